@@ -1,0 +1,24 @@
+/** Jest for the whole repo: TypeScript through @swc/jest (legacy decorators for @colyseus/schema). */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: false, useDefineForClassFields: false },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/tests'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper: {
+    '^@djambi/shared$': '<rootDir>/shared/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 60000,
+};

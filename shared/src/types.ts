@@ -1,0 +1,163 @@
+/** Army colours in seat order (RULES.md R-3.1). */
+export const COLOURS = ['R', 'B', 'Y', 'G'] as const;
+/** An army colour; also names the player who sits in that seat. */
+export type Colour = (typeof COLOURS)[number];
+
+/** Piece kinds (RULES.md R-2.1). */
+export const KINDS = ['chief', 'assassin', 'reporter', 'diplomat', 'necromobile', 'militant'] as const;
+/** A kind of piece. */
+export type Kind = (typeof KINDS)[number];
+
+/** Files a..i, left to right as seen from the Red/Blue edge. */
+export const FILES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] as const;
+/** A square name, `a1` .. `i9`. Validate untrusted text with `parseSquare`. */
+export type Square = string;
+/** Internal square index 0..80: `(rank - 1) * 9 + file`. */
+export type Sq = number;
+/** The maze (RULES.md R-1.2). */
+export const MAZE: Square = 'e5';
+/** Index of the maze. */
+export const MAZE_SQ: Sq = 40;
+
+/** Records keyed by colour. */
+export type ByColour<T> = { [C in Colour]: T };
+
+/** Who moves an army: an active player, nobody (frozen, R-9.5) or nobody ever (hostage, §11). */
+export type Controller = Colour | 'frozen' | 'hostage';
+
+/** Room rule options: the "constitution" of a game (RULES.md, table at the top). */
+export interface Rules {
+  players: 2 | 3 | 4;
+  layout: 'mirror' | 'chhobu_rotational';
+  reporter: 'optional_single' | 'mandatory_single' | 'all_adjacent';
+  self_kill: boolean;
+  maze_exit_order: 'act_exit_place' | 'act_place_exit';
+  encirclement: 'group' | 'literal_ring' | 'throne_access';
+  neutral_pieces_untouchable: boolean;
+  encircled_chief: 'dies';
+  power_transfer_of_neutral_armies: 'permanent';
+  master_moves: false;
+  /** Quiet rounds before an automatic draw (N-6); 0 turns it off. */
+  no_progress_rounds: number;
+}
+
+/** The standard game. */
+export const DEFAULT_RULES: Readonly<Rules> = Object.freeze({
+  players: 4,
+  layout: 'mirror',
+  reporter: 'optional_single',
+  self_kill: false,
+  maze_exit_order: 'act_exit_place',
+  encirclement: 'group',
+  neutral_pieces_untouchable: true,
+  encircled_chief: 'dies',
+  power_transfer_of_neutral_armies: 'permanent',
+  master_moves: false,
+  no_progress_rounds: 50,
+});
+
+/** One piece as seen from outside the engine. `id` is stable for the whole game. */
+export interface PieceInfo {
+  readonly id: number;
+  readonly colour: Colour;
+  readonly kind: Kind;
+  readonly square: Square;
+  readonly alive: boolean;
+}
+
+/** `normal` seat turn or the ruler's `extra` turn (N-2; a merged turn is normal). */
+export type TurnKind = 'normal' | 'extra';
+
+/** Why a game ended in a draw. */
+export type DrawReason = 'no_legal_move' | 'agreement' | 'no_progress' | 'mutual_elimination';
+
+/** How a player left the game. */
+export type EliminationCause = 'killed' | 'encircled' | 'resigned';
+
+/** An elimination, in game order; `ply` counts turns from 0 (the turn during which it happened). */
+export interface Elimination {
+  readonly colour: Colour;
+  readonly cause: EliminationCause;
+  readonly by: Colour | null;
+  readonly ply: number;
+}
+
+/** The end of a game. `ranking` lists groups of players, best first (shared ranks share a group). */
+export type GameResult =
+  | { readonly kind: 'win'; readonly winner: Colour; readonly ranking: readonly (readonly Colour[])[] }
+  | { readonly kind: 'draw'; readonly reason: DrawReason; readonly ranking: readonly (readonly Colour[])[] };
+
+/**
+ * A complete turn: the piece moved, its destination and the choices the move needs
+ * (`placement` of the killed or displaced piece, `exit` from the maze, the reporter's victim).
+ * `{ pass: true }` is the automatic pass of a player with no legal move.
+ */
+export type Turn = MoveTurn | PassTurn;
+export interface MoveTurn {
+  readonly from: Square;
+  readonly to: Square;
+  readonly placement?: Square;
+  readonly exit?: Square;
+  readonly reporterTarget?: Square;
+}
+export interface PassTurn {
+  readonly pass: true;
+}
+
+/** A turn being built by a user, step by step (any field may be missing). */
+export interface PartialTurn {
+  readonly from?: Square;
+  readonly to?: Square;
+  readonly placement?: Square;
+  readonly exit?: Square;
+  /** `null` means "no kill" was chosen explicitly. */
+  readonly reporterTarget?: Square | null;
+}
+
+/** What a partial turn needs next, with its exact legal options. */
+export type Choice =
+  | { readonly kind: 'piece'; readonly options: readonly Square[] }
+  | { readonly kind: 'destination'; readonly options: readonly Square[] }
+  | { readonly kind: 'placement'; readonly options: readonly Square[] }
+  | { readonly kind: 'exit'; readonly options: readonly Square[] }
+  /** `required`: a victim must be named (mandatory_single); otherwise "no kill" is allowed. */
+  | { readonly kind: 'reporter'; readonly options: readonly Square[]; readonly required: boolean }
+  | { readonly kind: 'complete'; readonly turn: Turn };
+
+/** Typed engine error codes. The engine never throws on bad input. */
+export type TurnErrorCode =
+  | 'game_over'
+  | 'bad_turn'
+  | 'bad_square'
+  | 'not_your_piece'
+  | 'illegal_destination'
+  | 'missing_choice'
+  | 'illegal_placement'
+  | 'illegal_exit'
+  | 'illegal_reporter_target'
+  | 'unexpected_choice'
+  | 'must_pass'
+  | 'cannot_pass'
+  | 'not_active';
+
+/** An engine error: a code plus a human-readable message. */
+export interface EngineError<C extends string = string> {
+  readonly code: C;
+  readonly message: string;
+}
+
+/** Result of an operation that can fail without throwing. */
+export type Result<T, E = EngineError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+
+/** What a turn did, in order, for animation, logs and pact checks. */
+export type Effect =
+  | { readonly type: 'move'; readonly piece: number; readonly from: Square; readonly to: Square }
+  | { readonly type: 'kill'; readonly piece: number; readonly by: number; readonly square: Square }
+  | { readonly type: 'displace'; readonly piece: number; readonly by: number; readonly from: Square; readonly to: Square }
+  | { readonly type: 'place'; readonly piece: number; readonly from: Square; readonly to: Square }
+  | { readonly type: 'exit'; readonly piece: number; readonly from: Square; readonly to: Square }
+  | { readonly type: 'control'; readonly army: Colour; readonly from: Controller; readonly to: Controller }
+  | { readonly type: 'eliminated'; readonly colour: Colour; readonly cause: EliminationCause; readonly by: Colour | null }
+  | { readonly type: 'pass'; readonly colour: Colour }
+  | { readonly type: 'resign'; readonly colour: Colour }
+  | { readonly type: 'result'; readonly result: GameResult };
