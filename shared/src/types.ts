@@ -80,6 +80,8 @@ export interface Elimination {
   readonly cause: EliminationCause;
   readonly by: Colour | null;
   readonly ply: number;
+  /** Eliminations made by the same turn or resignation share a group (and a rank). */
+  readonly group: number;
 }
 
 /** The end of a game. `ranking` lists groups of players, best first (shared ranks share a group). */

@@ -1,0 +1,40 @@
+/**
+ * The Djambi rules engine: pure TypeScript, no I/O. Positions are immutable values; every
+ * operation on untrusted input returns a `Result` with a typed error code instead of throwing.
+ */
+export * from './types.js';
+export { makeSquare as squareName, parseSquare as squareIndex, isSquare } from './squares.js';
+export {
+  initialPosition,
+  setupPosition,
+  parseRules,
+  seatsOf,
+  pieces,
+  pieceAt,
+  controllerOf,
+  activePlayers,
+  isActive,
+  armiesOf,
+  ruler,
+  MAX_NO_PROGRESS_ROUNDS,
+  type Position,
+  type PositionSetup,
+  type PieceSetup,
+  type SetupError,
+} from './position.js';
+export {
+  nextChoice,
+  playTurn,
+  legalDestinations,
+  legalTurns,
+  countTurns,
+  randomTurn,
+  mustPass,
+  perft,
+  resign,
+  drawByAgreement,
+  diagnoseTurn,
+  type TurnOutcome,
+  type TurnError,
+  type TurnDiagnosis,
+} from './turn.js';

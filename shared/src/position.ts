@@ -1,0 +1,332 @@
+import { makeSquare, parseSquare, NSQ, sqOf } from './squares.js';
+import {
+  COLOURS,
+  DEFAULT_RULES,
+  KINDS,
+  MAZE_SQ,
+  type ByColour,
+  type Colour,
+  type Controller,
+  type Elimination,
+  type EngineError,
+  type GameResult,
+  type Kind,
+  type PieceInfo,
+  type Result,
+  type Rules,
+  type Square,
+  type TurnKind,
+} from './types.js';
+
+/** Kind indices (positions in KINDS). */
+export const CHIEF = 0;
+export const ASSASSIN = 1;
+export const REPORTER = 2;
+export const DIPLOMAT = 3;
+export const NECROMOBILE = 4;
+export const MILITANT = 5;
+
+/** Controller codes in `Position.control`: 0..3 a colour, or one of these. */
+export const FROZEN = 4;
+export const HOSTAGE = 5;
+/** The army has no piece on the board. */
+export const ABSENT = -1;
+
+/**
+ * An immutable Djambi position: board, pieces, control of armies, active players and turn state
+ * (RULES.md N-2). The typed arrays are internal; read through the exported accessors. The engine
+ * never changes a Position after returning it.
+ */
+export interface Position {
+  readonly rules: Rules;
+  /** Piece id on each square, or -1. */
+  readonly board: Int8Array;
+  /** Army (colour index) of each piece. */
+  readonly army: Uint8Array;
+  /** Kind index of each piece. */
+  readonly kind: Uint8Array;
+  /** Square index of each piece. */
+  readonly sq: Int8Array;
+  /** 1 for a living piece, 0 for a corpse. */
+  readonly alive: Uint8Array;
+  /** Controller code of each army (colour index, FROZEN, HOSTAGE or ABSENT). */
+  readonly control: Int8Array;
+  /** Bitmask of active players (bit i = COLOURS[i]). */
+  readonly activeMask: number;
+  /** The player to move, or null once the game is over. */
+  readonly toMove: Colour | null;
+  readonly turnKind: TurnKind;
+  /** Seat of the most recent normal turn (N-2). */
+  readonly cursor: Colour;
+  /** Turns played so far (passes and resignations on one's own turn included). */
+  readonly ply: number;
+  /** Quiet-turn count for the no-progress draw (N-6). */
+  readonly quiet: number;
+  readonly result: GameResult | null;
+  readonly eliminations: readonly Elimination[];
+}
+
+/** Mutable working copy used inside the engine. */
+export type Draft = { -readonly [K in keyof Position]: Position[K] };
+
+/** Colour index of a colour. */
+export const colourIndex = (c: Colour): number => COLOURS.indexOf(c);
+
+/** Copy a position into a draft that may be changed. */
+export function draft(pos: Position): Draft {
+  return {
+    ...pos,
+    board: pos.board.slice(),
+    alive: pos.alive.slice(),
+    sq: pos.sq.slice(),
+    control: pos.control.slice(),
+    // army and kind never change during a game: share them.
+  };
+}
+
+/** Seats that take turns under these rules (N-1). */
+export function seatsOf(rules: Pick<Rules, 'players'>): Colour[] {
+  return rules.players === 4 ? ['R', 'B', 'Y', 'G'] : rules.players === 3 ? ['R', 'B', 'Y'] : ['R', 'Y'];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules options
+
+const RULE_VALUES: { [K in keyof Rules]?: readonly unknown[] } = {
+  players: [2, 3, 4],
+  layout: ['mirror', 'chhobu_rotational'],
+  reporter: ['optional_single', 'mandatory_single', 'all_adjacent'],
+  self_kill: [false, true],
+  maze_exit_order: ['act_exit_place', 'act_place_exit'],
+  encirclement: ['group', 'literal_ring', 'throne_access'],
+  neutral_pieces_untouchable: [true, false],
+  encircled_chief: ['dies'],
+  power_transfer_of_neutral_armies: ['permanent'],
+  master_moves: [false],
+};
+
+/** Largest accepted `no_progress_rounds`. */
+export const MAX_NO_PROGRESS_ROUNDS = 10000;
+
+/** Validate rule options (any subset of `Rules`), filling the defaults. Unknown keys are errors. */
+export function parseRules(input: unknown): Result<Rules> {
+  if (input === undefined || input === null) return { ok: true, value: { ...DEFAULT_RULES } };
+  if (typeof input !== 'object' || Array.isArray(input)) return err('bad_rules', 'rule options must be an object');
+  const out: Rules = { ...DEFAULT_RULES };
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    if (key === 'no_progress_rounds') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_NO_PROGRESS_ROUNDS)
+        return err('bad_rules', `no_progress_rounds must be an integer from 0 to ${MAX_NO_PROGRESS_ROUNDS}`);
+      out.no_progress_rounds = value;
+      continue;
+    }
+    const allowed = RULE_VALUES[key as keyof Rules];
+    if (!allowed) return err('bad_rules', `unknown rule option ${JSON.stringify(key).slice(0, 40)}`);
+    if (!allowed.includes(value)) return err('bad_rules', `${key} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+    (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  return { ok: true, value: out };
+}
+
+function err<T>(code: string, message: string): Result<T> {
+  return { ok: false, error: { code, message } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup
+
+/** A piece as given to `setupPosition`. */
+export interface PieceSetup {
+  colour: Colour;
+  kind: Kind;
+  square: Square;
+  alive: boolean;
+}
+
+/** Everything needed to build a position (the conformance case format, camelCased). */
+export interface PositionSetup {
+  pieces: readonly PieceSetup[];
+  /** Armies not listed are controlled by their own colour. */
+  control?: Partial<ByColour<Controller>>;
+  /** Active players (N-1); defaults to the seats of the rules. */
+  active?: readonly Colour[];
+  toMove: Colour;
+  turnKind?: TurnKind;
+  cursor?: Colour;
+  quiet?: number;
+  ply?: number;
+}
+
+/** Why a setup was refused. */
+export type SetupError = EngineError<'bad_setup'>;
+
+/** Build a position from a description; checks the description, not that it is reachable. */
+export function setupPosition(setup: PositionSetup, rules: Rules): Result<Position, SetupError> {
+  const bad = (message: string): Result<Position, SetupError> => ({ ok: false, error: { code: 'bad_setup', message } });
+  if (!setup || !Array.isArray(setup.pieces)) return bad('pieces must be a list');
+  if (setup.pieces.length > 81) return bad('too many pieces');
+  const n = setup.pieces.length;
+  const board = new Int8Array(NSQ).fill(-1);
+  const army = new Uint8Array(n);
+  const kind = new Uint8Array(n);
+  const sq = new Int8Array(n);
+  const alive = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = setup.pieces[i];
+    const a = COLOURS.indexOf(p?.colour);
+    const k = KINDS.indexOf(p?.kind);
+    const s = parseSquare(p?.square);
+    if (a < 0 || k < 0 || s < 0 || typeof p.alive !== 'boolean') return bad(`bad piece #${i}`);
+    if (board[s] >= 0) return bad(`two pieces on ${p.square}`);
+    if (s === MAZE_SQ && !(k === CHIEF)) return bad('only a chief may stand on the maze');
+    board[s] = i;
+    army[i] = a;
+    kind[i] = k;
+    sq[i] = s;
+    alive[i] = p.alive ? 1 : 0;
+  }
+  const seats = seatsOf(rules);
+  const active = setup.active ?? seats;
+  let activeMask = 0;
+  for (const c of active) {
+    const i = COLOURS.indexOf(c);
+    if (i < 0) return bad('bad active player');
+    activeMask |= 1 << i;
+  }
+  const control = new Int8Array(4).fill(ABSENT);
+  for (let i = 0; i < n; i++) control[army[i]] = army[i];
+  for (let a = 0; a < 4; a++) {
+    if (control[a] === ABSENT) continue;
+    const given = setup.control?.[COLOURS[a]];
+    if (given === undefined) continue;
+    const code = given === 'frozen' ? FROZEN : given === 'hostage' ? HOSTAGE : COLOURS.indexOf(given as Colour);
+    if (code < 0) return bad(`bad controller for ${COLOURS[a]}`);
+    control[a] = code;
+  }
+  const toMove = COLOURS.indexOf(setup.toMove);
+  if (toMove < 0) return bad('bad player to move');
+  const cursor = setup.cursor ?? setup.toMove;
+  if (!COLOURS.includes(cursor)) return bad('bad cursor');
+  const turnKind = setup.turnKind ?? 'normal';
+  if (turnKind !== 'normal' && turnKind !== 'extra') return bad('bad turn kind');
+  const quiet = setup.quiet ?? 0;
+  const ply = setup.ply ?? 0;
+  if (!Number.isInteger(quiet) || quiet < 0 || !Number.isInteger(ply) || ply < 0) return bad('bad counters');
+  return {
+    ok: true,
+    value: {
+      rules,
+      board,
+      army,
+      kind,
+      sq,
+      alive,
+      control,
+      activeMask,
+      toMove: activeMask === 0 ? null : setup.toMove,
+      turnKind,
+      cursor,
+      ply,
+      quiet,
+      result: null,
+      eliminations: [],
+    },
+  };
+}
+
+/** Squares of each army's 3×3 corner block: [chief, assassin, reporter, diplomat, necromobile, militants×4]. */
+function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, Square][] {
+  // Red's block, mirror layout; other corners are reflections (mirror) or rotations (chhobu).
+  const red: [Kind, number, number][] = [
+    ['chief', 0, 9], ['assassin', 1, 9], ['reporter', 0, 8], ['diplomat', 1, 8], ['necromobile', 2, 7],
+    ['militant', 2, 9], ['militant', 2, 8], ['militant', 0, 7], ['militant', 1, 7],
+  ];
+  const flipFile = colour === 'B' || colour === 'Y';
+  const flipRank = colour === 'Y' || colour === 'G';
+  const swap = layout === 'chhobu_rotational' && (colour === 'B' || colour === 'G');
+  return red.map(([k, f, r]) => {
+    let kind = k;
+    if (swap && k === 'assassin') kind = 'reporter';
+    else if (swap && k === 'reporter') kind = 'assassin';
+    const file = flipFile ? 8 - f : f;
+    const rank = flipRank ? 10 - r : r;
+    return [kind, makeSquare(sqOf(file, rank))];
+  });
+}
+
+/** The starting position for these rules (R-2.3, §11, §12). */
+export function initialPosition(rules: Rules = DEFAULT_RULES): Position {
+  const pieces: PieceSetup[] = [];
+  for (const colour of COLOURS) for (const [kind, square] of cornerLayout(colour, rules.layout)) pieces.push({ colour, kind, square, alive: true });
+  const control: Partial<ByColour<Controller>> =
+    rules.players === 3 ? { G: 'hostage' } : rules.players === 2 ? { B: 'R', G: 'Y' } : {};
+  const res = setupPosition({ pieces, control, active: seatsOf(rules), toMove: 'R' }, rules);
+  if (!res.ok) throw new Error(`broken initial setup: ${res.error.message}`);
+  return res.value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accessors
+
+/** Every piece on the board, by id. */
+export function pieces(pos: Position): PieceInfo[] {
+  const out: PieceInfo[] = [];
+  for (let i = 0; i < pos.army.length; i++)
+    out.push({ id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: makeSquare(pos.sq[i]), alive: pos.alive[i] === 1 });
+  return out;
+}
+
+/** The piece on a square, or null (also for a malformed square). */
+export function pieceAt(pos: Position, square: Square): PieceInfo | null {
+  const s = parseSquare(square);
+  if (s < 0) return null;
+  const i = pos.board[s];
+  if (i < 0) return null;
+  return { id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square, alive: pos.alive[i] === 1 };
+}
+
+/** Decode a controller code. */
+export function makeController(code: number): Controller | null {
+  return code === FROZEN ? 'frozen' : code === HOSTAGE ? 'hostage' : code >= 0 ? COLOURS[code] : null;
+}
+
+/** Who controls an army; null when the army has no piece on the board. */
+export function controllerOf(pos: Position, armyColour: Colour): Controller | null {
+  return makeController(pos.control[colourIndex(armyColour)]);
+}
+
+/** Active players in seat order (N-1). */
+export function activePlayers(pos: Position): Colour[] {
+  return COLOURS.filter((_, i) => (pos.activeMask >> i) & 1);
+}
+
+/** True when the player is still in the game. */
+export function isActive(pos: Position, colour: Colour): boolean {
+  return ((pos.activeMask >> colourIndex(colour)) & 1) === 1;
+}
+
+/** Armies a player controls. */
+export function armiesOf(pos: Position, player: Colour): Colour[] {
+  const p = colourIndex(player);
+  return COLOURS.filter((_, a) => pos.control[a] === p);
+}
+
+/** Colour index of the ruler (controller of a living chief on the maze, if active), or -1. */
+export function rulerIndex(pos: Pick<Position, 'board' | 'kind' | 'alive' | 'army' | 'control' | 'activeMask'>): number {
+  const i = pos.board[MAZE_SQ];
+  if (i < 0 || pos.kind[i] !== CHIEF || !pos.alive[i]) return -1;
+  const c = pos.control[pos.army[i]];
+  return c >= 0 && c < 4 && (pos.activeMask >> c) & 1 ? c : -1;
+}
+
+/** The player in power (R-3.5, R-7.2), or null. */
+export function ruler(pos: Position): Colour | null {
+  const r = rulerIndex(pos);
+  return r < 0 ? null : COLOURS[r];
+}
+
+/** Piece id of a player's own-colour chief (alive or dead), or -1. */
+export function chiefOf(pos: Pick<Position, 'army' | 'kind'>, colour: number): number {
+  for (let i = 0; i < pos.army.length; i++) if (pos.army[i] === colour && pos.kind[i] === CHIEF) return i;
+  return -1;
+}

@@ -1,0 +1,88 @@
+import { CHIEF, NECROMOBILE, type Position } from '../position.js';
+import { NEIGHBOURS, NSQ } from '../squares.js';
+import { MAZE_SQ } from '../types.js';
+
+type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>;
+
+/**
+ * Is active player p encircled (R-8.1, N-5)? `chief` is p's own-colour chief (alive).
+ * Conditions 1 (not on the maze) and 2 (no controlled living necromobile) hold under every
+ * `encirclement` option; condition 3 depends on it.
+ */
+export function isEncircled(b: Board, p: number, chief: number): boolean {
+  const at = b.sq[chief];
+  if (at === MAZE_SQ) return false;
+  for (let i = 0; i < b.army.length; i++)
+    if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
+  switch (b.rules.encirclement) {
+    case 'literal_ring':
+      return literalRing(b, at);
+    case 'throne_access':
+      return !throneReachable(b, at);
+    default:
+      return groupWalled(b, p, at);
+  }
+}
+
+/** Every neighbour holds a corpse (edges are walls; an empty maze or a living piece is an escape). */
+function literalRing(b: Board, at: number): boolean {
+  const ns = NEIGHBOURS[at];
+  for (let k = 0; k < ns.length; k++) {
+    const occ = b.board[ns[k]];
+    if (occ < 0 || b.alive[occ]) return false;
+  }
+  return true;
+}
+
+/** A king-step path from the chief to e5 through squares without a corpse. */
+function throneReachable(b: Board, at: number): boolean {
+  const seen = new Uint8Array(NSQ);
+  const stack = [at];
+  seen[at] = 1;
+  while (stack.length) {
+    const s = stack.pop()!;
+    const ns = NEIGHBOURS[s];
+    for (let k = 0; k < ns.length; k++) {
+      const n = ns[k];
+      if (seen[n]) continue;
+      if (n === MAZE_SQ) return true;
+      seen[n] = 1;
+      const occ = b.board[n];
+      if (occ >= 0 && !b.alive[occ]) continue;
+      stack.push(n);
+    }
+  }
+  return false;
+}
+
+/**
+ * The "group" rule: the chief and the living pieces p controls that touch it (king steps,
+ * transitively) have no neighbour that is empty (the empty maze included) or holds a living
+ * piece p does not control.
+ */
+function groupWalled(b: Board, p: number, at: number): boolean {
+  const seen = new Uint8Array(NSQ);
+  const stack = [at];
+  seen[at] = 1;
+  while (stack.length) {
+    const s = stack.pop()!;
+    const ns = NEIGHBOURS[s];
+    for (let k = 0; k < ns.length; k++) {
+      const n = ns[k];
+      if (seen[n]) continue;
+      const occ = b.board[n];
+      if (occ < 0) return false;
+      if (!b.alive[occ]) continue;
+      if (b.control[b.army[occ]] !== p) return false;
+      seen[n] = 1;
+      stack.push(n);
+    }
+  }
+  return true;
+}
+
+/** Living own-colour chief of player p, or -1. */
+export function livingChief(b: Board, p: number): number {
+  for (let i = 0; i < b.army.length; i++) if (b.army[i] === p && b.kind[i] === CHIEF && b.alive[i]) return i;
+  return -1;
+}

@@ -1,0 +1,260 @@
+import { ASSASSIN, CHIEF, DIPLOMAT, FROZEN, MILITANT, NECROMOBILE, REPORTER, type Position } from '../position.js';
+import { NSQ, ORTHO, RAYS } from '../squares.js';
+import { MAZE_SQ, type Sq } from '../types.js';
+
+/** What a move does once the piece reaches its destination. */
+export const Action = {
+  /** Plain move to an empty square (a chief may stop on the empty maze). */
+  Move: 0,
+  /** Reporter move; a victim may then be chosen (R-5.4). */
+  Report: 1,
+  /** Chief or militant kill: the corpse is placed on an empty field square. */
+  KillPlace: 2,
+  /** Assassin kill: the corpse goes to the assassin's start square. */
+  KillAssassin: 3,
+  /** Diplomat displacement off the maze: the piece is placed alive. */
+  Displace: 4,
+  /** Necromobile moves a corpse off the maze. */
+  Corpse: 5,
+  /** Assassin kills the chief in power: exit, corpse to the start square (R-7.4). */
+  MazeAssassin: 6,
+  /** Diplomat dislodges the chief in power: exit, then place it on the field. */
+  MazeDiplomat: 7,
+  /** Necromobile removes a corpse from the maze: exit, then place it on the field. */
+  MazeNecro: 8,
+} as const;
+/** One of the `Action` values. */
+export type Action = (typeof Action)[keyof typeof Action];
+
+/** Board state the move generator reads. */
+export type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>;
+
+/** Hostile to player p (R-5 terminology): alive, not p's, not frozen unless frozen pieces are fair game. */
+export function isHostile(b: Board, piece: number, p: number): boolean {
+  if (!b.alive[piece]) return false;
+  const c = b.control[b.army[piece]];
+  if (c === p) return false;
+  return c !== FROZEN || !b.rules.neutral_pieces_untouchable;
+}
+
+/** May player p kill this piece by moving onto it (hostile, or own non-chief with self_kill)? */
+function isKillable(b: Board, piece: number, p: number): boolean {
+  if (isHostile(b, piece, p)) return true;
+  return b.rules.self_kill && b.alive[piece] === 1 && b.control[b.army[piece]] === p && b.kind[piece] !== CHIEF;
+}
+
+/**
+ * Destinations of a piece for player p, with their actions, pushed as pairs [square, action].
+ * Only destinations with at least one complete turn are produced. `stopAtFirst` ends after one.
+ */
+export function genDestinations(b: Board, piece: number, p: number, out: number[], stopAtFirst = false): void {
+  const from = b.sq[piece];
+  const kind = b.kind[piece];
+  const rays = RAYS[from];
+  const maxLen = kind === MILITANT ? 2 : 8;
+  for (let d = 0; d < 8; d++) {
+    const ray = rays[d];
+    const len = ray.length < maxLen ? ray.length : maxLen;
+    for (let k = 0; k < len; k++) {
+      const t = ray[k];
+      const occ = b.board[t];
+      if (occ < 0) {
+        if (t === MAZE_SQ) {
+          if (kind === CHIEF) {
+            out.push(t, Action.Move);
+            if (stopAtFirst) return;
+          }
+          continue; // the empty maze can be crossed
+        }
+        out.push(t, kind === REPORTER ? Action.Report : Action.Move);
+        if (stopAtFirst) return;
+        continue;
+      }
+      const action = interaction(b, kind, occ, t, p, from);
+      if (action >= 0) {
+        out.push(t, action);
+        if (stopAtFirst) return;
+      }
+      break;
+    }
+  }
+}
+
+/** Action of a piece of kind `kind` moving onto occupant `occ` at t, or -1 when not allowed. */
+function interaction(b: Board, kind: number, occ: number, t: Sq, p: number, from: Sq): Action | -1 {
+  switch (kind) {
+    case CHIEF:
+      return isKillable(b, occ, p) && hasPlacement(b, from) ? Action.KillPlace : -1;
+    case MILITANT:
+      return t !== MAZE_SQ && isKillable(b, occ, p) && hasPlacement(b, from) ? Action.KillPlace : -1;
+    case ASSASSIN:
+      if (!isKillable(b, occ, p)) return -1;
+      if (t !== MAZE_SQ) return Action.KillAssassin;
+      return mazeTurnCount(b, Action.MazeAssassin, from) > 0 ? Action.MazeAssassin : -1;
+    case DIPLOMAT:
+      if (!isHostile(b, occ, p)) return -1;
+      if (t !== MAZE_SQ) return Action.Displace;
+      return mazeTurnCount(b, Action.MazeDiplomat, from) > 0 ? Action.MazeDiplomat : -1;
+    case NECROMOBILE:
+      if (b.alive[occ]) return -1;
+      if (t !== MAZE_SQ) return hasPlacement(b, from) ? Action.Corpse : -1;
+      return mazeTurnCount(b, Action.MazeNecro, from) > 0 ? Action.MazeNecro : -1;
+    default:
+      return -1;
+  }
+}
+
+/** Number of empty field squares on the board. */
+export function emptyFieldCount(b: Board): number {
+  let n = 0;
+  for (let s = 0; s < NSQ; s++) if (b.board[s] < 0 && s !== MAZE_SQ) n++;
+  return n;
+}
+
+/** Is there an empty field square once the actor has left `from` for an occupied square? */
+function hasPlacement(b: Board, from: Sq): boolean {
+  if (from !== MAZE_SQ) return true; // the square just left is free
+  for (let s = 0; s < NSQ; s++) if (b.board[s] < 0 && s !== MAZE_SQ) return true;
+  return false;
+}
+
+/**
+ * Placement options after a move off the maze (kill with placement, displacement, corpse move):
+ * empty field squares with `from` empty and `to` occupied; the maze too for a displaced chief
+ * when it is empty (R-5.5).
+ */
+export function placementOptions(b: Board, from: Sq, to: Sq, action: Action): Sq[] {
+  const out: Sq[] = [];
+  for (let s = 0; s < NSQ; s++) {
+    if (s === to) continue;
+    const empty = b.board[s] < 0 || s === from;
+    if (!empty) continue;
+    if (s === MAZE_SQ) {
+      if (action === Action.Displace && b.kind[b.board[to]] === CHIEF) out.push(s);
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Exit squares from the maze (R-7.4 step 2): the actor's lines from e5 to empty field squares,
+ * with `from` empty and `blocked` (a placed piece, or -1) occupied. The assassin may not stop on
+ * its start square (its victim goes there) but may cross it.
+ */
+export function exitOptions(b: Board, from: Sq, blocked: Sq, isAssassin: boolean): Sq[] {
+  const out: Sq[] = [];
+  const rays = RAYS[MAZE_SQ];
+  for (let d = 0; d < 8; d++) {
+    const ray = rays[d];
+    for (let k = 0; k < ray.length; k++) {
+      const s = ray[k];
+      if (s === blocked) break;
+      if (b.board[s] >= 0 && s !== from) break;
+      if (isAssassin && s === from) continue;
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * Placement options of the dislodged piece on entering the maze. With act_exit_place they are
+ * read after the exit to `exit`; with act_place_exit (exit = -1) they come first and must leave
+ * at least one exit (N-9). The assassin's corpse always goes to `from`.
+ */
+export function mazePlacementOptions(b: Board, action: Action, from: Sq, exit: Sq): Sq[] {
+  if (action === Action.MazeAssassin) return [from];
+  const out: Sq[] = [];
+  const placeFirst = exit < 0;
+  for (let s = 0; s < NSQ; s++) {
+    if (s === MAZE_SQ || s === exit) continue;
+    if (b.board[s] >= 0 && s !== from) continue;
+    if (placeFirst && exitOptions(b, from, s, false).length === 0) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Number of complete (exit, placement) combinations for a maze entry (N-9). */
+export function mazeTurnCount(b: Board, action: Action, from: Sq): number {
+  const isAssassin = action === Action.MazeAssassin;
+  if (b.rules.maze_exit_order === 'act_exit_place') {
+    const exits = exitOptions(b, from, -1, isAssassin).length;
+    if (isAssassin) return exits;
+    // After the exit the start square is free and the exit square taken: as many empty field squares as now.
+    return exits * emptyFieldCount(b);
+  }
+  if (isAssassin) return exitOptions(b, from, from, false).length;
+  // act_place_exit: sum over placements p (empty field squares, `from` included) of exits with p occupied.
+  const rays = RAYS[MAZE_SQ];
+  let exits = 0;
+  let lost = 0;
+  for (let d = 0; d < 8; d++) {
+    const ray = rays[d];
+    let run = 0;
+    for (let k = 0; k < ray.length; k++) {
+      const s = ray[k];
+      if (b.board[s] >= 0 && s !== from) break;
+      run++;
+    }
+    exits += run;
+    lost += (run * (run + 1)) / 2;
+  }
+  const places = emptyFieldCount(b) + 1; // the start square is free
+  return places * exits - lost;
+}
+
+/** Reporter victims at `to` after moving from `from` (N-3), for optional/mandatory single. */
+export function reporterTargets(b: Board, from: Sq, to: Sq, p: number): Sq[] {
+  const out: Sq[] = [];
+  const ns = ORTHO[to];
+  for (let k = 0; k < ns.length; k++) {
+    const s = ns[k];
+    if (s === from) continue;
+    const occ = b.board[s];
+    if (occ >= 0 && isHostile(b, occ, p)) out.push(s);
+  }
+  return out;
+}
+
+/** Victims of an all_adjacent reporter at `to` (N-3): every living orthogonal neighbour but the mover's chief and untouchable frozen pieces. */
+export function reporterAllVictims(b: Board, from: Sq, to: Sq, p: number): Sq[] {
+  const out: Sq[] = [];
+  const ns = ORTHO[to];
+  for (let k = 0; k < ns.length; k++) {
+    const s = ns[k];
+    if (s === from) continue;
+    const occ = b.board[s];
+    if (occ < 0 || !b.alive[occ]) continue;
+    if (b.kind[occ] === CHIEF && b.army[occ] === p) continue;
+    if (b.control[b.army[occ]] === FROZEN && b.rules.neutral_pieces_untouchable) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Number of complete turns for one destination (perft leaves). */
+export function turnCount(b: Board, from: Sq, to: Sq, action: number, p: number, emptyField: number): number {
+  switch (action) {
+    case Action.Move:
+    case Action.KillAssassin:
+      return 1;
+    case Action.Report: {
+      const r = b.rules.reporter;
+      if (r === 'all_adjacent') return 1;
+      const t = reporterTargets(b, from, to, p).length;
+      return r === 'optional_single' ? t + 1 : t > 0 ? t : 1;
+    }
+    case Action.KillPlace:
+    case Action.Corpse:
+      return emptyField + (from === MAZE_SQ ? 0 : 1);
+    case Action.Displace: {
+      const victim = b.board[to];
+      return emptyField + 1 + (b.kind[victim] === CHIEF && b.board[MAZE_SQ] < 0 ? 1 : 0);
+    }
+    default:
+      return mazeTurnCount(b, action as Action, from);
+  }
+}

@@ -1,0 +1,59 @@
+import { FILES, MAZE_SQ, type Sq, type Square } from './types.js';
+
+/** Board edge length. */
+export const SIZE = 9;
+/** Number of squares. */
+export const NSQ = 81;
+
+/** Square index from file (0..8) and rank (1..9). */
+export const sqOf = (file: number, rank: number): Sq => (rank - 1) * SIZE + file;
+/** File 0..8 of a square index. */
+export const fileOf = (sq: Sq): number => sq % SIZE;
+/** Rank 1..9 of a square index. */
+export const rankOf = (sq: Sq): number => ((sq / SIZE) | 0) + 1;
+
+const NAMES: readonly Square[] = Array.from({ length: NSQ }, (_, sq) => FILES[fileOf(sq)] + String(rankOf(sq)));
+const BY_NAME: ReadonlyMap<string, Sq> = new Map(NAMES.map((n, sq) => [n, sq]));
+
+/** Name of a square index. */
+export const makeSquare = (sq: Sq): Square => NAMES[sq];
+
+/** Index of a square name, or -1 when the text is not a square `a1`..`i9`. */
+export function parseSquare(text: unknown): Sq {
+  if (typeof text !== 'string') return -1;
+  const sq = BY_NAME.get(text);
+  return sq === undefined ? -1 : sq;
+}
+
+/** True for a square name `a1`..`i9`. */
+export const isSquare = (text: unknown): text is Square => parseSquare(text) >= 0;
+
+/** The 8 directions as [dfile, drank]; the first four are orthogonal. */
+export const DIRECTIONS: readonly (readonly [number, number])[] = [
+  [1, 0], [-1, 0], [0, 1], [0, -1],
+  [1, 1], [1, -1], [-1, 1], [-1, -1],
+];
+
+/** RAYS[sq][d] lists the squares from sq outwards in direction d, nearest first. */
+export const RAYS: readonly (readonly Int8Array[])[] = Array.from({ length: NSQ }, (_, sq) =>
+  DIRECTIONS.map(([df, dr]) => {
+    const out: number[] = [];
+    let f = fileOf(sq) + df;
+    let r = rankOf(sq) + dr;
+    while (f >= 0 && f < SIZE && r >= 1 && r <= SIZE) {
+      out.push(sqOf(f, r));
+      f += df;
+      r += dr;
+    }
+    return Int8Array.from(out);
+  }),
+);
+
+/** King-step neighbours of each square. */
+export const NEIGHBOURS: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.filter((r) => r.length > 0).map((r) => r[0])));
+
+/** Orthogonal neighbours of each square. */
+export const ORTHO: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.slice(0, 4).filter((r) => r.length > 0).map((r) => r[0])));
+
+/** True for every square but the maze. */
+export const isField = (sq: Sq): boolean => sq !== MAZE_SQ;

@@ -1,0 +1,749 @@
+import {
+  ABSENT,
+  CHIEF,
+  FROZEN,
+  colourIndex,
+  draft,
+  makeController,
+  rulerIndex,
+  type Draft,
+  type Position,
+} from './position.js';
+import { isEncircled, livingChief } from './rules/encirclement.js';
+import {
+  Action,
+  emptyFieldCount,
+  exitOptions,
+  genDestinations,
+  mazePlacementOptions,
+  placementOptions,
+  reporterAllVictims,
+  reporterTargets,
+  turnCount,
+} from './rules/moves.js';
+import { nextTurn, popcount } from './rules/order.js';
+import { makeSquare, parseSquare } from './squares.js';
+import {
+  COLOURS,
+  MAZE_SQ,
+  type Choice,
+  type Colour,
+  type Effect,
+  type EliminationCause,
+  type Elimination,
+  type EngineError,
+  type GameResult,
+  type PartialTurn,
+  type Result,
+  type Sq,
+  type Turn,
+  type TurnErrorCode,
+} from './types.js';
+
+/** An engine error for a turn. */
+export type TurnError = EngineError<TurnErrorCode>;
+
+/** A position after a turn, with what the turn did. */
+export interface TurnOutcome {
+  readonly position: Position;
+  readonly effects: Effect[];
+}
+
+const fail = <T>(code: TurnErrorCode, message: string): Result<T, TurnError> => ({ ok: false, error: { code, message } });
+
+/** Marker for "not chosen yet" in internal choice fields. */
+const UNSET = -1;
+/** Marker for an explicit "no reporter kill". */
+const NO_KILL = -2;
+
+// ---------------------------------------------------------------------------------------------
+// Destinations
+
+/** Player index to move, or -1 when the game is over. */
+const moverOf = (pos: Position): number => (pos.toMove === null || pos.result ? -1 : colourIndex(pos.toMove));
+
+/** Does player p have at least one legal complete turn? */
+export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>, p: number): boolean {
+  const buf: number[] = [];
+  for (let i = 0; i < pos.army.length; i++) {
+    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
+    genDestinations(pos, i, p, buf, true);
+    if (buf.length) return true;
+  }
+  return false;
+}
+
+/** True when the player to move has no legal turn and must pass (R-3.3, N-8). */
+export function mustPass(pos: Position): boolean {
+  const p = moverOf(pos);
+  return p >= 0 && !hasLegalTurn(pos, p);
+}
+
+/** Legal destinations of the piece on `from` for the player to move (empty if none or not theirs). */
+export function legalDestinations(pos: Position, from: string): string[] {
+  const p = moverOf(pos);
+  const s = parseSquare(from);
+  if (p < 0 || s < 0) return [];
+  const i = pos.board[s];
+  if (i < 0 || !pos.alive[i] || pos.control[pos.army[i]] !== p) return [];
+  const buf: number[] = [];
+  genDestinations(pos, i, p, buf);
+  const out: string[] = [];
+  for (let k = 0; k < buf.length; k += 2) out.push(makeSquare(buf[k]));
+  return out;
+}
+
+/** Squares of the pieces the player to move can move (those with at least one destination). */
+function movablePieces(pos: Position, p: number): Sq[] {
+  const out: Sq[] = [];
+  const buf: number[] = [];
+  for (let i = 0; i < pos.army.length; i++) {
+    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
+    buf.length = 0;
+    genDestinations(pos, i, p, buf, true);
+    if (buf.length) out.push(pos.sq[i]);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+function findAction(pos: Position, piece: number, p: number, to: Sq): number {
+  const buf: number[] = [];
+  genDestinations(pos, piece, p, buf);
+  for (let k = 0; k < buf.length; k += 2) if (buf[k] === to) return buf[k + 1];
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The multi-step turn
+
+/** A turn in square indices; UNSET for a missing choice, NO_KILL for an explicit "no kill". */
+interface RawTurn {
+  from: Sq;
+  to: Sq;
+  placement: Sq;
+  exit: Sq;
+  target: Sq;
+}
+
+/** Internal answer of `step`: the next choice needed, the complete turn, or an error. */
+type Step =
+  | { need: 'placement' | 'exit'; options: Sq[] }
+  | { need: 'reporter'; options: Sq[]; required: boolean }
+  | { need: 'complete'; action: Action; piece: number; victims: Sq[] }
+  | { need: 'error'; code: TurnErrorCode; message: string; options?: Sq[]; choice?: 'destination' | 'placement' | 'exit' | 'reporter' };
+
+const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'placement' | 'exit' | 'reporter', options?: Sq[]): Step => ({
+  need: 'error',
+  code,
+  message,
+  choice,
+  options,
+});
+
+/** Validate a (partial) turn with from and to set, and tell what it needs next. */
+function step(pos: Position, p: number, t: RawTurn): Step {
+  const piece = pos.board[t.from];
+  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p)
+    return error('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
+  const found = findAction(pos, piece, p, t.to);
+  if (found < 0) {
+    const buf: number[] = [];
+    genDestinations(pos, piece, p, buf);
+    return error('illegal_destination', `${makeSquare(t.from)} cannot go to ${makeSquare(t.to)}`, 'destination', buf.filter((_, k) => k % 2 === 0));
+  }
+  const action = found as Action;
+  const { from, to } = t;
+  const noPlacement = () => (t.placement !== UNSET ? error('unexpected_choice', 'this move places no piece') : null);
+  const noExit = () => (t.exit !== UNSET ? error('unexpected_choice', 'this move does not leave the maze') : null);
+  const noTarget = () => (t.target !== UNSET && t.target !== NO_KILL ? error('unexpected_choice', 'only a reporter names a victim') : null);
+  const complete = (victims: Sq[] = []): Step => ({ need: 'complete', action, piece, victims });
+
+  switch (action) {
+    case Action.Move:
+    case Action.KillAssassin:
+      return noPlacement() ?? noExit() ?? noTarget() ?? complete();
+    case Action.Report: {
+      const extra = noPlacement() ?? noExit();
+      if (extra) return extra;
+      const mode = pos.rules.reporter;
+      if (mode === 'all_adjacent') {
+        if (t.target >= 0) return error('unexpected_choice', 'with reporter=all_adjacent the victims are not named');
+        return complete(reporterAllVictims(pos, from, to, p));
+      }
+      const targets = reporterTargets(pos, from, to, p);
+      if (targets.length === 0) {
+        if (t.target >= 0) return error('illegal_reporter_target', 'no victim next to the reporter', 'reporter', targets);
+        return complete();
+      }
+      const required = mode === 'mandatory_single';
+      if (t.target === UNSET) return { need: 'reporter', options: targets, required };
+      if (t.target === NO_KILL) return required ? error('missing_choice', 'the reporter must kill', 'reporter', targets) : complete();
+      if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${makeSquare(t.target)}`, 'reporter', targets);
+      return complete([t.target]);
+    }
+    case Action.KillPlace:
+    case Action.Corpse:
+    case Action.Displace: {
+      const extra = noExit() ?? noTarget();
+      if (extra) return extra;
+      const options = placementOptions(pos, from, to, action);
+      if (t.placement === UNSET) return { need: 'placement', options };
+      if (!options.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', options);
+      return complete();
+    }
+    default: {
+      const extra = noTarget();
+      if (extra) return extra;
+      const assassin = action === Action.MazeAssassin;
+      if (assassin && t.placement !== UNSET) return error('unexpected_choice', "the assassin's victim goes to its start square");
+      if (pos.rules.maze_exit_order === 'act_exit_place') {
+        const exits = exitOptions(pos, from, UNSET, assassin);
+        if (t.exit === UNSET) return t.placement !== UNSET ? error('missing_choice', 'the exit comes first') : { need: 'exit', options: exits };
+        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
+        if (assassin) return complete();
+        const places = mazePlacementOptions(pos, action, from, t.exit);
+        if (t.placement === UNSET) return { need: 'placement', options: places };
+        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', places);
+        return complete();
+      }
+      let placed = from;
+      if (!assassin) {
+        const places = mazePlacementOptions(pos, action, from, UNSET);
+        if (t.placement === UNSET) return t.exit !== UNSET ? error('missing_choice', 'the placement comes first') : { need: 'placement', options: places };
+        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', places);
+        placed = t.placement;
+      }
+      const exits = exitOptions(pos, from, placed, false);
+      if (t.exit === UNSET) return { need: 'exit', options: exits };
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
+      return complete();
+    }
+  }
+}
+
+/** Read an optional square field of untrusted input: UNSET when absent, -3 when malformed. */
+function optSquare(v: unknown, allowNull = false): number {
+  if (v === undefined) return UNSET;
+  if (v === null) return allowNull ? NO_KILL : -3;
+  const s = parseSquare(v);
+  return s >= 0 ? s : -3;
+}
+
+type Parsed = { ok: true; turn: RawTurn | 'pass' | null } | { ok: false; error: TurnError };
+
+/** Parse an untrusted (partial) turn object. `null` turn: no from/to yet. */
+function parseRaw(input: unknown): Parsed {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { ok: false, error: { code: 'bad_turn', message: 'a turn is an object' } };
+  const o = input as Record<string, unknown>;
+  for (const k of Object.keys(o))
+    if (!['from', 'to', 'placement', 'exit', 'reporterTarget', 'pass'].includes(k))
+      return { ok: false, error: { code: 'bad_turn', message: `unknown turn field ${JSON.stringify(k).slice(0, 30)}` } };
+  if (o.pass !== undefined) {
+    if (o.pass !== true || Object.keys(o).length !== 1) return { ok: false, error: { code: 'bad_turn', message: 'a pass is {pass: true}' } };
+    return { ok: true, turn: 'pass' };
+  }
+  const from = optSquare(o.from);
+  const to = optSquare(o.to);
+  const placement = optSquare(o.placement);
+  const exit = optSquare(o.exit);
+  const target = optSquare(o.reporterTarget, true);
+  if (from === -3 || to === -3 || placement === -3 || exit === -3 || target === -3)
+    return { ok: false, error: { code: 'bad_square', message: 'squares are a1..i9' } };
+  if (from === UNSET) {
+    if (to !== UNSET || placement !== UNSET || exit !== UNSET || target !== UNSET)
+      return { ok: false, error: { code: 'bad_turn', message: 'choices need a piece first' } };
+    return { ok: true, turn: null };
+  }
+  return { ok: true, turn: { from, to, placement, exit, target } };
+}
+
+/**
+ * What a partial turn needs next, with its exact legal options: the piece, its destination, the
+ * placement of a killed or displaced piece, the exit from the maze, the reporter's victim, or
+ * `complete` with the finished turn. Never throws; bad input gives a typed error.
+ */
+export function nextChoice(pos: Position, partial: PartialTurn): Result<Choice, TurnError> {
+  const p = moverOf(pos);
+  if (p < 0) return fail('game_over', 'the game is over');
+  const parsed = parseRaw(partial);
+  if (!parsed.ok) return parsed;
+  const names = (xs: Sq[]) => xs.map(makeSquare);
+  if (parsed.turn === 'pass' || parsed.turn === null) {
+    const movable = movablePieces(pos, p);
+    if (movable.length === 0) return { ok: true, value: { kind: 'complete', turn: { pass: true } } };
+    if (parsed.turn === 'pass') return fail('cannot_pass', 'you have a legal move');
+    return { ok: true, value: { kind: 'piece', options: names(movable) } };
+  }
+  const t = parsed.turn;
+  if (t.to === UNSET) {
+    if (t.placement !== UNSET || t.exit !== UNSET || t.target !== UNSET) return fail('bad_turn', 'choices need a destination first');
+    const piece = pos.board[t.from];
+    if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
+    return { ok: true, value: { kind: 'destination', options: legalDestinations(pos, makeSquare(t.from)) } };
+  }
+  const s = step(pos, p, t);
+  switch (s.need) {
+    case 'error':
+      return fail(s.code, s.message);
+    case 'placement':
+    case 'exit':
+      return { ok: true, value: { kind: s.need, options: names(s.options) } };
+    case 'reporter':
+      return { ok: true, value: { kind: 'reporter', options: names(s.options), required: s.required } };
+    default:
+      return { ok: true, value: { kind: 'complete', turn: makeTurnValue(t) } };
+  }
+}
+
+function makeTurnValue(t: RawTurn): Turn {
+  const turn: { from: string; to: string; placement?: string; exit?: string; reporterTarget?: string } = {
+    from: makeSquare(t.from),
+    to: makeSquare(t.to),
+  };
+  if (t.placement >= 0) turn.placement = makeSquare(t.placement);
+  if (t.exit >= 0) turn.exit = makeSquare(t.exit);
+  if (t.target >= 0) turn.reporterTarget = makeSquare(t.target);
+  return turn;
+}
+
+/** The step at which a complete turn fails, with that step's options (for diagnostics and conformance). */
+export interface TurnDiagnosis {
+  /** Option sets offered at each step, in order. */
+  readonly steps: readonly { readonly choice: 'destination' | 'placement' | 'exit' | 'reporter'; readonly options: readonly string[]; readonly required?: boolean }[];
+  readonly error: TurnError | null;
+}
+
+/**
+ * Walk a complete turn step by step, recording the options offered at each step (the
+ * destinations first) and the error at the step that fails, if any.
+ */
+export function diagnoseTurn(pos: Position, turn: Turn): TurnDiagnosis {
+  const steps: { choice: 'destination' | 'placement' | 'exit' | 'reporter'; options: string[]; required?: boolean }[] = [];
+  const p = moverOf(pos);
+  if (p < 0) return { steps, error: { code: 'game_over', message: 'the game is over' } };
+  const parsed = parseRaw(turn);
+  if (!parsed.ok) return { steps, error: parsed.error };
+  if (parsed.turn === 'pass' || parsed.turn === null || parsed.turn.to === UNSET)
+    return { steps, error: mustPass(pos) || parsed.turn !== 'pass' ? null : { code: 'cannot_pass', message: 'you have a legal move' } };
+  const full = parsed.turn;
+  if (full.target === UNSET) full.target = NO_KILL;
+  steps.push({ choice: 'destination', options: legalDestinations(pos, makeSquare(full.from)) });
+  // Replay the choices one at a time, in the order the rules ask for them.
+  const partial: RawTurn = { from: full.from, to: full.to, placement: UNSET, exit: UNSET, target: UNSET };
+  for (;;) {
+    const s = step(pos, p, partial);
+    if (s.need === 'complete') {
+      // reporter=all_adjacent names no victim, but the victims are still shown.
+      if (s.action === Action.Report && pos.rules.reporter === 'all_adjacent')
+        steps.push({ choice: 'reporter', options: s.victims.map(makeSquare), required: false });
+      const final = step(pos, p, full);
+      return { steps, error: final.need === 'error' ? { code: final.code, message: final.message } : null };
+    }
+    if (s.need === 'error') return { steps, error: { code: s.code, message: s.message } };
+    steps.push({ choice: s.need, options: s.options.map(makeSquare), ...(s.need === 'reporter' ? { required: s.required } : {}) });
+    if (s.need === 'placement') {
+      if (full.placement === UNSET) return { steps, error: { code: 'missing_choice', message: 'a placement is needed' } };
+      partial.placement = full.placement;
+    } else if (s.need === 'exit') {
+      if (full.exit === UNSET) return { steps, error: { code: 'missing_choice', message: 'an exit is needed' } };
+      partial.exit = full.exit;
+    } else {
+      partial.target = full.target;
+    }
+    const check = step(pos, p, partial);
+    if (check.need === 'error') return { steps, error: { code: check.code, message: check.message } };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying a turn and the end-of-move procedure (N-5)
+
+/** Play a complete turn for the player to move. Never throws; on error the position is unchanged. */
+export function playTurn(pos: Position, turn: Turn): Result<TurnOutcome, TurnError> {
+  const p = moverOf(pos);
+  if (p < 0) return fail('game_over', 'the game is over');
+  const parsed = parseRaw(turn);
+  if (!parsed.ok) return parsed;
+  if (parsed.turn === null) return fail('bad_turn', 'a turn needs from and to');
+  if (parsed.turn === 'pass') {
+    if (hasLegalTurn(pos, p)) return fail('cannot_pass', 'you have a legal move');
+    return { ok: true, value: applyPass(pos, p, true) };
+  }
+  const t = parsed.turn;
+  if (t.to === UNSET) return fail('bad_turn', 'a turn needs from and to');
+  if (t.target === UNSET) t.target = NO_KILL; // a complete turn without a victim kills nobody
+  const s = step(pos, p, t);
+  if (s.need === 'error') return fail(s.code, s.message);
+  if (s.need !== 'complete') return fail('missing_choice', `a ${s.need === 'reporter' ? 'reporter victim (or none)' : s.need} is needed`);
+  return { ok: true, value: applyMove(pos, p, t, s.action, s.piece, s.victims, true) };
+}
+
+/** Internal: effects collector (null when the caller does not want them). */
+type Effects = Effect[] | null;
+
+function movePiece(d: Draft, piece: number, to: Sq): void {
+  d.board[d.sq[piece]] = -1;
+  d.board[to] = piece;
+  d.sq[piece] = to;
+}
+
+/** Kill a piece where it stands; a chief's death hands over armies at once (R-6.3). */
+function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects, group: number): void {
+  d.alive[victim] = 0;
+  fx?.push({ type: 'kill', piece: victim, by: byPiece, square: makeSquare(d.sq[victim]) });
+  if (d.kind[victim] !== CHIEF) return;
+  const x = d.army[victim];
+  if ((d.activeMask >> x) & 1) {
+    for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, p, fx);
+    eliminate(d, x, 'killed', p, group, fx);
+  } else if (d.control[x] !== p) {
+    setControl(d, x, p, fx);
+  }
+}
+
+function setControl(d: Draft, army: number, to: number, fx: Effects): void {
+  const from = d.control[army];
+  d.control[army] = to;
+  fx?.push({ type: 'control', army: COLOURS[army], from: makeController(from)!, to: makeController(to)! });
+}
+
+function eliminate(d: Draft, x: number, cause: EliminationCause, by: number, group: number, fx: Effects): void {
+  d.activeMask &= ~(1 << x);
+  const e: Elimination = { colour: COLOURS[x], cause, by: by >= 0 ? COLOURS[by] : null, ply: d.ply, group };
+  d.eliminations = [...d.eliminations, e];
+  fx?.push({ type: 'eliminated', colour: e.colour, cause, by: e.by });
+}
+
+function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: number, victims: Sq[], wantEffects: boolean): TurnOutcome {
+  const d = draft(pos);
+  const fx: Effects = wantEffects ? [] : null;
+  const rulerBefore = rulerIndex(pos);
+  const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
+  const { from, to } = t;
+  const victim = d.board[to];
+  let progress = false;
+  const put = (x: number, at: Sq, alive: boolean) => {
+    const was = d.sq[x];
+    if (d.board[was] === x) d.board[was] = -1;
+    d.board[at] = x;
+    d.sq[x] = at;
+    fx?.push(alive ? { type: 'displace', piece: x, by: piece, from: makeSquare(was), to: makeSquare(at) } : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) });
+  };
+  const exitTo = (at: Sq) => {
+    movePiece(d, piece, at);
+    fx?.push({ type: 'exit', piece, from: makeSquare(MAZE_SQ), to: makeSquare(at) });
+  };
+
+  switch (action) {
+    case Action.Move:
+      movePiece(d, piece, to);
+      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      break;
+    case Action.Report:
+      movePiece(d, piece, to);
+      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      for (const v of victims) {
+        const occ = d.board[v];
+        if (occ >= 0 && d.alive[occ]) {
+          kill(d, occ, piece, p, fx, group);
+          progress = true;
+        }
+      }
+      break;
+    case Action.KillPlace:
+    case Action.KillAssassin:
+      // The victim leaves its square before the killer lands there.
+      d.board[to] = -1;
+      movePiece(d, piece, to);
+      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      d.sq[victim] = to; // still recorded at its square for the kill effect
+      kill(d, victim, piece, p, fx, group);
+      put(victim, action === Action.KillAssassin ? from : t.placement, false);
+      progress = true;
+      break;
+    case Action.Displace:
+    case Action.Corpse:
+      d.board[to] = -1;
+      movePiece(d, piece, to);
+      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      put(victim, t.placement, action === Action.Displace);
+      progress ||= action === Action.Displace;
+      break;
+    default: {
+      // Maze entry (R-7.4): act, then exit and placement in the room's order.
+      d.board[to] = -1;
+      movePiece(d, piece, to);
+      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      if (action === Action.MazeAssassin) {
+        kill(d, victim, piece, p, fx, group);
+        progress = true;
+      } else if (action === Action.MazeDiplomat) {
+        progress = true;
+      }
+      const place = action === Action.MazeAssassin ? from : t.placement;
+      const alive = action === Action.MazeDiplomat;
+      // The dislodged piece is off the board between the act and its placement.
+      d.sq[victim] = MAZE_SQ;
+      if (pos.rules.maze_exit_order === 'act_exit_place') {
+        exitTo(t.exit);
+        put(victim, place, alive);
+      } else {
+        put(victim, place, alive);
+        exitTo(t.exit);
+      }
+    }
+  }
+  return finishTurn(pos, d, p, progress, rulerBefore, group, fx);
+}
+
+function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {
+  const d = draft(pos);
+  const fx: Effects = wantEffects ? [{ type: 'pass', colour: COLOURS[p] }] : null;
+  const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
+  return finishTurn(pos, d, p, false, rulerIndex(pos), group, fx);
+}
+
+/**
+ * N-5 steps 2 to 7 after player p's turn (p may have been eliminated by it): encirclement,
+ * frozen armies to the ruler, the winner, the draws, and the next player (R-3.5).
+ */
+function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, rulerBefore: number, group: number, fx: Effects): TurnOutcome {
+  settle(d, p, group, fx);
+  const k = rulerIndex(d);
+  const wasNormal = pos.turnKind === 'normal';
+  progress ||= d.eliminations.length !== pos.eliminations.length || k !== rulerBefore;
+  d.quiet = progress ? 0 : wasNormal ? pos.quiet + 1 : pos.quiet;
+  d.ply = pos.ply + 1;
+  if (!decideResult(d, fx)) {
+    const next = nextTurn(p, wasNormal, colourIndex(pos.cursor), d.activeMask, k);
+    d.toMove = COLOURS[next.player];
+    d.turnKind = next.normal ? 'normal' : 'extra';
+    d.cursor = COLOURS[next.cursor];
+  }
+  return { position: d, effects: fx ?? [] };
+}
+
+/** N-5 steps 2-4: find the ruler, eliminate encircled players until none is new, give frozen armies to the ruler. */
+function settle(d: Draft, mover: number, group: number, fx: Effects): void {
+  const k = rulerIndex(d);
+  for (;;) {
+    const encircled: number[] = [];
+    for (let c = 0; c < 4; c++) {
+      if (!((d.activeMask >> c) & 1)) continue;
+      const chief = livingChief(d, c);
+      if (chief >= 0 && isEncircled(d, c, chief)) encircled.push(c);
+    }
+    if (encircled.length === 0) break;
+    for (const c of encircled) {
+      const chief = livingChief(d, c);
+      d.alive[chief] = 0;
+      fx?.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
+      eliminate(d, c, 'encircled', mover, group, fx);
+    }
+    for (const c of encircled) for (let a = 0; a < 4; a++) if (d.control[a] === c) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+  }
+  if (k >= 0) for (let a = 0; a < 4; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
+}
+
+/** N-5 steps 5-6: set the result if the game ended; returns true when it did. */
+function decideResult(d: Draft, fx: Effects): boolean {
+  const count = popcount(d.activeMask);
+  let result: GameResult | null = null;
+  if (count === 1) result = { kind: 'win', winner: COLOURS[31 - Math.clz32(d.activeMask)], ranking: ranking(d) };
+  else if (count === 0) result = { kind: 'draw', reason: 'mutual_elimination', ranking: ranking(d) };
+  else {
+    let anyMove = false;
+    for (let c = 0; c < 4 && !anyMove; c++) if ((d.activeMask >> c) & 1 && hasLegalTurn(d, c)) anyMove = true;
+    if (!anyMove) result = { kind: 'draw', reason: 'no_legal_move', ranking: ranking(d) };
+    else if (d.rules.no_progress_rounds > 0 && d.quiet >= d.rules.no_progress_rounds * count)
+      result = { kind: 'draw', reason: 'no_progress', ranking: ranking(d) };
+  }
+  if (!result) return false;
+  endGame(d, result, fx);
+  return true;
+}
+
+function endGame(d: Draft, result: GameResult, fx: Effects): void {
+  d.result = result;
+  d.toMove = null;
+  fx?.push({ type: 'result', result });
+}
+
+/** Players ranked best first: the survivors, then by elimination, later groups ranking higher. */
+function ranking(d: Draft): Colour[][] {
+  const groups: Colour[][] = [];
+  const alive = COLOURS.filter((_, c) => (d.activeMask >> c) & 1);
+  if (alive.length) groups.push(alive);
+  const byGroup = new Map<number, Colour[]>();
+  for (const e of d.eliminations) byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e.colour]);
+  const ordered = [...byGroup.entries()].sort((a, b) => b[0] - a[0]).map(([, cs]) => cs);
+  return [...groups, ...ordered];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resignation and draws
+
+/**
+ * An active player resigns (or times out), at any time (N-7): its chief becomes a corpse, its
+ * armies go to the ruler or freeze, N-5 steps 3-6 follow, and the turn passes on if it was its turn.
+ */
+export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnError> {
+  if (pos.result || pos.toMove === null) return fail('game_over', 'the game is over');
+  const x = colourIndex(colour);
+  if (x < 0 || !((pos.activeMask >> x) & 1)) return fail('not_active', `${String(colour)} is not in the game`);
+  const d = draft(pos);
+  const fx: Effect[] = [{ type: 'resign', colour }];
+  const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
+  const chief = livingChief(d, x);
+  if (chief >= 0) {
+    d.alive[chief] = 0;
+    fx.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
+  }
+  eliminate(d, x, 'resigned', -1, group, fx);
+  const k = rulerIndex(d);
+  for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+  const toMove = colourIndex(pos.toMove);
+  settle(d, toMove, group, fx);
+  d.quiet = 0;
+  const onTurn = toMove === x;
+  if (onTurn) d.ply = pos.ply + 1;
+  if (decideResult(d, fx)) return { ok: true, value: { position: d, effects: fx } };
+  if (onTurn || !((d.activeMask >> toMove) & 1)) {
+    const next = nextTurn(toMove, pos.turnKind === 'normal', colourIndex(pos.cursor), d.activeMask, rulerIndex(d));
+    d.toMove = COLOURS[next.player];
+    d.turnKind = next.normal ? 'normal' : 'extra';
+    d.cursor = COLOURS[next.cursor];
+  }
+  return { ok: true, value: { position: d, effects: fx } };
+}
+
+/** End the game as a draw agreed by every active player (the server collects the agreement). */
+export function drawByAgreement(pos: Position): Result<TurnOutcome, TurnError> {
+  if (pos.result || pos.toMove === null) return fail('game_over', 'the game is over');
+  const d = draft(pos);
+  const fx: Effect[] = [];
+  endGame(d, { kind: 'draw', reason: 'agreement', ranking: ranking(d) }, fx);
+  return { ok: true, value: { position: d, effects: fx } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enumeration, random play and perft
+
+/** Every legal complete turn of the player to move (`[{pass:true}]` when it has none, `[]` when the game is over). */
+export function legalTurns(pos: Position): Turn[] {
+  const p = moverOf(pos);
+  if (p < 0) return [];
+  const out: Turn[] = [];
+  forEachTurn(pos, p, (t) => {
+    out.push(makeTurnValue(t));
+  });
+  if (out.length === 0) out.push({ pass: true });
+  return out;
+}
+
+/** Call `cb` for every legal complete turn of player p (the raw turn object is reused). */
+function forEachTurn(pos: Position, p: number, cb: (t: RawTurn) => void): void {
+  const buf: number[] = [];
+  const t: RawTurn = { from: 0, to: 0, placement: UNSET, exit: UNSET, target: UNSET };
+  for (let i = 0; i < pos.army.length; i++) {
+    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
+    buf.length = 0;
+    genDestinations(pos, i, p, buf);
+    for (let k = 0; k < buf.length; k += 2) {
+      t.from = pos.sq[i];
+      t.to = buf[k];
+      t.placement = t.exit = t.target = UNSET;
+      expand(pos, p, t, cb);
+    }
+  }
+}
+
+/** Depth-first over the remaining choices of a partial turn. */
+function expand(pos: Position, p: number, t: RawTurn, cb: (t: RawTurn) => void): void {
+  const s = step(pos, p, t);
+  if (s.need === 'complete') return cb(t);
+  if (s.need === 'error') return;
+  const key = s.need === 'reporter' ? 'target' : s.need;
+  const options = s.options.slice();
+  if (s.need === 'reporter' && !s.required) options.push(NO_KILL);
+  for (const o of options) {
+    t[key] = o;
+    expand(pos, p, t, cb);
+    t[key] = UNSET;
+  }
+}
+
+/** Number of legal complete turns of the player to move (a forced pass counts 1, a finished game 0). */
+export function countTurns(pos: Position): number {
+  const p = moverOf(pos);
+  if (p < 0) return 0;
+  const buf: number[] = [];
+  const empty = emptyFieldCount(pos);
+  let n = 0;
+  for (let i = 0; i < pos.army.length; i++) {
+    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
+    buf.length = 0;
+    genDestinations(pos, i, p, buf);
+    const from = pos.sq[i];
+    for (let k = 0; k < buf.length; k += 2) n += turnCount(pos, from, buf[k], buf[k + 1], p, empty);
+  }
+  return n === 0 ? 1 : n;
+}
+
+/**
+ * A random legal turn for the player to move: a uniformly random (piece, destination) pair, then
+ * uniformly random choices. `{pass:true}` when it has no legal move. `random` returns [0, 1).
+ */
+export function randomTurn(pos: Position, random: () => number): Turn {
+  const p = moverOf(pos);
+  if (p < 0) return { pass: true };
+  const pairs: number[] = [];
+  const buf: number[] = [];
+  for (let i = 0; i < pos.army.length; i++) {
+    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
+    buf.length = 0;
+    genDestinations(pos, i, p, buf);
+    for (let k = 0; k < buf.length; k += 2) pairs.push(pos.sq[i], buf[k]);
+  }
+  if (pairs.length === 0) return { pass: true };
+  const j = Math.floor(random() * (pairs.length / 2)) * 2;
+  const t: RawTurn = { from: pairs[j], to: pairs[j + 1], placement: UNSET, exit: UNSET, target: UNSET };
+  for (;;) {
+    const s = step(pos, p, t);
+    if (s.need === 'complete' || s.need === 'error') break;
+    const options = s.options.slice();
+    if (s.need === 'reporter' && !s.required) options.push(NO_KILL);
+    const o = options[Math.floor(random() * options.length)];
+    if (s.need === 'reporter') t.target = o;
+    else if (s.need === 'placement') t.placement = o;
+    else t.exit = o;
+  }
+  return makeTurnValue(t);
+}
+
+/** Apply a raw turn known to be legal, without effects (perft, benchmarks). */
+function applyRaw(pos: Position, p: number, t: RawTurn): Position | null {
+  const s = step(pos, p, t);
+  if (s.need !== 'complete') return null;
+  return applyMove(pos, p, t, s.action, s.piece, s.victims, false).position;
+}
+
+/**
+ * Count complete turns to `depth` (RULES conformance README "Perft"): every distinct combination
+ * of piece, destination and choices counts once, deeper levels follow the real turn order, a
+ * forced pass is one node and a finished game is a leaf.
+ */
+export function perft(pos: Position, depth: number): number {
+  if (depth <= 0 || pos.result) return 1;
+  const p = moverOf(pos);
+  if (p < 0) return 1;
+  if (depth === 1) return countTurns(pos);
+  let n = 0;
+  forEachTurn(pos, p, (t) => {
+    const next = applyRaw(pos, p, t);
+    if (next) n += perft(next, depth - 1);
+  });
+  if (n === 0 && !hasLegalTurn(pos, p)) return perft(applyPass(pos, p, false).position, depth - 1);
+  return n;
+}
