@@ -38,3 +38,17 @@ export {
   type TurnError,
   type TurnDiagnosis,
 } from './turn.js';
+export {
+  makeFen,
+  parseFen,
+  makeTurn,
+  parseTurn,
+  makeRecord,
+  parseRecord,
+  replayRecord,
+  applyEvent,
+  MAX_RECORD_LENGTH,
+  type GameRecord,
+  type RecordEvent,
+  type NotationError,
+} from './notation.js';

@@ -39,18 +39,20 @@ export const ABSENT = -1;
  */
 export interface Position {
   readonly rules: Rules;
-  /** Piece id on each square, or -1. */
-  readonly board: Int8Array;
+  /** Piece id on each square, or -1. (Plain arrays: copying them per turn is cheaper than typed arrays.) */
+  readonly board: number[];
   /** Army (colour index) of each piece. */
   readonly army: Uint8Array;
   /** Kind index of each piece. */
   readonly kind: Uint8Array;
   /** Square index of each piece. */
-  readonly sq: Int8Array;
+  readonly sq: number[];
   /** 1 for a living piece, 0 for a corpse. */
-  readonly alive: Uint8Array;
+  readonly alive: number[];
+  /** Piece id of each colour's chief, or -1 (fixed for the game). */
+  readonly chiefs: readonly number[];
   /** Controller code of each army (colour index, FROZEN, HOSTAGE or ABSENT). */
-  readonly control: Int8Array;
+  readonly control: number[];
   /** Bitmask of active players (bit i = COLOURS[i]). */
   readonly activeMask: number;
   /** The player to move, or null once the game is over. */
@@ -74,13 +76,24 @@ export const colourIndex = (c: Colour): number => COLOURS.indexOf(c);
 
 /** Copy a position into a draft that may be changed. */
 export function draft(pos: Position): Draft {
+  // One literal with every field keeps a single object shape; army and kind never change: shared.
   return {
-    ...pos,
+    rules: pos.rules,
     board: pos.board.slice(),
-    alive: pos.alive.slice(),
+    army: pos.army,
+    kind: pos.kind,
     sq: pos.sq.slice(),
+    alive: pos.alive.slice(),
+    chiefs: pos.chiefs,
     control: pos.control.slice(),
-    // army and kind never change during a game: share them.
+    activeMask: pos.activeMask,
+    toMove: pos.toMove,
+    turnKind: pos.turnKind,
+    cursor: pos.cursor,
+    ply: pos.ply,
+    quiet: pos.quiet,
+    result: pos.result,
+    eliminations: pos.eliminations,
   };
 }
 
@@ -166,11 +179,11 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
   if (!setup || !Array.isArray(setup.pieces)) return bad('pieces must be a list');
   if (setup.pieces.length > 81) return bad('too many pieces');
   const n = setup.pieces.length;
-  const board = new Int8Array(NSQ).fill(-1);
+  const board: number[] = new Array<number>(NSQ).fill(-1);
   const army = new Uint8Array(n);
   const kind = new Uint8Array(n);
-  const sq = new Int8Array(n);
-  const alive = new Uint8Array(n);
+  const sq: number[] = new Array<number>(n).fill(0);
+  const alive: number[] = new Array<number>(n).fill(0);
   for (let i = 0; i < n; i++) {
     const p = setup.pieces[i];
     const a = COLOURS.indexOf(p?.colour);
@@ -193,7 +206,7 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
     if (i < 0) return bad('bad active player');
     activeMask |= 1 << i;
   }
-  const control = new Int8Array(4).fill(ABSENT);
+  const control: number[] = [ABSENT, ABSENT, ABSENT, ABSENT];
   for (let i = 0; i < n; i++) control[army[i]] = army[i];
   for (let a = 0; a < 4; a++) {
     if (control[a] === ABSENT) continue;
@@ -221,6 +234,7 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
       kind,
       sq,
       alive,
+      chiefs: [0, 1, 2, 3].map((c) => chiefOf({ army, kind }, c)),
       control,
       activeMask,
       toMove: activeMask === 0 ? null : setup.toMove,

@@ -12,6 +12,7 @@ import {
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
+  destinationAction,
   emptyFieldCount,
   exitOptions,
   genDestinations,
@@ -106,12 +107,6 @@ function movablePieces(pos: Position, p: number): Sq[] {
   return out.sort((a, b) => a - b);
 }
 
-function findAction(pos: Position, piece: number, p: number, to: Sq): number {
-  const buf: number[] = [];
-  genDestinations(pos, piece, p, buf);
-  for (let k = 0; k < buf.length; k += 2) if (buf[k] === to) return buf[k + 1];
-  return -1;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The multi-step turn
@@ -145,7 +140,7 @@ function step(pos: Position, p: number, t: RawTurn): Step {
   const piece = pos.board[t.from];
   if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p)
     return error('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
-  const found = findAction(pos, piece, p, t.to);
+  const found = destinationAction(pos, piece, p, t.to);
   if (found < 0) {
     const buf: number[] = [];
     genDestinations(pos, piece, p, buf);
@@ -698,17 +693,21 @@ export function countTurns(pos: Position): number {
 export function randomTurn(pos: Position, random: () => number): Turn {
   const p = moverOf(pos);
   if (p < 0) return { pass: true };
-  const pairs: number[] = [];
+  // All (destination, action) pairs of every piece in one buffer; `ends[i]` closes piece i's run.
   const buf: number[] = [];
+  const owners: number[] = [];
+  const ends: number[] = [];
   for (let i = 0; i < pos.army.length; i++) {
     if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
-    buf.length = 0;
     genDestinations(pos, i, p, buf);
-    for (let k = 0; k < buf.length; k += 2) pairs.push(pos.sq[i], buf[k]);
+    owners.push(i);
+    ends.push(buf.length);
   }
-  if (pairs.length === 0) return { pass: true };
-  const j = Math.floor(random() * (pairs.length / 2)) * 2;
-  const t: RawTurn = { from: pairs[j], to: pairs[j + 1], placement: UNSET, exit: UNSET, target: UNSET };
+  if (buf.length === 0) return { pass: true };
+  const j = Math.floor(random() * (buf.length / 2)) * 2;
+  let o = 0;
+  while (ends[o] <= j) o++;
+  const t: RawTurn = { from: pos.sq[owners[o]], to: buf[j], placement: UNSET, exit: UNSET, target: UNSET };
   for (;;) {
     const s = step(pos, p, t);
     if (s.need === 'complete' || s.need === 'error') break;

@@ -1,8 +1,8 @@
-import { CHIEF, NECROMOBILE, type Position } from '../position.js';
+import { NECROMOBILE, type Position } from '../position.js';
 import { NEIGHBOURS, NSQ } from '../squares.js';
 import { MAZE_SQ } from '../types.js';
 
-type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>;
+type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'chiefs'>;
 
 /**
  * Is active player p encircled (R-8.1, N-5)? `chief` is p's own-colour chief (alive).
@@ -12,6 +12,7 @@ type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'contro
 export function isEncircled(b: Board, p: number, chief: number): boolean {
   const at = b.sq[chief];
   if (at === MAZE_SQ) return false;
+  if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, p, at)) return false;
   for (let i = 0; i < b.army.length; i++)
     if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
   switch (b.rules.encirclement) {
@@ -81,8 +82,21 @@ function groupWalled(b: Board, p: number, at: number): boolean {
   return true;
 }
 
+/**
+ * A free square or a living piece p does not control next to the chief: an escape
+ * for the group and literal_ring options (not throne_access: a free pocket may still be walled off).
+ */
+function hasEscapeNextToChief(b: Board, p: number, at: number): boolean {
+  const ns = NEIGHBOURS[at];
+  for (let k = 0; k < ns.length; k++) {
+    const occ = b.board[ns[k]];
+    if (occ < 0 || (b.alive[occ] && b.control[b.army[occ]] !== p)) return true;
+  }
+  return false;
+}
+
 /** Living own-colour chief of player p, or -1. */
-export function livingChief(b: Board, p: number): number {
-  for (let i = 0; i < b.army.length; i++) if (b.army[i] === p && b.kind[i] === CHIEF && b.alive[i]) return i;
-  return -1;
+export function livingChief(b: Pick<Position, 'chiefs' | 'alive'>, p: number): number {
+  const i = b.chiefs[p];
+  return i >= 0 && b.alive[i] ? i : -1;
 }

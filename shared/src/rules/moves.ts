@@ -1,5 +1,5 @@
 import { ASSASSIN, CHIEF, DIPLOMAT, FROZEN, MILITANT, NECROMOBILE, REPORTER, type Position } from '../position.js';
-import { NSQ, ORTHO, RAYS } from '../squares.js';
+import { DIRECTIONS, NSQ, ORTHO, RAYS } from '../squares.js';
 import { MAZE_SQ, type Sq } from '../types.js';
 
 /** What a move does once the piece reaches its destination. */
@@ -51,34 +51,57 @@ export function genDestinations(b: Board, piece: number, p: number, out: number[
   const from = b.sq[piece];
   const kind = b.kind[piece];
   const rays = RAYS[from];
-  const maxLen = kind === MILITANT ? 2 : 8;
   for (let d = 0; d < 8; d++) {
-    const ray = rays[d];
-    const len = ray.length < maxLen ? ray.length : maxLen;
-    for (let k = 0; k < len; k++) {
-      const t = ray[k];
-      const occ = b.board[t];
-      if (occ < 0) {
-        if (t === MAZE_SQ) {
-          if (kind === CHIEF) {
-            out.push(t, Action.Move);
-            if (stopAtFirst) return;
-          }
-          continue; // the empty maze can be crossed
-        }
-        out.push(t, kind === REPORTER ? Action.Report : Action.Move);
-        if (stopAtFirst) return;
-        continue;
-      }
-      const action = interaction(b, kind, occ, t, p, from);
-      if (action >= 0) {
-        out.push(t, action);
-        if (stopAtFirst) return;
-      }
-      break;
-    }
+    scanRay(b, kind, from, rays[d], p, out, stopAtFirst);
+    if (stopAtFirst && out.length) return;
   }
 }
+
+/** Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`). */
+function scanRay(b: Board, kind: number, from: Sq, ray: Int8Array, p: number, out: number[], stopAtFirst: boolean): void {
+  const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
+  for (let k = 0; k < len; k++) {
+    const t = ray[k];
+    const occ = b.board[t];
+    if (occ < 0) {
+      if (t === MAZE_SQ) {
+        if (kind === CHIEF) {
+          out.push(t, Action.Move);
+          if (stopAtFirst) return;
+        }
+        continue; // the empty maze can be crossed
+      }
+      out.push(t, kind === REPORTER ? Action.Report : Action.Move);
+      if (stopAtFirst) return;
+      continue;
+    }
+    const action = interaction(b, kind, occ, t, p, from);
+    if (action >= 0) out.push(t, action);
+    return;
+  }
+}
+
+/** The action of moving a piece to `to`, or -1 when that is not a legal destination. Walks one line only. */
+export function destinationAction(b: Board, piece: number, p: number, to: Sq): number {
+  const from = b.sq[piece];
+  const df = Math.sign((to % 9) - (from % 9));
+  const dr = Math.sign(((to / 9) | 0) - ((from / 9) | 0));
+  if (df === 0 && dr === 0) return -1;
+  const d = DIRECTION_INDEX[(df + 1) * 3 + (dr + 1)];
+  const ray = RAYS[from][d];
+  if (ray.indexOf(to) < 0) return -1;
+  const out: number[] = [];
+  scanRay(b, b.kind[piece], from, ray, p, out, false);
+  for (let k = 0; k < out.length; k += 2) if (out[k] === to) return out[k + 1];
+  return -1;
+}
+
+/** Direction index by (df + 1) * 3 + (dr + 1). */
+const DIRECTION_INDEX: readonly number[] = (() => {
+  const t = new Array<number>(9).fill(-1);
+  DIRECTIONS.forEach(([df, dr], d) => (t[(df + 1) * 3 + (dr + 1)] = d));
+  return t;
+})();
 
 /** Action of a piece of kind `kind` moving onto occupant `occ` at t, or -1 when not allowed. */
 function interaction(b: Board, kind: number, occ: number, t: Sq, p: number, from: Sq): Action | -1 {

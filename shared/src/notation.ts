@@ -1,0 +1,277 @@
+import {
+  ABSENT,
+  FROZEN,
+  HOSTAGE,
+  draft,
+  initialPosition as initialFor,
+  parseRules,
+  setupPosition,
+  type PieceSetup,
+  type Position,
+} from './position.js';
+import { makeSquare, parseSquare, sqOf } from './squares.js';
+import { drawByAgreement, playTurn, resign } from './turn.js';
+import {
+  COLOURS,
+  DEFAULT_RULES,
+  KINDS,
+  type Colour,
+  type Controller,
+  type EngineError,
+  type GameResult,
+  type Result,
+  type Rules,
+  type Turn,
+} from './types.js';
+
+/** Notation errors. */
+export type NotationError = EngineError<'bad_notation'>;
+
+const bad = <T>(message: string): Result<T, NotationError> => ({ ok: false, error: { code: 'bad_notation', message } });
+
+/** Kind letters: chief, assassin, reporter, diplomat, necromobile, militant. */
+const KIND_LETTERS = 'cardnm';
+
+// ---------------------------------------------------------------------------------------------
+// Positions
+
+/**
+ * One-line position text (docs/NOTATION.md), e.g. the standard start:
+ * `RcRaRm3BmBaBc/RrRdRm3BmBdBr/RmRmRn3BnBmBm/9/9/9/GmGmGn3YnYmYm/GrGdGm3YmYdYr/GcGaGm3YmYaYc RBYG RBYG R n R 0 0 *`
+ */
+export function makeFen(pos: Position): string {
+  const ranks: string[] = [];
+  for (let rank = 9; rank >= 1; rank--) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 9; file++) {
+      const i = pos.board[sqOf(file, rank)];
+      if (i < 0) {
+        empty++;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      const colour = COLOURS[pos.army[i]];
+      row += (pos.alive[i] ? colour : colour.toLowerCase()) + KIND_LETTERS[pos.kind[i]];
+    }
+    if (empty) row += String(empty);
+    ranks.push(row);
+  }
+  const control = Array.from(pos.control, (c) => (c === ABSENT ? '-' : c === FROZEN ? 'f' : c === HOSTAGE ? 'h' : COLOURS[c])).join('');
+  const active = COLOURS.filter((_, c) => (pos.activeMask >> c) & 1).join('') || '-';
+  return [
+    ranks.join('/'),
+    control,
+    active,
+    pos.toMove ?? '-',
+    pos.turnKind === 'normal' ? 'n' : 'x',
+    pos.cursor,
+    String(pos.quiet),
+    String(pos.ply),
+    makeResult(pos.result),
+  ].join(' ');
+}
+
+function makeResult(r: GameResult | null): string {
+  if (!r) return '*';
+  return r.kind === 'win' ? `win:${r.winner}` : `draw:${r.reason}`;
+}
+
+const DRAW_REASONS = ['no_legal_move', 'agreement', 'no_progress', 'mutual_elimination'] as const;
+
+/** Parse a position written by `makeFen` under the given rules. Never throws. */
+export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Position, NotationError> {
+  if (typeof text !== 'string' || text.length > 400) return bad('a position is a line of at most 400 characters');
+  const fields = text.trim().split(/\s+/);
+  if (fields.length !== 9) return bad('a position has 9 fields');
+  const [board, control, active, toMove, kind, cursor, quiet, ply, result] = fields;
+  const ranks = board.split('/');
+  if (ranks.length !== 9) return bad('the board has 9 ranks');
+  const pieces: PieceSetup[] = [];
+  for (let r = 0; r < 9; r++) {
+    const row = ranks[r];
+    let file = 0;
+    for (let k = 0; k < row.length; ) {
+      const ch = row[k];
+      if (ch >= '1' && ch <= '9') {
+        file += Number(ch);
+        k++;
+        continue;
+      }
+      const ci = 'RBYG'.indexOf(ch.toUpperCase());
+      const ki = KIND_LETTERS.indexOf(row[k + 1] ?? '');
+      if (ci < 0 || ki < 0 || file > 8) return bad(`bad piece in rank ${9 - r}`);
+      pieces.push({ colour: COLOURS[ci], kind: KINDS[ki], square: makeSquare(sqOf(file, 9 - r)), alive: ch === ch.toUpperCase() });
+      file++;
+      k += 2;
+    }
+    if (file !== 9) return bad(`rank ${9 - r} does not have 9 squares`);
+  }
+  if (!/^[RBYGfh-]{4}$/.test(control)) return bad('bad control field');
+  const ctl: Partial<Record<Colour, Controller>> = {};
+  for (let a = 0; a < 4; a++) {
+    const ch = control[a];
+    const has = pieces.some((p) => p.colour === COLOURS[a]);
+    if ((ch === '-') === has) return bad(`control of ${COLOURS[a]} does not match the board`);
+    if (ch !== '-') ctl[COLOURS[a]] = ch === 'f' ? 'frozen' : ch === 'h' ? 'hostage' : (ch as Colour);
+  }
+  if (!/^(-|R?B?Y?G?)$/.test(active) || active === '') return bad('bad active players field');
+  const activeList = active === '-' ? [] : (active.split('') as Colour[]);
+  if (!/^[RBYG-]$/.test(toMove) || !/^[nx]$/.test(kind) || !/^[RBYG]$/.test(cursor)) return bad('bad turn fields');
+  if (!/^\d{1,6}$/.test(quiet) || !/^\d{1,7}$/.test(ply)) return bad('bad counters');
+  let parsedResult: GameResult | null = null;
+  if (result !== '*') {
+    const [k, v] = result.split(':');
+    const ranking = [activeList, COLOURS.filter((c) => !activeList.includes(c))].filter((g) => g.length);
+    if (k === 'win' && (COLOURS as readonly string[]).includes(v)) parsedResult = { kind: 'win', winner: v as Colour, ranking };
+    else if (k === 'draw' && (DRAW_REASONS as readonly string[]).includes(v)) parsedResult = { kind: 'draw', reason: v as (typeof DRAW_REASONS)[number], ranking };
+    else return bad('bad result field');
+  }
+  if ((toMove === '-') !== (parsedResult !== null)) return bad('a finished game has no player to move, and only a finished game');
+  if (toMove !== '-' && !activeList.includes(toMove as Colour)) return bad('the player to move is not active');
+  const setup = setupPosition(
+    {
+      pieces,
+      control: ctl,
+      active: activeList,
+      toMove: (toMove === '-' ? cursor : toMove) as Colour,
+      turnKind: kind === 'n' ? 'normal' : 'extra',
+      cursor: cursor as Colour,
+      quiet: Number(quiet),
+      ply: Number(ply),
+    },
+    rules,
+  );
+  if (!setup.ok) return bad(setup.error.message);
+  if (!parsedResult) return { ok: true, value: setup.value };
+  const d = draft(setup.value);
+  d.result = parsedResult;
+  d.toMove = null;
+  return { ok: true, value: d };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turns
+
+/**
+ * A turn as text: `from-to`, or `fromxto` when the destination is occupied (pass the position
+ * before the turn to get the `x`), then `>placement`, `^exit` and `*victim` as the turn needs,
+ * in the order they are chosen; `pass` for a forced pass. Examples: `c7-c5`, `d5xd4>a5`,
+ * `c3xe5^a1`, `f4-f3*g3`.
+ */
+export function makeTurn(turn: Turn, before?: Position): string {
+  if ('pass' in turn) return 'pass';
+  const to = parseSquare(turn.to);
+  const capture = before !== undefined && to >= 0 && before.board[to] >= 0;
+  let s = `${turn.from}${capture ? 'x' : '-'}${turn.to}`;
+  const placeFirst = before?.rules.maze_exit_order === 'act_place_exit';
+  if (placeFirst && turn.placement) s += `>${turn.placement}`;
+  if (turn.exit) s += `^${turn.exit}`;
+  if (!placeFirst && turn.placement) s += `>${turn.placement}`;
+  if (turn.reporterTarget) s += `*${turn.reporterTarget}`;
+  return s;
+}
+
+const TURN_RE = /^([a-i][1-9])[-x]([a-i][1-9])((?:[>^*][a-i][1-9]){0,3})$/;
+
+/** Parse turn text written by `makeTurn`. Never throws. */
+export function parseTurn(text: unknown): Result<Turn, NotationError> {
+  if (typeof text !== 'string' || text.length > 40) return bad('a turn is a short text');
+  const t = text.trim();
+  if (t === 'pass') return { ok: true, value: { pass: true } };
+  const m = TURN_RE.exec(t);
+  if (!m) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
+  const turn: { from: string; to: string; placement?: string; exit?: string; reporterTarget?: string } = { from: m[1], to: m[2] };
+  for (let k = 0; k < m[3].length; k += 3) {
+    const sym = m[3][k];
+    const sq = m[3].slice(k + 1, k + 3);
+    const key = sym === '>' ? 'placement' : sym === '^' ? 'exit' : 'reporterTarget';
+    if (turn[key] !== undefined) return bad(`${key} given twice`);
+    turn[key] = sq;
+  }
+  return { ok: true, value: turn };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game records
+
+/** One event of a game: a turn, a resignation (or time-out) or a draw by agreement. */
+export type RecordEvent =
+  | { readonly type: 'turn'; readonly turn: Turn }
+  | { readonly type: 'resign'; readonly colour: Colour; readonly timeout?: boolean }
+  | { readonly type: 'draw' };
+
+/** A whole game: its rule options and every event, in order. Replays deterministically. */
+export interface GameRecord {
+  readonly rules: Rules;
+  readonly events: readonly RecordEvent[];
+}
+
+/** Longest record text accepted by `parseRecord`. */
+export const MAX_RECORD_LENGTH = 1_000_000;
+
+const RULE_KEYS: readonly (keyof Rules)[] = [
+  'players', 'layout', 'reporter', 'self_kill', 'maze_exit_order', 'encirclement', 'neutral_pieces_untouchable',
+  'encircled_chief', 'power_transfer_of_neutral_armies', 'master_moves', 'no_progress_rounds',
+];
+
+/** Write a record: a `Djambi key=value …` header line with every rule option, then the events. */
+export function makeRecord(record: GameRecord, turnsText?: readonly string[]): string {
+  const header = ['Djambi', ...RULE_KEYS.map((k) => `${k}=${String(record.rules[k])}`)].join(' ');
+  const events = record.events.map((e, i) =>
+    e.type === 'turn' ? turnsText?.[i] ?? makeTurn(e.turn) : e.type === 'draw' ? 'draw' : `${e.timeout ? 'timeout' : 'resign'}:${e.colour}`,
+  );
+  return `${header}\n${events.join(' ')}\n`;
+}
+
+/** Parse a record written by `makeRecord`. Never throws; checks syntax, not legality (see `replayRecord`). */
+export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
+  if (typeof text !== 'string' || text.length > MAX_RECORD_LENGTH) return bad('a record is a text of at most 1,000,000 characters');
+  const lines = text.split('\n');
+  const header = lines[0].trim().split(/\s+/);
+  if (header[0] !== 'Djambi') return bad('a record starts with "Djambi"');
+  const options: Record<string, unknown> = {};
+  for (const kv of header.slice(1)) {
+    const m = /^([a-z_]+)=([a-z_0-9]+)$/.exec(kv);
+    if (!m || !(RULE_KEYS as readonly string[]).includes(m[1])) return bad(`bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
+    const v = m[2];
+    options[m[1]] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+  }
+  const rules = parseRules(options);
+  if (!rules.ok) return bad(rules.error.message);
+  const events: RecordEvent[] = [];
+  const tokens = lines.slice(1).join(' ').split(/\s+/).filter(Boolean);
+  for (const tok of tokens) {
+    if (tok === 'draw') {
+      events.push({ type: 'draw' });
+      continue;
+    }
+    const m = /^(resign|timeout):([RBYG])$/.exec(tok);
+    if (m) {
+      events.push({ type: 'resign', colour: m[2] as Colour, ...(m[1] === 'timeout' ? { timeout: true } : {}) });
+      continue;
+    }
+    const t = parseTurn(tok);
+    if (!t.ok) return bad(`event ${events.length + 1}: ${t.error.message}`);
+    events.push({ type: 'turn', turn: t.value });
+  }
+  return { ok: true, value: { rules: rules.value, events } };
+}
+
+/** Apply one record event. */
+export function applyEvent(pos: Position, e: RecordEvent) {
+  return e.type === 'turn' ? playTurn(pos, e.turn) : e.type === 'resign' ? resign(pos, e.colour) : drawByAgreement(pos);
+}
+
+/** Replay a record from the initial position of its rules; an illegal event is an error naming it. */
+export function replayRecord(record: GameRecord, start?: Position): Result<Position, EngineError> {
+  let pos = start ?? initialFor(record.rules);
+  for (let i = 0; i < record.events.length; i++) {
+    const r = applyEvent(pos, record.events[i]);
+    if (!r.ok) return { ok: false, error: { code: r.error.code, message: `event ${i + 1}: ${r.error.message}` } };
+    pos = r.value.position;
+  }
+  return { ok: true, value: pos };
+}
+
