@@ -1,0 +1,26 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runConformance } from '../tools/conformanceRunner';
+
+/** The public cases live in the project's shared folder, beside the checkout (../shared). */
+const file = process.env.CONFORMANCE_FILE ?? resolve(__dirname, '../../../shared/conformance/cases.json');
+
+describe('rules conformance cases', () => {
+  test('the case file is there', () => {
+    expect(existsSync(file)).toBe(true);
+  });
+  const results = existsSync(file) ? runConformance(JSON.parse(readFileSync(file, 'utf8'))) : [];
+  test.each(results.map((r) => [r.id, r] as const))('%s', (_id, r) => {
+    expect(r.problems).toEqual([]);
+  });
+  test('an unknown query type or rule option fails instead of being skipped', () => {
+    const verdicts = runConformance({
+      cases: [
+        { id: 'X-1', position: null, to_move: 'R', query: { type: 'mystery' }, expected: {} },
+        { id: 'X-2', ruleset_overrides: { comeback: 'allowed' }, position: null, to_move: 'R', query: { type: 'initial_position' }, expected: {} },
+        { id: 'X-3', position: null, to_move: 'R', query: { type: 'initial_position' }, expected: { unheard_of: 1 } },
+      ],
+    });
+    expect(verdicts.map((v) => v.passed)).toEqual([false, false, false]);
+  });
+});

@@ -1,0 +1,87 @@
+/** Notation: positions, turns and records round-trip; malformed text is an error, never a throw or a hang. */
+import {
+  DEFAULT_RULES,
+  initialPosition,
+  makeFen,
+  makeRecord,
+  makeTurn,
+  parseFen,
+  parseRecord,
+  parseRules,
+  parseTurn,
+  perft,
+  replayRecord,
+} from '@djambi/shared';
+
+const START = 'RcRaRm3BmBaBc/RrRdRm3BmBdBr/RmRmRn3BnBmBm/9/9/9/GmGmGn3YnYmYm/GrGdGm3YmYdYr/GcGaGm3YmYaYc RBYG RBYG R n R 0 0 *';
+
+test('perft from the standard start: 30, 1,205, 49,206', () => {
+  const start = initialPosition(DEFAULT_RULES);
+  expect([1, 2, 3].map((d) => perft(start, d))).toEqual([30, 1205, 49206]);
+});
+
+test('the standard start in position notation', () => {
+  expect(makeFen(initialPosition(DEFAULT_RULES))).toBe(START);
+  const three = parseRules({ players: 3 });
+  const two = parseRules({ players: 2 });
+  if (!three.ok || !two.ok) throw new Error('rules');
+  expect(makeFen(initialPosition(three.value)).split(' ').slice(1, 3)).toEqual(['RBYh', 'RBY']);
+  expect(makeFen(initialPosition(two.value)).split(' ').slice(1, 3)).toEqual(['RRYY', 'RY']);
+});
+
+test.each([
+  ['c7-c5', { from: 'c7', to: 'c5' }],
+  ['d5xd4>a5', { from: 'd5', to: 'd4', placement: 'a5' }],
+  ['c3xe5^a1', { from: 'c3', to: 'e5', exit: 'a1' }],
+  ['c3xe5^e8>e7', { from: 'c3', to: 'e5', exit: 'e8', placement: 'e7' }],
+  ['f4-f3*g3', { from: 'f4', to: 'f3', reporterTarget: 'g3' }],
+  ['pass', { pass: true }],
+])('turn %s', (text, turn) => {
+  expect(parseTurn(text)).toEqual({ ok: true, value: turn });
+  expect(makeTurn(parseTurn(text).ok ? turn : turn).replace('x', '-')).toBe(text.replace('x', '-'));
+});
+
+const GARBAGE = [
+  '', ' ', 'x', 'pass pass', 'a1-a1-a1', 'j1-a2', 'a0-a1', 'a1-a2>', 'a1-a2>>b3', 'a1-a2>b3>b4', 'a1-a2*b3*b4',
+  'e5xe5^e5>e5*e5^e5', '\u0000', 'a'.repeat(100000), '9/9/9/9/9/9/9/9/9', `${START} extra`, START.replace('RBYG RBYG', 'RBYG RBYX'),
+  START.replace('/9/9/9/', '/9/99/9/'), START.replace('Rc', 'Rz'), START.replace('Rc', 'Xc'), START.replace('R n R', '- n R'),
+  START.replace(' 0 0 *', ' -1 0 *'), START.replace('*', 'win:Q'), START.replace('RcRa', 'RcRaRa'), '/'.repeat(500),
+];
+
+test.each(GARBAGE.map((g) => [g.slice(0, 30), g]))('malformed %j is an error, not a throw', (_label, text) => {
+  const t0 = Date.now();
+  expect(parseTurn(text).ok).toBe(false);
+  expect(parseFen(text, DEFAULT_RULES).ok).toBe(false);
+  expect(parseRecord(text).ok).toBe(false);
+  expect(Date.now() - t0).toBeLessThan(1000);
+});
+
+test.each([null, undefined, 42, {}, [], true])('non-text %j is an error', (value) => {
+  expect(parseTurn(value).ok).toBe(false);
+  expect(parseFen(value, DEFAULT_RULES).ok).toBe(false);
+  expect(parseRecord(value).ok).toBe(false);
+});
+
+test('random bytes never throw', () => {
+  let s = 12345;
+  const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const alphabet = 'RBYGrbygcardnm0123456789/ -x>^*:abcdefghi\nDjambi=_';
+  for (let i = 0; i < 3000; i++) {
+    const len = Math.floor(random() * 120);
+    let text = '';
+    for (let k = 0; k < len; k++) text += alphabet[Math.floor(random() * alphabet.length)];
+    expect(() => [parseTurn(text), parseFen(text, DEFAULT_RULES), parseRecord(text)]).not.toThrow();
+  }
+});
+
+test('a record with an illegal turn replays to an error naming the event', () => {
+  const record = parseRecord('Djambi players=4\nc7-c6 g7-g6 i3-i9\n');
+  expect(record.ok).toBe(true);
+  if (!record.ok) return;
+  const r = replayRecord(record.value);
+  expect(r.ok).toBe(false);
+  if (!r.ok) expect(r.error.message).toMatch(/^event 3:/);
+  expect(parseRecord('Djambi players=7\n').ok).toBe(false);
+  expect(parseRecord('Djambi\nresign:B timeout:Y draw').ok).toBe(true);
+  expect(makeRecord({ rules: DEFAULT_RULES, events: [{ type: 'resign', colour: 'B', timeout: true }, { type: 'draw' }] }).split('\n')[1]).toBe('timeout:B draw');
+});
