@@ -599,7 +599,7 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
   const k = rulerIndex(d);
   for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
   const toMove = colourIndex(pos.toMove);
-  settle(d, toMove, group, fx);
+  settle(d, -1, group, fx); // encirclements caused by a resignation are nobody's move
   d.quiet = 0;
   const onTurn = toMove === x;
   if (onTurn) d.ply = pos.ply + 1;
