@@ -425,6 +425,12 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
     d.sq[x] = at;
     fx?.push(alive ? { type: 'displace', piece: x, by: piece, from: makeSquare(was), to: makeSquare(at) } : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) });
   };
+  /** The actor lands on `to`; an occupant has already been lifted off (it stays recorded on its square). */
+  const land = () => {
+    d.board[to] = -1;
+    movePiece(d, piece, to);
+    fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+  };
   const exitTo = (at: Sq) => {
     movePiece(d, piece, at);
     fx?.push({ type: 'exit', piece, from: makeSquare(MAZE_SQ), to: makeSquare(at) });
@@ -432,12 +438,10 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
 
   switch (action) {
     case Action.Move:
-      movePiece(d, piece, to);
-      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      land();
       break;
     case Action.Report:
-      movePiece(d, piece, to);
-      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      land();
       for (const v of victims) {
         const occ = d.board[v];
         if (occ >= 0 && d.alive[occ]) {
@@ -448,28 +452,20 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       break;
     case Action.KillPlace:
     case Action.KillAssassin:
-      // The victim leaves its square before the killer lands there.
-      d.board[to] = -1;
-      movePiece(d, piece, to);
-      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
-      d.sq[victim] = to; // still recorded at its square for the kill effect
+      land();
       kill(d, victim, piece, p, fx, group);
       put(victim, action === Action.KillAssassin ? from : t.placement, false);
       progress = true;
       break;
     case Action.Displace:
     case Action.Corpse:
-      d.board[to] = -1;
-      movePiece(d, piece, to);
-      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      land();
       put(victim, t.placement, action === Action.Displace);
       progress ||= action === Action.Displace;
       break;
     default: {
       // Maze entry (R-7.4): act, then exit and placement in the room's order.
-      d.board[to] = -1;
-      movePiece(d, piece, to);
-      fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+      land();
       if (action === Action.MazeAssassin) {
         kill(d, victim, piece, p, fx, group);
         progress = true;
@@ -478,8 +474,6 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       }
       const place = action === Action.MazeAssassin ? from : t.placement;
       const alive = action === Action.MazeDiplomat;
-      // The dislodged piece is off the board between the act and its placement.
-      d.sq[victim] = MAZE_SQ;
       if (pos.rules.maze_exit_order === 'act_exit_place') {
         exitTo(t.exit);
         put(victim, place, alive);

@@ -35,25 +35,39 @@ function literalRing(b: Board, at: number): boolean {
   return true;
 }
 
-/** A king-step path from the chief to e5 through squares without a corpse. */
-function throneReachable(b: Board, at: number): boolean {
+/** What a flood does with a square: give the answer now, pass over it, or spread through it. */
+const enum Visit {
+  Found,
+  Skip,
+  Spread,
+}
+
+/** King-step flood from `at`; true as soon as `visit` says Found. */
+function flood(at: number, visit: (sq: number) => Visit): boolean {
   const seen = new Uint8Array(NSQ);
   const stack = [at];
   seen[at] = 1;
   while (stack.length) {
-    const s = stack.pop()!;
-    const ns = NEIGHBOURS[s];
+    const ns = NEIGHBOURS[stack.pop()!];
     for (let k = 0; k < ns.length; k++) {
       const n = ns[k];
       if (seen[n]) continue;
-      if (n === MAZE_SQ) return true;
       seen[n] = 1;
-      const occ = b.board[n];
-      if (occ >= 0 && !b.alive[occ]) continue;
-      stack.push(n);
+      const v = visit(n);
+      if (v === Visit.Found) return true;
+      if (v === Visit.Spread) stack.push(n);
     }
   }
   return false;
+}
+
+/** A king-step path from the chief to e5 through squares without a corpse. */
+function throneReachable(b: Board, at: number): boolean {
+  return flood(at, (n) => {
+    if (n === MAZE_SQ) return Visit.Found;
+    const occ = b.board[n];
+    return occ >= 0 && !b.alive[occ] ? Visit.Skip : Visit.Spread;
+  });
 }
 
 /**
@@ -62,24 +76,13 @@ function throneReachable(b: Board, at: number): boolean {
  * piece p does not control.
  */
 function groupWalled(b: Board, p: number, at: number): boolean {
-  const seen = new Uint8Array(NSQ);
-  const stack = [at];
-  seen[at] = 1;
-  while (stack.length) {
-    const s = stack.pop()!;
-    const ns = NEIGHBOURS[s];
-    for (let k = 0; k < ns.length; k++) {
-      const n = ns[k];
-      if (seen[n]) continue;
-      const occ = b.board[n];
-      if (occ < 0) return false;
-      if (!b.alive[occ]) continue;
-      if (b.control[b.army[occ]] !== p) return false;
-      seen[n] = 1;
-      stack.push(n);
-    }
-  }
-  return true;
+  const escape = flood(at, (n) => {
+    const occ = b.board[n];
+    if (occ < 0) return Visit.Found;
+    if (!b.alive[occ]) return Visit.Skip;
+    return b.control[b.army[occ]] !== p ? Visit.Found : Visit.Spread;
+  });
+  return !escape;
 }
 
 /**
