@@ -1,0 +1,298 @@
+/**
+ * Press channels of one room: `table`, `spectators`, private (two seats) and group (three or
+ * more seats) channels, their history for the life of the game and each member's read state.
+ * Every accepted action returns the deliveries to send; who may see what is decided here.
+ */
+import { COLOURS, type Colour } from '@djambi/shared';
+import type { RateLimiter } from './rateLimit.js';
+import type { Roster } from './roster.js';
+import { accepted, cleanText, idField, payloadObject, refuse } from './text.js';
+import type {
+  ChannelExistence,
+  ChannelId,
+  ChannelInfo,
+  ChannelKind,
+  ChannelView,
+  Delivery,
+  MemberId,
+  PressMessage,
+  PressRejection,
+  PressResult,
+  PressRoomOptions,
+  RevealItem,
+} from './types.js';
+
+/** The channel every seat writes on and everyone reads. */
+export const TABLE: ChannelId = 'table';
+/** The channel of spectators and eliminated players. */
+export const SPECTATORS: ChannelId = 'spectators';
+/** Messages kept per channel; past this the channel refuses new ones (`channel_full`). */
+export const MAX_MESSAGES_PER_CHANNEL = 10000;
+
+interface Channel {
+  readonly info: ChannelInfo;
+  readonly messages: PressMessage[];
+  /** Room-wide order of each message (same index as `messages`), for the reveal only. */
+  readonly seqs: number[];
+  /** Room-wide order of the opening (0 for the built-in channels). */
+  readonly seq: number;
+  readonly at: number;
+}
+
+/** The canonical id of the channel of a set of seats (two: `dm:XY`, more: `group:XYZ`). */
+export function channelIdOf(members: readonly Colour[]): ChannelId {
+  const set = COLOURS.filter((c) => members.includes(c));
+  return `${set.length === 2 ? 'dm' : 'group'}:${set.join('')}`;
+}
+
+/** Reads a channel id: its kind and, for private and group channels, its members; null if not canonical. */
+export function parseChannelId(id: string, seats: readonly Colour[]): { kind: ChannelKind; members: Colour[] | null } | null {
+  if (id === TABLE) return { kind: 'table', members: null };
+  if (id === SPECTATORS) return { kind: 'spectators', members: null };
+  const m = /^(dm|group):([RBYG]{2,4})$/.exec(id);
+  if (!m) return null;
+  const members = [...m[2]] as Colour[];
+  if (!members.every((c) => seats.includes(c))) return null;
+  if (channelIdOf(members) !== id) return null; // duplicates, wrong order, or dm/group mismatch
+  return { kind: members.length === 2 ? 'private' : 'group', members };
+}
+
+/** The channels of one room. */
+export class Channels {
+  private readonly byId = new Map<ChannelId, Channel>();
+  /** Highest message id read, per member and channel. */
+  private readonly reads = new Map<MemberId, Map<ChannelId, number>>();
+
+  constructor(
+    private readonly roster: Roster,
+    private readonly options: PressRoomOptions,
+    private readonly limiter: RateLimiter,
+  ) {
+    for (const [id, kind] of [[TABLE, 'table'], [SPECTATORS, 'spectators']] as const) {
+      this.byId.set(id, { info: { id, kind, members: null, openedBy: null, ply: 0 }, messages: [], seqs: [], seq: 0, at: 0 });
+    }
+  }
+
+  /** `press_send { channel, text }`: posts a message. */
+  send(member: MemberId, payload: unknown, now: number): PressResult {
+    const p = payloadObject(payload, ['channel', 'text']);
+    if (!p.ok) return p;
+    const id = idField(p.value.channel);
+    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
+    if (p.value.text === undefined) return refuse('bad_payload', '"text" is missing');
+    if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
+    const target = this.writable(member, id);
+    if (!target.ok) return target;
+    const channel = target.channel;
+    const text = cleanText(p.value.text);
+    if (!text.ok) return text;
+    if (channel.messages.length >= MAX_MESSAGES_PER_CHANNEL) return refuse('channel_full', 'this channel has reached its message limit');
+    const wait = this.limiter.wait(member, now);
+    if (wait > 0) return refuse('rate_limited', `too many messages: wait ${wait} ms`, wait);
+
+    this.limiter.take(member, now);
+    const name = this.roster.isSeat(member) ? undefined : this.roster.spectatorName(member);
+    const message: PressMessage = {
+      id: channel.messages.length + 1,
+      channel: channel.info.id,
+      from: member,
+      ...(name ? { name } : {}),
+      text: text.text,
+      ply: this.roster.ply,
+      at: now,
+    };
+    channel.messages.push(message);
+    channel.seqs.push(this.roster.nextSeq());
+    return accepted([{ to: this.audience(channel), type: 'press_message', payload: { message } }]);
+  }
+
+  /** `press_open { members }`: opens the private or group channel of the sender and `members` (idempotent). */
+  open(member: MemberId, payload: unknown, now: number): PressResult {
+    const p = payloadObject(payload, ['members']);
+    if (!p.ok) return p;
+    const list = p.value.members;
+    if (!Array.isArray(list) || list.length < 1 || list.length > 4 || !list.every((c) => typeof c === 'string')) {
+      return refuse('bad_payload', '"members" must be a list of 1 to 4 seat colours');
+    }
+    if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
+    if (!this.roster.isSeat(member)) return refuse('not_seated', 'only seated players open channels');
+    const bad = list.find((c) => !this.roster.isSeat(c));
+    if (bad !== undefined) return refuse('bad_members', `"${String(bad).slice(0, 8)}" is not a seat of this game`);
+    const members = COLOURS.filter((c) => c === member || list.includes(c));
+    if (members.length < 2) return refuse('bad_members', 'a channel needs at least one other seat');
+    const phase = this.phaseCheck();
+    if (phase) return phase;
+    if (!this.roster.isActive(member)) return refuse('not_active', 'you are no longer in the game');
+    const out = members.find((c) => !this.roster.isActive(c));
+    if (out) return refuse('not_active', `${out} is no longer in the game`);
+
+    const id = channelIdOf(members);
+    const existing = this.byId.get(id);
+    if (existing) return accepted([{ to: [member], type: 'press_channel', payload: { channel: existing.info } }]);
+    const wait = this.limiter.wait(member, now);
+    if (wait > 0) return refuse('rate_limited', `too many actions: wait ${wait} ms`, wait);
+
+    this.limiter.take(member, now);
+    const info: ChannelInfo = { id, kind: members.length === 2 ? 'private' : 'group', members, openedBy: member, ply: this.roster.ply };
+    this.byId.set(id, { info, messages: [], seqs: [], seq: this.roster.nextSeq(), at: now });
+    const deliveries: Delivery[] = [{ to: members, type: 'press_channel', payload: { channel: info } }];
+    if (this.options.press_visibility === 'existence') {
+      const others = this.roster.everyone().filter((m) => !(members as readonly MemberId[]).includes(m));
+      deliveries.push({ to: others, type: 'press_exists', payload: { channel: id, members } });
+    }
+    return accepted(deliveries);
+  }
+
+  /** `press_read { channel, upTo }`: marks messages up to id `upToId` as read for `member`. */
+  markRead(member: MemberId, channelId: unknown, upToId: unknown): PressResult {
+    const id = idField(channelId);
+    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
+    if (typeof upToId !== 'number' || !Number.isSafeInteger(upToId) || upToId < 0) {
+      return refuse('bad_payload', '"upTo" must be a message id (an integer from 0)');
+    }
+    if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
+    const target = this.readable(member, id);
+    if (!target.ok) return target;
+    const channel = target.channel;
+    const reads = this.readsOf(member);
+    const upTo = Math.max(reads.get(id) ?? 0, Math.min(upToId, channel.messages.length));
+    reads.set(id, upTo);
+    return accepted([{ to: [member], type: 'press_unread', payload: { channel: id, readUpTo: upTo, unread: this.unread(member, channel) } }]);
+  }
+
+  /** Unread messages of `member` in channel `id` (0 when it may not read it). */
+  unreadCount(member: MemberId, id: ChannelId): number {
+    const t = this.readable(member, id);
+    return t.ok ? this.unread(member, t.channel) : 0;
+  }
+
+  /** The channels `member` may read now, with their messages and read state. */
+  viewsFor(member: MemberId): ChannelView[] {
+    const out: ChannelView[] = [];
+    for (const channel of this.byId.values()) {
+      if (!this.canRead(member, channel)) continue;
+      out.push({ ...channel.info, messages: channel.messages.slice(), readUpTo: this.reads.get(member)?.get(channel.info.id) ?? 0, unread: this.unread(member, channel) });
+    }
+    return out;
+  }
+
+  /** With `press_visibility: 'existence'`, the private and group channels `member` is not in. */
+  existenceFor(member: MemberId): ChannelExistence[] {
+    if (this.options.press_visibility !== 'existence') return [];
+    const out: ChannelExistence[] = [];
+    for (const c of this.byId.values()) {
+      if (c.info.members && !(c.info.members as readonly MemberId[]).includes(member)) out.push({ channel: c.info.id, members: c.info.members });
+    }
+    return out;
+  }
+
+  /** Forgets a spectator's read state. */
+  forget(member: MemberId): void {
+    this.reads.delete(member);
+  }
+
+  /**
+   * The after-game story of the channels: channel infos and timeline items with their order.
+   * Table always; private, group and spectator talk only when `conversations`.
+   */
+  revealItems(conversations: boolean): { channels: ChannelInfo[]; items: { seq: number; item: RevealItem }[] } {
+    const channels: ChannelInfo[] = [];
+    const items: { seq: number; item: RevealItem }[] = [];
+    for (const c of this.byId.values()) {
+      if (c.info.kind !== 'table' && !conversations) continue;
+      channels.push(c.info);
+      if (c.info.members && c.info.openedBy) {
+        items.push({ seq: c.seq, item: { kind: 'channel', channel: c.info.id, members: c.info.members, by: c.info.openedBy, ply: c.info.ply, at: c.at } });
+      }
+      c.messages.forEach((m, i) => items.push({ seq: c.seqs[i], item: { kind: 'message', ...m } }));
+    }
+    return { channels, items };
+  }
+
+  // ---- access rules ----------------------------------------------------------------------------
+
+  /** Who receives the messages of a channel now. */
+  private audience(channel: Channel): MemberId[] {
+    switch (channel.info.kind) {
+      case 'table':
+        return this.roster.everyone();
+      case 'spectators':
+        return this.roster.everyone().filter((m) => this.readsSpectators(m));
+      default:
+        return [...(channel.info.members ?? [])];
+    }
+  }
+
+  private canRead(member: MemberId, channel: Channel): boolean {
+    switch (channel.info.kind) {
+      case 'table':
+        return this.roster.isKnown(member);
+      case 'spectators':
+        return this.readsSpectators(member);
+      default:
+        return (channel.info.members as readonly MemberId[]).includes(member);
+    }
+  }
+
+  /** Spectators and eliminated players; after the game everyone when conversations are revealed. */
+  private readsSpectators(member: MemberId): boolean {
+    if (!this.roster.isKnown(member)) return false;
+    if (this.roster.phase === 'over' && this.options.reveal_press_after_game) return true;
+    return this.roster.isSpectator(member) || (this.roster.phase !== 'waiting' && this.roster.isEliminated(member));
+  }
+
+  /** The channel `member` may read, or the rejection (a non-member learns nothing of existence). */
+  private readable(member: MemberId, id: ChannelId): { ok: true; channel: Channel } | { ok: false; error: PressRejection } {
+    const parsed = parseChannelId(id, this.roster.seats);
+    if (!parsed) return refuse('no_such_channel', 'no such channel');
+    if (parsed.members && !(parsed.members as readonly MemberId[]).includes(member)) return refuse('not_member', 'you are not a member of this channel');
+    const channel = this.byId.get(id);
+    if (!channel) return refuse('no_such_channel', 'no such channel: open it first');
+    if (!this.canRead(member, channel)) return refuse('not_allowed', 'you may not read this channel now');
+    return { ok: true, channel };
+  }
+
+  /** The channel `member` may write on now, or the rejection. */
+  private writable(member: MemberId, id: ChannelId): { ok: true; channel: Channel } | { ok: false; error: PressRejection } {
+    const parsed = parseChannelId(id, this.roster.seats);
+    if (!parsed) return refuse('no_such_channel', 'no such channel');
+    if (parsed.kind === 'table') {
+      if (!this.roster.isSeat(member)) return refuse('not_allowed', 'spectators read the table but do not write on it');
+      return { ok: true, channel: this.byId.get(TABLE)! };
+    }
+    if (parsed.kind === 'spectators') {
+      if (!this.readsSpectators(member)) return refuse('not_allowed', 'players in the game may not use the spectators channel');
+      return { ok: true, channel: this.byId.get(SPECTATORS)! };
+    }
+    if (!(parsed.members as readonly MemberId[]).includes(member)) return refuse('not_member', 'you are not a member of this channel');
+    const phase = this.phaseCheck();
+    if (phase) return phase;
+    const channel = this.byId.get(id);
+    if (!channel) return refuse('no_such_channel', 'no such channel: open it first');
+    if (!this.roster.isActive(member as Colour)) return refuse('not_active', 'eliminated players read their channels but write only on table and spectators');
+    return { ok: true, channel };
+  }
+
+  /** Private and group channels exist only during the game. */
+  private phaseCheck(): { ok: false; error: PressRejection } | null {
+    if (this.roster.phase === 'waiting') return refuse('game_not_started', 'private and group channels open when the game starts');
+    if (this.roster.phase === 'over') return refuse('game_over', 'the game is over: private and group channels are closed');
+    return null;
+  }
+
+  private readsOf(member: MemberId): Map<ChannelId, number> {
+    let m = this.reads.get(member);
+    if (!m) {
+      m = new Map();
+      this.reads.set(member, m);
+    }
+    return m;
+  }
+
+  private unread(member: MemberId, channel: Channel): number {
+    const from = this.reads.get(member)?.get(channel.info.id) ?? 0;
+    let n = 0;
+    for (let i = from; i < channel.messages.length; i++) if (channel.messages[i].from !== member) n++;
+    return n;
+  }
+}

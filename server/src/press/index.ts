@@ -1,0 +1,14 @@
+/**
+ * Negotiation (press) for a `djambi` room: table, spectator, private and group channels; pacts
+ * with a betrayal record; draw offers; the after-game reveal. No Colyseus import: the room is a
+ * thin adapter (see the INTEGRATION section of docs/PRESS.md).
+ */
+export { Press, PRESS_CLIENT_MESSAGES, PRESS_DEFAULTS, PRESS_OPTION_KEYS, parsePressOptions, type PressClientMessage, type PressEntry, type PressOptions } from './press.js';
+export { Channels, TABLE, SPECTATORS, MAX_MESSAGES_PER_CHANNEL, channelIdOf, parseChannelId } from './channels.js';
+export { Pacts, hostileActs, MAX_PACT_ROUNDS, MAX_OPEN_PROPOSALS, MAX_PACTS } from './pacts.js';
+export { Draws } from './draws.js';
+export { buildReveal } from './reveal.js';
+export { Roster } from './roster.js';
+export { RateLimiter, RATE_BURST, RATE_INTERVAL_MS } from './rateLimit.js';
+export { cleanText, MAX_MESSAGE_CHARS } from './text.js';
+export type * from './types.js';

@@ -1,0 +1,253 @@
+/**
+ * The press of one room: channels, pacts, draw offers and the after-game reveal behind one
+ * object. Pure TypeScript (no Colyseus): the room calls it with the member (seat colour or
+ * spectator id), the payload and the time, and sends the returned deliveries with `client.send`
+ * to exactly the members listed; a rejection goes to the sender only.
+ */
+import { randomBytes } from 'node:crypto';
+import { applyEvent, type Colour, type Effect, type Position, type RecordEvent } from '@djambi/shared';
+import { Channels } from './channels.js';
+import { Draws } from './draws.js';
+import { Pacts } from './pacts.js';
+import { RateLimiter } from './rateLimit.js';
+import { buildReveal } from './reveal.js';
+import { Roster } from './roster.js';
+import { cleanName, payloadObject, refuse } from './text.js';
+import type { Delivery, MemberId, PressHistory, PressResult, PressReveal, PressRoomOptions, PressVisibility, SpectatorId } from './types.js';
+
+/** Room create options read by the press. */
+export const PRESS_OPTION_KEYS = ['press_visibility', 'reveal_press_after_game'] as const;
+
+/** Defaults of the press room options. */
+export const PRESS_DEFAULTS: PressRoomOptions = Object.freeze({ press_visibility: 'hidden', reveal_press_after_game: true });
+
+/** Client → server press message types (each handled by `Press.handle`). */
+export const PRESS_CLIENT_MESSAGES = [
+  'press_send',
+  'press_open',
+  'press_read',
+  'pact_propose',
+  'pact_accept',
+  'pact_decline',
+  'pact_leave',
+  'draw_offer',
+  'draw_accept',
+  'draw_decline',
+] as const;
+/** A client → server press message type. */
+export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
+
+/** One accepted record event as the room's `Game` returns it (structurally its `Entry`). */
+export interface PressEntry {
+  readonly kind: 'turn' | 'pass' | 'resign' | 'timeout' | 'draw';
+  readonly event: RecordEvent;
+  /** Turn notation ('' for resignations and draws). */
+  readonly text: string;
+}
+
+/** How to build a room's press. */
+export interface PressOptions extends Partial<PressRoomOptions> {
+  /** The seats of the game (`seatsOf(rules)`). */
+  readonly seats: readonly Colour[];
+  /** Pact ids: unguessable, so that announced pacts do not tell how many secret ones exist. */
+  readonly newId?: () => string;
+}
+
+/** Reads `press_visibility` and `reveal_press_after_game` from room create options (other keys ignored). */
+export function parsePressOptions(options: unknown): { ok: true; value: PressRoomOptions } | { ok: false; code: 'bad_options'; message: string } {
+  const o = options !== null && typeof options === 'object' && !Array.isArray(options) ? (options as Record<string, unknown>) : {};
+  const visibility = o.press_visibility ?? PRESS_DEFAULTS.press_visibility;
+  if (visibility !== 'hidden' && visibility !== 'existence') return { ok: false, code: 'bad_options', message: '"press_visibility" must be "hidden" or "existence"' };
+  const reveal = o.reveal_press_after_game ?? PRESS_DEFAULTS.reveal_press_after_game;
+  if (typeof reveal !== 'boolean') return { ok: false, code: 'bad_options', message: '"reveal_press_after_game" must be true or false' };
+  return { ok: true, value: { press_visibility: visibility as PressVisibility, reveal_press_after_game: reveal } };
+}
+
+function randomPactId(): string {
+  return randomBytes(6).toString('base64url');
+}
+
+/** The negotiation state of one room. */
+export class Press {
+  readonly options: PressRoomOptions;
+  readonly roster: Roster;
+  readonly channels: Channels;
+  readonly pacts: Pacts;
+  readonly draws: Draws;
+  private readonly limiter = new RateLimiter();
+  private revealed: PressReveal | null = null;
+
+  constructor(options: PressOptions) {
+    this.options = {
+      press_visibility: options.press_visibility ?? PRESS_DEFAULTS.press_visibility,
+      reveal_press_after_game: options.reveal_press_after_game ?? PRESS_DEFAULTS.reveal_press_after_game,
+    };
+    this.roster = new Roster(options.seats);
+    this.channels = new Channels(this.roster, this.options, this.limiter);
+    this.pacts = new Pacts(this.roster, this.limiter, options.newId ?? randomPactId);
+    this.draws = new Draws(this.roster, this.limiter);
+  }
+
+  // ---- members and phases ------------------------------------------------------------------------
+
+  /** Registers a spectator (false for an id that is empty or a colour). Then send it `historyFor(id)`. */
+  addSpectator(id: SpectatorId, name?: string): boolean {
+    return this.roster.addSpectator(id, cleanName(name));
+  }
+
+  /** Forgets a spectator who left (its read state and rate bucket). */
+  removeSpectator(id: SpectatorId): void {
+    if (!this.roster.removeSpectator(id)) return;
+    this.channels.forget(id);
+    this.limiter.forget(id);
+  }
+
+  /** The game started from `pos`: private and group channels, pacts and draw offers open. */
+  start(pos: Position): void {
+    if (this.roster.phase !== 'waiting') return;
+    this.roster.phase = 'playing';
+    this.roster.sync(pos);
+  }
+
+  // ---- client messages ---------------------------------------------------------------------------
+
+  /** Dispatches a client message of one of `PRESS_CLIENT_MESSAGES`. */
+  handle(member: MemberId, type: string, payload: unknown, now: number): PressResult {
+    switch (type as PressClientMessage) {
+      case 'press_send':
+        return this.channels.send(member, payload, now);
+      case 'press_open':
+        return this.channels.open(member, payload, now);
+      case 'press_read': {
+        const p = payloadObject(payload, ['channel', 'upTo']);
+        if (!p.ok) return p;
+        return this.channels.markRead(member, p.value.channel, p.value.upTo);
+      }
+      case 'pact_propose':
+        return this.pacts.propose(member, payload, now);
+      case 'pact_accept':
+        return this.pacts.accept(member, payload, now);
+      case 'pact_decline':
+        return this.pacts.decline(member, payload, now);
+      case 'pact_leave':
+        return this.pacts.leave(member, payload, now);
+      case 'draw_offer':
+        return this.draws.offerDraw(member, payload, now);
+      case 'draw_accept':
+        return this.draws.accept(member, payload, now);
+      case 'draw_decline':
+        return this.draws.decline(member, payload, now);
+      default:
+        return refuse('unknown_message', `unknown press message "${String(type).slice(0, 32)}"`);
+    }
+  }
+
+  /** `press_send { channel, text }`. */
+  send(member: MemberId, payload: unknown, now: number): PressResult {
+    return this.channels.send(member, payload, now);
+  }
+
+  /** Marks `member`'s messages up to `upToId` in `channel` as read. */
+  markRead(member: MemberId, channel: unknown, upToId: unknown): PressResult {
+    return this.channels.markRead(member, channel, upToId);
+  }
+
+  // ---- game events -------------------------------------------------------------------------------
+
+  /**
+   * After each accepted turn or automatic pass: `before`/`after` positions, the engine's effects,
+   * the player who moved (`before.toMove`), `ply` = `before.ply`. Lapses the draw offer, records
+   * betrayals, releases eliminated players (who are sent their new history: they now read the
+   * spectators channel), counts pact rounds, and reveals everything if the game ended.
+   */
+  afterTurn(before: Position, after: Position, effects: readonly Effect[], mover: Colour, ply: number, now: number, turnText = ''): Delivery[] {
+    if (this.roster.phase === 'over') return [];
+    if (this.roster.phase === 'waiting') this.start(before);
+    const out = [...this.draws.onTurn(now), ...this.pacts.afterTurn(before, after, effects, mover, ply, turnText, now)];
+    const gone = this.roster.sync(after);
+    if (after.result) return [...out, ...this.endGame(now)];
+    for (const c of gone) out.push(this.historyDelivery(c));
+    return out;
+  }
+
+  /**
+   * Convenience for the room: the entries one `game.play` / `game.resign` / `game.agreeDraw` call
+   * returned (a turn and its automatic passes, a resignation, a draw), with `before` the position
+   * before that call. Each entry is replayed from `before` to recover the position around it
+   * (the engine is deterministic), then handed to `afterTurn`, `afterResign` or `endGame`.
+   */
+  afterEntries(before: Position, entries: readonly PressEntry[], now: number): Delivery[] {
+    const out: Delivery[] = [];
+    let pos = before;
+    for (const entry of entries) {
+      const r = applyEvent(pos, entry.event);
+      if (!r.ok) throw new Error(`press: entry ${entry.kind} does not replay: ${r.error.code} ${r.error.message}`);
+      const next = r.value.position;
+      if (entry.kind === 'turn' || entry.kind === 'pass') {
+        out.push(...this.afterTurn(pos, next, r.value.effects, pos.toMove!, pos.ply, now, entry.text));
+      } else if (entry.kind === 'resign' || entry.kind === 'timeout') {
+        out.push(...this.afterResign(next, now));
+      } else {
+        out.push(...this.endGame(now, next));
+      }
+      pos = next;
+    }
+    return out;
+  }
+
+  /** After a resignation or a flag fall (not a turn: no betrayal can come of it). */
+  afterResign(after: Position, now: number): Delivery[] {
+    if (this.roster.phase !== 'playing') return [];
+    const out = [...this.draws.onTurn(now)];
+    const ply = this.roster.ply;
+    const gone = this.roster.sync(after);
+    out.push(...this.pacts.onEliminated(gone, ply, now));
+    if (after.result) return [...out, ...this.endGame(now)];
+    for (const c of gone) out.push(this.historyDelivery(c));
+    return out;
+  }
+
+  /**
+   * The game is over (any result, including a draw by agreement): pending offers lapse, pacts
+   * end, and the reveal goes to every seat and spectator. Idempotent.
+   */
+  endGame(now: number, final?: Position): Delivery[] {
+    if (this.roster.phase === 'over') return [];
+    if (final) this.roster.sync(final);
+    const out = this.draws.onTurn(now);
+    this.roster.phase = 'over';
+    this.pacts.endGame();
+    this.revealed = buildReveal(this.channels, this.pacts, this.draws, this.options.reveal_press_after_game);
+    out.push({ to: this.roster.everyone(), type: 'press_reveal', payload: this.revealed });
+    return out.filter((d) => d.to.length > 0);
+  }
+
+  // ---- queries -----------------------------------------------------------------------------------
+
+  /** Everything `member` may see now (for `press_history` on join, reconnect and seat reclaim). */
+  historyFor(member: MemberId): PressHistory {
+    const known = this.roster.isKnown(member);
+    return {
+      you: member,
+      role: this.roster.isSeat(member) ? 'player' : 'spectator',
+      phase: this.roster.phase,
+      visibility: this.options.press_visibility,
+      channels: known ? this.channels.viewsFor(member) : [],
+      existing: known ? this.channels.existenceFor(member) : [],
+      pacts: known ? this.pacts.viewsFor(member) : [],
+      betrayals: known ? this.pacts.betrayalsFor(member) : [],
+      draw: this.draws.current(),
+      reveal: known ? this.revealed : null,
+    };
+  }
+
+  /** `historyFor(member)` as a delivery to that member. */
+  historyDelivery(member: MemberId): Delivery {
+    return { to: [member], type: 'press_history', payload: this.historyFor(member) };
+  }
+
+  /** The reveal, once the game is over. */
+  reveal(): PressReveal | null {
+    return this.revealed;
+  }
+}
