@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runConformance } from '../tools/conformanceRunner';
+import { runConformance } from '../tools/conformanceRunner.js';
 
 /** The public cases live in the project's shared folder, beside the checkout (../shared). */
 const file = process.env.CONFORMANCE_FILE ?? resolve(__dirname, '../../../shared/conformance/cases.json');

@@ -1,0 +1,169 @@
+/**
+ * The game of a room: an append-only list of accepted record events and the Position derived
+ * from it. Every rule is the engine's; this module only sequences calls and auto-plays passes.
+ *
+ * Memory: the events are kept as their move-list strings (`"R c7-c5"`, `"B pass"`,
+ * `"Y resign"`, `"G timeout"`, `"draw"`), the same string instances the schema's `moves`
+ * holds; `events()` parses them back into a replayable record.
+ */
+import {
+  drawByAgreement,
+  initialPosition,
+  makeTurn,
+  mustPass,
+  parseTurn,
+  playTurn,
+  resign,
+  type Colour,
+  type Effect,
+  type EngineError,
+  type GameRecord,
+  type Position,
+  type RecordEvent,
+  type Result,
+  type Rules,
+  type Turn,
+} from '@djambi/shared';
+
+/** How an entry of the move list came about. */
+export type EntryKind = 'turn' | 'pass' | 'resign' | 'timeout' | 'draw';
+
+/** One accepted record event as the room shows it. */
+export interface Entry {
+  /** 0-based index in the event list. */
+  readonly index: number;
+  readonly kind: EntryKind;
+  /** The player concerned (null for a draw by agreement). */
+  readonly colour: Colour | null;
+  /** The turn for `turn` entries. */
+  readonly turn: Turn | null;
+  /** Turn notation for turns and passes, '' otherwise. */
+  readonly text: string;
+  /** The move-list string. */
+  readonly move: string;
+}
+
+/** An entry just accepted, with what it did (effects are not kept: a replay recomputes them). */
+export interface Applied extends Entry {
+  readonly effects: readonly Effect[];
+}
+
+/** Fails with `not_your_turn` etc.; codes are the engine's TurnErrorCode values or the room's. */
+export type GameResultOf<T> = Result<T, EngineError>;
+
+export class Game {
+  position: Position;
+  /** The most recent entry, or null. */
+  last: Entry | null = null;
+  private readonly moves: string[] = [];
+
+  constructor(readonly rules: Rules) {
+    this.position = initialPosition(rules);
+  }
+
+  /** True once the game has a result. */
+  get over(): boolean {
+    return this.position.result !== null;
+  }
+
+  /** Number of accepted record events. */
+  get length(): number {
+    return this.moves.length;
+  }
+
+  /** The move-list string of event `i`. */
+  move(i: number): string {
+    return this.moves[i];
+  }
+
+  /** The record events so far (the authoritative, append-only game). */
+  events(): RecordEvent[] {
+    return this.moves.map(parseMove);
+  }
+
+  /** The game record (`replayRecord(record)` gives back `position`). */
+  record(): GameRecord {
+    return { rules: this.rules, events: this.events() };
+  }
+
+  /** Plays a complete turn for `colour`, then any automatic passes. */
+  play(colour: Colour, turn: Turn, _now: number): GameResultOf<Applied[]> {
+    if (this.over) return err('game_over', 'the game is over');
+    if (this.position.toMove !== colour) return err('not_your_turn', `it is ${this.position.toMove}'s turn`);
+    const res = playTurn(this.position, turn);
+    if (!res.ok) return res;
+    const out: Applied[] = [];
+    const kind: EntryKind = 'pass' in turn ? 'pass' : 'turn';
+    this.push(kind, colour, turn, makeTurn(turn, this.position), res.value.position, res.value.effects, out);
+    this.autoPass(out);
+    return { ok: true, value: out };
+  }
+
+  /** Resigns `colour` (any active player, at any time); `timeout` marks a flag fall. */
+  resign(colour: Colour, _now: number, timeout = false): GameResultOf<Applied[]> {
+    if (this.over) return err('game_over', 'the game is over');
+    const res = resign(this.position, colour);
+    if (!res.ok) return res;
+    const out: Applied[] = [];
+    this.push(timeout ? 'timeout' : 'resign', colour, null, '', res.value.position, res.value.effects, out);
+    this.autoPass(out);
+    return { ok: true, value: out };
+  }
+
+  /** Ends the game as a draw by agreement (the room checks that everyone agreed). */
+  agreeDraw(_now: number): GameResultOf<Applied[]> {
+    if (this.over) return err('game_over', 'the game is over');
+    const res = drawByAgreement(this.position);
+    if (!res.ok) return res;
+    const out: Applied[] = [];
+    this.push('draw', null, null, '', res.value.position, res.value.effects, out);
+    return { ok: true, value: out };
+  }
+
+  /** Plays the automatic passes of players with no legal move (N-8). */
+  private autoPass(out: Applied[]): void {
+    // Each pass is a turn; a game cannot pass forever (the engine ends it by N-8 or N-6),
+    // but bound the loop anyway so a broken invariant cannot hang the room.
+    for (let guard = 0; guard < 1000 && !this.over && mustPass(this.position); guard++) {
+      const colour = this.position.toMove!;
+      const turn: Turn = { pass: true };
+      const res = playTurn(this.position, turn);
+      if (!res.ok) throw new Error(`engine refused an automatic pass: ${res.error.code} ${res.error.message}`);
+      this.push('pass', colour, turn, makeTurn(turn, this.position), res.value.position, res.value.effects, out);
+    }
+  }
+
+  private push(
+    kind: EntryKind,
+    colour: Colour | null,
+    turn: Turn | null,
+    text: string,
+    position: Position,
+    effects: readonly Effect[],
+    out: Applied[],
+  ): void {
+    const move = kind === 'draw' ? 'draw' : `${colour} ${kind === 'turn' || kind === 'pass' ? text : kind}`;
+    const entry: Entry = { index: this.moves.length, kind, colour, turn, text, move };
+    this.moves.push(move);
+    this.last = entry;
+    this.position = position;
+    out.push({ ...entry, effects });
+  }
+}
+
+/** Parses a move-list string back into a record event. */
+export function parseMove(move: string): RecordEvent {
+  if (move === 'draw') return { type: 'draw' };
+  const space = move.indexOf(' ');
+  const colour = move.slice(0, space) as Colour;
+  const what = move.slice(space + 1);
+  if (what === 'resign') return { type: 'resign', colour };
+  if (what === 'timeout') return { type: 'resign', colour, timeout: true };
+  const turn = parseTurn(what);
+  if (!turn.ok) throw new Error(`corrupt move list entry "${move}": ${turn.error.message}`);
+  return { type: 'turn', turn: turn.value };
+}
+
+function err(code: string, message: string): { ok: false; error: EngineError } {
+  return { ok: false, error: { code, message } };
+}

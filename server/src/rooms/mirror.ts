@@ -1,0 +1,180 @@
+/**
+ * `mirror` is the only writer of the room schema: it copies the room model (seats, game,
+ * clocks, draw offer) into the synced state. Schema setters skip unchanged values, so writing
+ * every field is cheap and produces minimal patches.
+ */
+import { ArraySchema } from '@colyseus/schema';
+import {
+  activePlayers,
+  controllerOf,
+  COLOURS,
+  makeFen,
+  pieces,
+  ruler,
+  type Colour,
+} from '@djambi/shared';
+import type { DrawOffer } from './draw.js';
+import type { Game } from './game.js';
+import type { GameClock } from './clock.js';
+import type { RoomConfig } from './options.js';
+import type { SeatTable } from './seats.js';
+import {
+  DjambiState,
+  EliminationState,
+  PieceState,
+  SeatState,
+} from './schema.js';
+
+/** Room phase. */
+export type Phase = 'waiting' | 'playing' | 'over';
+
+/** Everything `mirror` reads. */
+export interface RoomModel {
+  readonly code: string;
+  readonly phase: Phase;
+  readonly config: RoomConfig;
+  readonly seats: SeatTable;
+  readonly game: Game;
+  readonly gameClock: GameClock | null;
+  readonly draw: DrawOffer;
+  readonly spectators: number;
+}
+
+/** Copies the model into `state`. */
+export function mirror(model: RoomModel, state: DjambiState): void {
+  state.code = model.code;
+  state.phase = model.phase;
+  state.visibility = model.config.visibility;
+  state.spectators = model.spectators;
+  mirrorRules(model, state);
+  mirrorSeats(model, state);
+  mirrorPosition(model, state);
+  mirrorMoves(model, state);
+  mirrorClock(model, state);
+  state.drawOffer.by = model.draw.by ?? '';
+  state.drawOffer.accepted = COLOURS.filter((c) => model.draw.accepted.has(c)).join('');
+}
+
+function mirrorRules(model: RoomModel, state: DjambiState): void {
+  const r = model.config.rules;
+  const s = state.rules;
+  s.players = r.players;
+  s.layout = r.layout;
+  s.reporter = r.reporter;
+  s.self_kill = r.self_kill;
+  s.maze_exit_order = r.maze_exit_order;
+  s.encirclement = r.encirclement;
+  s.neutral_pieces_untouchable = r.neutral_pieces_untouchable;
+  s.encircled_chief = r.encircled_chief;
+  s.power_transfer_of_neutral_armies = r.power_transfer_of_neutral_armies;
+  s.master_moves = r.master_moves;
+  s.no_progress_rounds = r.no_progress_rounds;
+}
+
+function mirrorSeats(model: RoomModel, state: DjambiState): void {
+  const active = model.phase === 'waiting' ? null : new Set<Colour>(activePlayers(model.game.position));
+  const creator = model.seats.creatorColour();
+  state.creator = creator ?? '';
+  for (const seat of model.seats.seats.values()) {
+    let s = state.seats.get(seat.colour);
+    if (!s) {
+      s = new SeatState();
+      s.colour = seat.colour;
+      state.seats.set(seat.colour, s);
+    }
+    s.name = seat.name;
+    s.taken = seat.presence !== 'empty';
+    s.presence = seat.presence;
+    s.since = seat.since;
+    s.creator = seat.colour === creator;
+    s.active = active === null ? true : active.has(seat.colour);
+    s.swapWith = seat.swapWith ?? '';
+    s.clockMs = model.gameClock ? model.gameClock.remaining.get(seat.colour) ?? 0 : 0;
+  }
+}
+
+function mirrorPosition(model: RoomModel, state: DjambiState): void {
+  const pos = model.game.position;
+  const list = pieces(pos);
+  for (const p of list) {
+    let s = state.pieces[p.id];
+    if (!s) {
+      s = new PieceState();
+      s.id = p.id;
+      state.pieces.push(s);
+    }
+    s.colour = p.colour;
+    s.kind = p.kind;
+    s.square = p.square;
+    s.alive = p.alive;
+  }
+  state.fen = makeFen(pos);
+  state.toMove = model.phase === 'playing' ? pos.toMove ?? '' : '';
+  state.turnKind = pos.turnKind;
+  state.ply = pos.ply;
+  state.quiet = pos.quiet;
+  state.ruler = ruler(pos) ?? '';
+  for (const army of COLOURS) state.control.set(army, controllerOf(pos, army) ?? '');
+
+  const act = activePlayers(pos);
+  setStrings(state.active, act);
+
+  for (let i = state.eliminations.length; i < pos.eliminations.length; i++) {
+    const e = pos.eliminations[i];
+    const s = new EliminationState();
+    s.colour = e.colour;
+    s.cause = e.cause;
+    s.by = e.by ?? '';
+    s.ply = e.ply;
+    state.eliminations.push(s);
+  }
+
+  const result = pos.result;
+  if (result && state.result.kind === '') {
+    state.result.winner = result.kind === 'win' ? result.winner : '';
+    state.result.reason = result.kind === 'draw' ? result.reason : '';
+    for (const group of result.ranking) state.result.ranking.push(group.join(''));
+    state.result.kind = result.kind;
+  }
+}
+
+function mirrorMoves(model: RoomModel, state: DjambiState): void {
+  const game = model.game;
+  for (let i = state.moves.length; i < game.length; i++) state.moves.push(game.move(i));
+  state.version = game.length;
+  const last = game.last;
+  if (last) {
+    const t = state.lastTurn;
+    const turn = last.turn && !('pass' in last.turn) ? last.turn : null;
+    t.kind = last.kind;
+    t.colour = last.colour ?? '';
+    t.from = turn?.from ?? '';
+    t.to = turn?.to ?? '';
+    t.placement = turn?.placement ?? '';
+    t.exit = turn?.exit ?? '';
+    t.reporterTarget = turn?.reporterTarget ?? '';
+    t.text = last.text;
+    t.index = last.index;
+  }
+}
+
+function mirrorClock(model: RoomModel, state: DjambiState): void {
+  const c = model.gameClock;
+  state.clock.enabled = c !== null;
+  state.clock.initialMs = model.config.clock?.initialMs ?? 0;
+  state.clock.incrementMs = model.config.clock?.incrementMs ?? 0;
+  state.clock.running = c?.running ?? '';
+  state.clock.turnStartedAt = c?.running ? c.startedAt : 0;
+}
+
+/** Makes `target` equal `values` using index writes and pops only (no array surgery). */
+function setStrings(target: ArraySchema<string>, values: readonly string[]): void {
+  for (let i = 0; i < values.length; i++) {
+    if (i < target.length) {
+      if (target[i] !== values[i]) target[i] = values[i];
+    } else {
+      target.push(values[i]);
+    }
+  }
+  while (target.length > values.length) target.pop();
+}

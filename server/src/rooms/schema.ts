@@ -1,0 +1,134 @@
+/**
+ * The synced room state (@colyseus/schema 3). Fields only: no logic lives here.
+ * `mirror.ts` is the only writer. See docs/PROTOCOL.md for the meaning of every field.
+ */
+import { ArraySchema, MapSchema, Schema, type } from '@colyseus/schema';
+
+/** One of the 36 pieces; `id` is stable for the whole game and equals its index in `pieces`. */
+export class PieceState extends Schema {
+  @type('uint8') id = 0;
+  @type('string') colour = '';
+  @type('string') kind = '';
+  @type('string') square = '';
+  @type('boolean') alive = true;
+}
+
+/** A seat that takes turns (4p R,B,Y,G; 3p R,B,Y; 2p R,Y). */
+export class SeatState extends Schema {
+  @type('string') colour = '';
+  @type('string') name = '';
+  /** A participant holds the seat (connected or away). */
+  @type('boolean') taken = false;
+  /** `empty` | `connected` | `reconnecting` (grace period) | `away`. */
+  @type('string') presence = 'empty';
+  /** Server epoch milliseconds of the last presence change. */
+  @type('float64') since = 0;
+  /** The seat holder created the room (first seated participant). */
+  @type('boolean') creator = false;
+  /** Still in the game (not eliminated); true for every seat before the start. */
+  @type('boolean') active = true;
+  /** Remaining clock time in ms, as of `clock.turnStartedAt` when this seat's clock runs. */
+  @type('float64') clockMs = 0;
+  /** Before the start: the colour this seat asked to swap with ('' = none). */
+  @type('string') swapWith = '';
+}
+
+/** Room rule options (RULES.md, snake_case as there). */
+export class RulesState extends Schema {
+  @type('uint8') players = 4;
+  @type('string') layout = '';
+  @type('string') reporter = '';
+  @type('boolean') self_kill = false;
+  @type('string') maze_exit_order = '';
+  @type('string') encirclement = '';
+  @type('boolean') neutral_pieces_untouchable = true;
+  @type('string') encircled_chief = '';
+  @type('string') power_transfer_of_neutral_armies = '';
+  @type('boolean') master_moves = false;
+  @type('uint16') no_progress_rounds = 0;
+}
+
+/** Per-player clock settings and the running clock. */
+export class ClockState extends Schema {
+  @type('boolean') enabled = false;
+  @type('float64') initialMs = 0;
+  @type('float64') incrementMs = 0;
+  /** Colour whose clock is running ('' = none). */
+  @type('string') running = '';
+  /** Server epoch ms when the running clock started. */
+  @type('float64') turnStartedAt = 0;
+}
+
+/** The most recent record event, decoded for rendering. */
+export class LastTurnState extends Schema {
+  @type('uint32') index = 0;
+  @type('string') kind = '';
+  @type('string') colour = '';
+  @type('string') from = '';
+  @type('string') to = '';
+  @type('string') placement = '';
+  @type('string') exit = '';
+  @type('string') reporterTarget = '';
+  @type('string') text = '';
+}
+
+export class EliminationState extends Schema {
+  @type('string') colour = '';
+  @type('string') cause = '';
+  @type('string') by = '';
+  @type('uint16') ply = 0;
+}
+
+export class ResultState extends Schema {
+  /** '' while the game goes on, then `win` | `draw`. */
+  @type('string') kind = '';
+  @type('string') winner = '';
+  @type('string') reason = '';
+  /** Groups of colours, best first; each group is a string such as "BY". */
+  @type(['string']) ranking = new ArraySchema<string>();
+}
+
+export class DrawOfferState extends Schema {
+  /** Who offered ('' = no offer open). */
+  @type('string') by = '';
+  /** Colours that have accepted so far, e.g. "RY". */
+  @type('string') accepted = '';
+}
+
+export class DjambiState extends Schema {
+  @type('string') code = '';
+  /** `waiting` | `playing` | `over`. */
+  @type('string') phase = 'waiting';
+  /** `private` | `public`. */
+  @type('string') visibility = 'private';
+  @type(RulesState) rules = new RulesState();
+  @type(ClockState) clock = new ClockState();
+  @type({ map: SeatState }) seats = new MapSchema<SeatState>();
+  /** Colour of the creator's seat ('' if the creator holds no seat). */
+  @type('string') creator = '';
+  @type('uint16') spectators = 0;
+
+  @type([PieceState]) pieces = new ArraySchema<PieceState>();
+  /** The position in FEN (`parseFen(fen, rules)` rebuilds an engine Position). */
+  @type('string') fen = '';
+  @type('string') toMove = '';
+  @type('string') turnKind = 'normal';
+  @type('uint16') ply = 0;
+  @type('uint16') quiet = 0;
+  @type('string') ruler = '';
+  /** army colour -> controller (`R`..`G`, `frozen`, `hostage`). */
+  @type({ map: 'string' }) control = new MapSchema<string>();
+  /** Active players in seat order. */
+  @type(['string']) active = new ArraySchema<string>();
+  @type([EliminationState]) eliminations = new ArraySchema<EliminationState>();
+  @type(LastTurnState) lastTurn = new LastTurnState();
+  /**
+   * The move list, one string per accepted record event: `"<colour> <turn>"` (turn notation of
+   * `makeTurn`, or `pass`), `"<colour> resign"`, `"<colour> timeout"`, or `"draw"`.
+   */
+  @type(['string']) moves = new ArraySchema<string>();
+  @type(ResultState) result = new ResultState();
+  @type(DrawOfferState) drawOffer = new DrawOfferState();
+  /** Number of accepted record events (= moves.length); a `turn` may carry it to detect staleness. */
+  @type('uint32') version = 0;
+}

@@ -1,0 +1,81 @@
+/**
+ * Complete games through the server: 4, 3 and 2 players play seeded random legal turns; every
+ * player and a spectator hold identical state after every turn; a spectator joining mid-game
+ * gets the same position and move list; the move list replays to the same position.
+ */
+import { makeFen, parseTurn, replayRecord, type Colour, type RecordEvent } from '@djambi/shared';
+import type { RunningServer } from '../../server/src/app.js';
+import { fullRoom, join, leaveAll, movesOf, playRandomGame, quietSdkWarnings, rulesOf, snapshot, startServer, type State, type TestClient } from './helpers.js';
+
+quietSdkWarnings();
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Rebuilds the game record from the synced move list. */
+function recordOf(state: State): { rules: ReturnType<typeof rulesOf>; events: RecordEvent[] } {
+  const events: RecordEvent[] = movesOf(state).map((m): RecordEvent => {
+    if (m.kind === 'turn' || m.kind === 'pass') {
+      const t = parseTurn(m.text);
+      if (!t.ok) throw new Error(`bad move text ${m.text}`);
+      return { type: 'turn', turn: t.value };
+    }
+    if (m.kind === 'resign') return { type: 'resign', colour: m.colour as Colour };
+    if (m.kind === 'timeout') return { type: 'resign', colour: m.colour as Colour, timeout: true };
+    return { type: 'draw' };
+  });
+  return { rules: rulesOf(state), events };
+}
+
+describe.each([
+  [4, 1001, 8],
+  [3, 2002, 8],
+  [2, 3003, 20],
+])('%i-player room', (players, seed, noProgress) => {
+  test('plays a complete random game; all clients and a spectator stay identical', async () => {
+    const room = await fullRoom(server, { rules: { players, no_progress_rounds: noProgress } }, 1);
+    expect(room.players.map((p) => p.seat!.colour)).toEqual(['R', 'B', 'Y', 'G'].slice(0, players === 2 ? 0 : players).concat(players === 2 ? ['R', 'Y'] : []));
+    room.players[0].room.send('start');
+    await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing' && s.toMove === 'R', 'start')));
+
+    const watchers: TestClient[] = [...room.all];
+    let late: TestClient | null = null;
+    const events = await playRandomGame(room.players, watchers, seed, {
+      maxTurns: 120,
+      afterEvent: async (n) => {
+        if (n === 6 && !late) {
+          // A spectator joining mid-game gets the same position and move list at once.
+          late = await join(server, room.code, { spectate: true });
+          await late.waitState((s) => s.version === n, 'late spectator state');
+          expect(snapshot(late.state)).toMatchObject({ fen: watchers[0].state.fen, version: n });
+          expect(late.state.moves.toArray()).toEqual(watchers[0].state.moves.toArray());
+          watchers.push(late);
+          await Promise.all(watchers.map((c) => c.waitState((s) => s.spectators === 2, 'spectator count')));
+        }
+      },
+    });
+    expect(events).toBeGreaterThan(6);
+    console.log(`${players}p: ${events} events, result ${JSON.stringify(watchers[0].state.result.toJSON())}, moves ${watchers[0].state.moves.length}`);
+    const final = watchers[0].state;
+    expect(final.phase).toBe('over');
+    expect(['win', 'draw']).toContain(final.result.kind);
+    expect(final.toMove).toBe('');
+    expect(late).not.toBeNull();
+
+    // The synced move list is the game: replaying it gives the synced position.
+    const replay = replayRecord(recordOf(final));
+    expect(replay.ok).toBe(true);
+    if (replay.ok) expect(makeFen(replay.value)).toBe(final.fen);
+
+    // Everyone present from the start received a `played` message for every event.
+    for (const c of room.all) {
+      const played = c.received('played').flat();
+      expect(played.map((e: State) => e.index)).toEqual([...Array(final.moves.length).keys()]);
+    }
+    await leaveAll(watchers);
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * Test helpers for the game server: a real server on a free loopback port and real colyseus.js
+ * clients. Everything waits on state changes or messages with a timeout, never on sleeps.
+ */
+import { Client, type Room } from 'colyseus.js';
+import { parseFen, parseRules, randomTurn, type Colour, type Position, type Rules, type Turn } from '@djambi/shared';
+import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
+
+export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Starts a server on 127.0.0.1 and a free port, without the built client. */
+export async function startServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
+  return createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, ...config });
+}
+
+/** Deterministic PRNG (mulberry32) returning [0, 1). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Waits until `pred(value)` is true, re-checking whenever `subscribe` reports a change. */
+function waitUntil(check: () => boolean, subscribe: (cb: () => void) => () => void, timeoutMs: number, label: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      if (err) reject(err);
+      else resolve();
+    };
+    const unsubscribe = subscribe(() => {
+      try {
+        if (check()) finish();
+      } catch (e) {
+        finish(e as Error);
+      }
+    });
+    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${label}`)), timeoutMs);
+  });
+}
+
+/** A message received by a test client. */
+export interface Received {
+  readonly type: string | number;
+  readonly message: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A colyseus.js room plus everything it received, with helpers to wait on both. */
+export class TestClient {
+  readonly messages: Received[] = [];
+  private readonly listeners = new Set<() => void>();
+  left: number | null = null;
+
+  constructor(readonly room: Room<State>, readonly sdk: Client) {
+    room.onMessage('*', (type, message) => {
+      this.messages.push({ type, message });
+      this.notify();
+    });
+    room.onStateChange(() => this.notify());
+    room.onLeave((code) => {
+      this.left = code;
+      this.notify();
+    });
+  }
+
+  get state(): State {
+    return this.room.state;
+  }
+
+  get sessionId(): string {
+    return this.room.sessionId;
+  }
+
+  /** Messages of one type, in arrival order. */
+  received(type: string): any[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.messages.filter((m) => m.type === type).map((m) => m.message);
+  }
+
+  /** Waits for a state in which `pred` holds. */
+  waitState(pred: (s: State) => boolean, label = 'a state condition', timeoutMs = 5000): Promise<void> {
+    return waitUntil(() => this.state !== undefined && pred(this.state), (cb) => this.on(cb), timeoutMs, label);
+  }
+
+  /** Waits for the n-th message (0-based, counting from `from`) of a type and returns it. */
+  async waitMessage(type: string, from = 0, timeoutMs = 5000): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    await waitUntil(() => this.received(type).length > from, (cb) => this.on(cb), timeoutMs, `message "${type}" #${from}`);
+    return this.received(type)[from];
+  }
+
+  /** Sends a message and waits for the `rejected` reply it causes. */
+  async sendExpectRejected(type: string, message?: unknown, timeoutMs = 5000): Promise<{ code: string; message: string; type: string }> {
+    const before = this.received('rejected').length;
+    this.room.send(type, message);
+    return this.waitMessage('rejected', before, timeoutMs);
+  }
+
+  /** Waits until the room has left (close code). */
+  waitLeft(timeoutMs = 5000): Promise<void> {
+    return waitUntil(() => this.left !== null, (cb) => this.on(cb), timeoutMs, 'leave');
+  }
+
+  /** The seat message of this client, if any (the latest). */
+  get seat(): { colour: Colour; seatKey: string } | undefined {
+    const seats = this.received('seat');
+    return seats[seats.length - 1];
+  }
+
+  private on(cb: () => void): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  private notify(): void {
+    for (const cb of [...this.listeners]) cb();
+  }
+}
+
+/** A colyseus.js SDK for a running server. */
+export function sdk(server: RunningServer): Client {
+  return new Client(`ws://127.0.0.1:${server.port}`);
+}
+
+/** Creates a room through the SDK (the creator takes the first seat or `colour`). */
+export async function createRoom(server: RunningServer, options: Record<string, unknown> = {}): Promise<TestClient> {
+  const client = sdk(server);
+  const room = await client.create<State>('djambi', options);
+  const tc = new TestClient(room, client);
+  if (!options.spectate) await tc.waitMessage('seat');
+  await tc.waitState((s) => s.code !== '', 'initial state');
+  return tc;
+}
+
+/** Joins a room by code. */
+export async function join(server: RunningServer, code: string, options: Record<string, unknown> = {}): Promise<TestClient> {
+  const client = sdk(server);
+  const room = await client.joinById<State>(code, options);
+  const tc = new TestClient(room, client);
+  await tc.waitState((s) => s.code === code, 'initial state');
+  if (!options.spectate) await tc.waitMessage('seat');
+  return tc;
+}
+
+/** Rules as the room publishes them. */
+export function rulesOf(state: State): Rules {
+  const r = parseRules(state.rules.toJSON());
+  if (!r.ok) throw new Error(`room rules do not parse: ${r.error.message}`);
+  return r.value;
+}
+
+/** The engine position a client can rebuild from the synced FEN. */
+export function positionOf(state: State): Position {
+  const pos = parseFen(state.fen, rulesOf(state));
+  if (!pos.ok) throw new Error(`room FEN does not parse: ${pos.error.message}`);
+  return pos.value;
+}
+
+/** A random legal turn (engine) for the position a client sees. */
+export function randomTurnFor(state: State, random: () => number): Turn {
+  return randomTurn(positionOf(state), random);
+}
+
+/** A full room: creator plus other seats, all joined, plus optional spectators. */
+export async function fullRoom(
+  server: RunningServer,
+  options: Record<string, unknown>,
+  spectators = 1,
+): Promise<{ players: TestClient[]; spectators: TestClient[]; code: string; all: TestClient[] }> {
+  const creator = await createRoom(server, { ...options, name: 'p0' });
+  const code = creator.state.code as string;
+  const seats = creator.state.seats.size as number;
+  const players = [creator];
+  for (let i = 1; i < seats; i++) players.push(await join(server, code, { name: `p${i}` }));
+  const specs: TestClient[] = [];
+  for (let i = 0; i < spectators; i++) specs.push(await join(server, code, { spectate: true }));
+  const all = [...players, ...specs];
+  await Promise.all(all.map((c) => c.waitState((s) => countTaken(s) === seats && s.spectators === spectators, 'everyone seated')));
+  return { players, spectators: specs, code, all };
+}
+
+/** Number of taken seats in a state. */
+export function countTaken(state: State): number {
+  let n = 0;
+  state.seats.forEach((seat: State) => {
+    if (seat.taken) n++;
+  });
+  return n;
+}
+
+/** The client holding `colour`. */
+export function holder(players: TestClient[], colour: string): TestClient {
+  const p = players.find((c) => c.seat?.colour === colour);
+  if (!p) throw new Error(`nobody holds ${colour}`);
+  return p;
+}
+
+/** Comparable JSON of a state. */
+export function snapshot(state: State): unknown {
+  return state.toJSON();
+}
+
+/** Waits until every client has reached `version` and returns their snapshots. */
+export async function settle(clients: TestClient[], version: number): Promise<unknown[]> {
+  await Promise.all(clients.map((c) => c.waitState((s) => s.version >= version, `version ${version}`)));
+  return clients.map((c) => snapshot(c.state));
+}
+
+/** Leaves every client, ignoring errors. */
+export async function leaveAll(clients: TestClient[]): Promise<void> {
+  await Promise.all(clients.map((c) => (c.left === null ? c.room.leave(true).catch(() => undefined) : undefined)));
+}
+
+/** Options of `playRandomGame`. */
+export interface RandomGameOptions {
+  /** Turns played before the remaining players start resigning, to bound the game length. */
+  readonly maxTurns: number;
+  /** Called after every accepted event, once every client holds the same state. */
+  readonly afterEvent?: (eventsSoFar: number) => Promise<void> | void;
+}
+
+/**
+ * Plays seeded random legal turns through the players' connections until the game is over,
+ * checking after every event that all `watchers` hold an identical state. After `maxTurns`
+ * turns, random active players resign until the game ends. Returns the number of events.
+ */
+export async function playRandomGame(
+  players: TestClient[],
+  watchers: TestClient[],
+  seed: number,
+  options: RandomGameOptions,
+): Promise<number> {
+  const random = seeded(seed);
+  const ref = watchers[0];
+  let turns = 0;
+  while (ref.state.phase !== 'over') {
+    const s = ref.state;
+    const version = s.version as number;
+    let actor: TestClient;
+    if (turns < options.maxTurns) {
+      actor = holder(players, s.toMove);
+      const turn = randomTurnFor(s, random);
+      actor.room.send('turn', { ...turn, version });
+    } else {
+      const active = s.active.toArray() as string[];
+      actor = holder(players, active[Math.floor(random() * active.length)]);
+      actor.room.send('resign');
+    }
+    const rejectedBefore = actor.received('rejected').length;
+    await actor.waitState(
+      (st) => {
+        const rejected = actor.received('rejected');
+        if (rejected.length > rejectedBefore) throw new Error(`server rejected a random legal turn: ${JSON.stringify(rejected[rejected.length - 1])}`);
+        return st.version > version;
+      },
+      `event after version ${version}`,
+    );
+    const target = actor.state.version as number;
+    const snaps = await settle(watchers, target);
+    for (let i = 1; i < snaps.length; i++) expect(snaps[i]).toEqual(snaps[0]);
+    turns++;
+    if (options.afterEvent) await options.afterEvent(target);
+  }
+  return turns;
+}
+
+/** Silences colyseus.js's console warnings about closed connections and join errors (expected in these tests). */
+export function quietSdkWarnings(): void {
+  const warn = console.warn.bind(console);
+  jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    const first = String(args[0] ?? '');
+    if (first.startsWith('colyseus.js') || first.startsWith('Room connection was closed')) return;
+    warn(...args);
+  });
+}
+
+/** Splits a move-list string (`"R c7-c5"`, `"B pass"`, `"Y resign"`, `"G timeout"`, `"draw"`). */
+export function parseMove(text: string): { kind: 'turn' | 'pass' | 'resign' | 'timeout' | 'draw'; colour: string; text: string } {
+  if (text === 'draw') return { kind: 'draw', colour: '', text: '' };
+  const [colour, what] = text.split(' ');
+  if (what === 'resign' || what === 'timeout') return { kind: what, colour, text: '' };
+  return { kind: what === 'pass' ? 'pass' : 'turn', colour, text: what };
+}
+
+/** The synced move list, split. */
+export function movesOf(state: State): ReturnType<typeof parseMove>[] {
+  return (state.moves.toArray() as string[]).map(parseMove);
+}

@@ -1,0 +1,241 @@
+/**
+ * Bad input: out-of-turn, wrong-seat, illegal, malformed, oversized and spectator turns are
+ * rejected with codes to the sender only and change nothing; a junk flood neither crashes nor
+ * stalls the room; two rooms in parallel do not interfere.
+ */
+import {
+  activePlayers,
+  initialPosition,
+  legalDestinations,
+  makeFen,
+  makeTurn,
+  mustPass,
+  parseFen,
+  parseRules,
+  pieces,
+  playTurn,
+  randomTurn,
+  resign,
+  type Position,
+  type Rules,
+} from '@djambi/shared';
+import type { RunningServer } from '../../server/src/app.js';
+import {
+  fullRoom,
+  holder,
+  leaveAll,
+  playRandomGame,
+  positionOf,
+  quietSdkWarnings,
+  randomTurnFor,
+  seeded,
+  snapshot,
+  startServer,
+  type TestClient,
+} from './helpers.js';
+
+quietSdkWarnings();
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function started(players: number, spectators: number, rules: Record<string, unknown> = {}) {
+  const room = await fullRoom(server, { rules: { players, ...rules } }, spectators);
+  room.players[0].room.send('start');
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
+  return room;
+}
+
+/** Sends `message` as `type` from `c`, expects a rejection with `code`, and nothing else to change. */
+async function expectRejected(c: TestClient, others: TestClient[], type: string | number, message: unknown, code: string): Promise<void> {
+  const before = others.map((o) => JSON.stringify(snapshot(o.state)));
+  const othersRejected = others.map((o) => o.received('rejected').length);
+  const reply = await c.sendExpectRejected(type as string, message);
+  expect({ type, code: reply.code }).toEqual({ type, code });
+  expect(typeof reply.message).toBe('string');
+  // A rejection goes to the sender only; no state changed anywhere.
+  expect(others.map((o) => o.received('rejected').length)).toEqual(othersRejected);
+  expect(others.map((o) => JSON.stringify(snapshot(o.state)))).toEqual(before);
+}
+
+test('bad turns are rejected with codes and change nothing', async () => {
+  const room = await fullRoom(server, { rules: { players: 4 } }, 1);
+  const [r, b] = room.players;
+  const spec = room.spectators[0];
+  const others = (c: TestClient) => room.all.filter((x) => x !== c);
+
+  // Before the start.
+  await expectRejected(r, others(r), 'turn', { from: 'a9', to: 'a8' }, 'game_not_started');
+  await expectRejected(r, others(r), 'resign', undefined, 'game_not_started');
+  await expectRejected(r, others(r), 'draw_offer', undefined, 'game_not_started');
+  r.room.send('start');
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing')));
+
+  const pos = positionOf(r.state);
+  const legal = randomTurn(pos, seeded(1));
+  if ('pass' in legal) throw new Error('unexpected pass');
+  const redPiece = pieces(pos).find((p) => p.colour === 'R' && p.alive && legalDestinations(pos, p.square).length > 0)!;
+  // A Blue militant one step from an empty square (Blue's own legal move when Blue is to move).
+  const blueMove = { from: 'h7', to: 'h6' };
+  expect(pieces(pos).find((p) => p.square === 'h7')?.colour).toBe('B');
+  const all = pieces(pos).map((p) => p.square);
+  const files = 'abcdefghi';
+  const squares = [...files].flatMap((f) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${f}${n}`));
+  const illegalTo = squares.find((sq) => sq !== redPiece.square && !legalDestinations(pos, redPiece.square).includes(sq) && !all.includes(sq))!;
+
+  // Out of turn: Blue plays while Red is to move, even Red's own legal turn.
+  await expectRejected(b, others(b), 'turn', legal, 'not_your_turn');
+  await expectRejected(b, others(b), 'turn', blueMove, 'not_your_turn');
+  // Wrong seat: Red moves a Blue piece.
+  await expectRejected(r, others(r), 'turn', blueMove, 'not_your_piece');
+  // Illegal destination, bad squares, a pass with moves available, choices the move does not need.
+  await expectRejected(r, others(r), 'turn', { from: redPiece.square, to: illegalTo }, 'illegal_destination');
+  await expectRejected(r, others(r), 'turn', { from: 'z9', to: 'a1' }, 'bad_square');
+  await expectRejected(r, others(r), 'turn', { pass: true }, 'cannot_pass');
+  await expectRejected(r, others(r), 'turn', { ...legal, exit: 'a1' }, 'unexpected_choice');
+  // A stale version.
+  await expectRejected(r, others(r), 'turn', { ...legal, version: 99 }, 'stale');
+  // Spectators cannot act.
+  await expectRejected(spec, others(spec), 'turn', legal, 'not_seated');
+  await expectRejected(spec, others(spec), 'resign', undefined, 'not_seated');
+  await expectRejected(spec, others(spec), 'draw_offer', {}, 'not_seated');
+  // Malformed.
+  for (const junk of ['e2e4', 42, null, [1, 2], { from: 5, to: 'a1' }, { from: 'a9' }, { from: 'a9', to: 'a8', extra: 1 }, { pass: 'yes' }, { version: -1, from: 'a9', to: 'a8' }, { from: '', to: 'a8' }, { from: 'a9', to: 'a8', reporterTarget: 7 }]) {
+    await expectRejected(r, others(r), 'turn', junk, 'bad_payload');
+  }
+  await expectRejected(r, others(r), 'resign', { now: true }, 'bad_payload');
+  await expectRejected(r, others(r), 'swap', 'R', 'bad_payload');
+  // Oversized.
+  await expectRejected(r, others(r), 'turn', { from: 'a'.repeat(2000), to: 'a8' }, 'payload_too_large');
+  await expectRejected(r, others(r), 'turn', { from: 'a9', to: 'a8', junk: 'x'.repeat(8000) }, 'payload_too_large');
+  await expectRejected(r, others(r), 'turn', { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }, 'payload_too_large');
+  // Unknown message types, string or numeric.
+  await expectRejected(r, others(r), 'move', { from: 'a9', to: 'a8' }, 'unknown_message');
+  await expectRejected(spec, others(spec), 7, 'x', 'unknown_message');
+
+  // Raw bytes where an object is expected.
+  const beforeBytes = r.received('rejected').length;
+  r.room.sendBytes('turn', new Uint8Array([1, 2, 3]));
+  expect((await r.waitMessage('rejected', beforeBytes)).code).toBe('bad_payload');
+
+  // A frame above the transport limit closes only that connection; the room goes on.
+  const big = await (await import('./helpers.js')).join(server, room.code, { spectate: true });
+  big.room.send('turn', { from: 'a9', to: 'a8', junk: 'x'.repeat(40000) });
+  await big.waitLeft();
+
+  // After all that, the legal turn is still accepted.
+  const v = r.state.version;
+  r.room.send('turn', legal);
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.version === v + 1, 'legal turn accepted')));
+  await leaveAll(room.all);
+});
+
+test('game over: every game action is rejected with game_over', async () => {
+  const room = await started(2, 0);
+  const [r, y] = room.players;
+  r.room.send('resign');
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'over' && s.result.kind === 'win' && s.result.winner === 'Y', 'Y wins')));
+  expect(y.state.eliminations.toArray().map((e: any) => [e.colour, e.cause])).toEqual([['R', 'resigned']]); // eslint-disable-line @typescript-eslint/no-explicit-any
+  expect(y.state.moves.toArray()).toEqual(['R resign']);
+  const legal = randomTurnFor(y.state, seeded(3));
+  await expectRejected(y, [r], 'turn', legal, 'game_over');
+  await expectRejected(y, [r], 'resign', undefined, 'game_over');
+  await expectRejected(r, [y], 'draw_offer', undefined, 'game_over');
+  await leaveAll(room.all);
+});
+
+test('a flood of junk messages neither crashes nor stalls the room', async () => {
+  const room = await started(4, 1);
+  const [r] = room.players;
+  const spec = room.spectators[0];
+  const random = seeded(99);
+  const N = 1500;
+  const junkPayloads: unknown[] = [undefined, null, 0, -1, 1e308, 'x', 'x'.repeat(900), [], [[[]]], {}, { from: {} }, { from: 'a1', to: 'a1' }, true, { __proto__: { a: 1 } }, { constructor: 'x' }];
+  // Real actions that a junk payload would make valid (resign, draw_offer, draw_accept) are left out.
+  const types = ['turn', 'start', 'swap', 'name', 'draw_decline', 'nope', '', '__proto__', 'constructor', 'toString', '*', '__no_message_handler', 0, 255];
+  const expected = new Map<TestClient, number>(room.all.map((c) => [c, c.received('rejected').length]));
+  for (let i = 0; i < N; i++) {
+    const c = i % 2 === 0 ? spec : room.players[1 + (i % 3)];
+    const type = types[Math.floor(random() * types.length)];
+    const payload = junkPayloads[Math.floor(random() * junkPayloads.length)];
+    c.room.send(type as string, payload);
+    expected.set(c, expected.get(c)! + 1);
+  }
+  // The room still plays at once, and answers every junk message with a rejection.
+  const v = r.state.version;
+  r.room.send('turn', randomTurnFor(r.state, random));
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.version === v + 1, 'turn after the flood', 10000)));
+  for (const [c, n] of expected) {
+    await c.waitState(() => c.received('rejected').length >= n, 'every junk message answered', 10000);
+    expect(c.received('rejected')).toHaveLength(n);
+  }
+  expect(spec.received('rejected').every((m: { code: string }) => typeof m.code === 'string')).toBe(true);
+  const snaps = room.all.map((c) => JSON.stringify(snapshot(c.state)));
+  for (const s of snaps) expect(s).toBe(snaps[0]);
+  await leaveAll(room.all);
+});
+
+/** The same seeded game as `playRandomGame`, played by the engine alone. */
+function simulate(rules: Rules, seed: number, maxTurns: number): string[] {
+  const random = seeded(seed);
+  let pos: Position = initialPosition(rules);
+  const texts: string[] = [];
+  const autoPass = () => {
+    while (!pos.result && mustPass(pos)) {
+      const res = playTurn(pos, { pass: true });
+      if (!res.ok) throw new Error(res.error.message);
+      texts.push(`${pos.toMove} pass`);
+      pos = res.value.position;
+    }
+  };
+  let turns = 0;
+  while (!pos.result) {
+    if (turns < maxTurns) {
+      const seen = parseFen(makeFen(pos), rules);
+      if (!seen.ok) throw new Error(seen.error.message);
+      const turn = randomTurn(seen.value, random);
+      texts.push(`${pos.toMove} ${makeTurn(turn, pos)}`);
+      const res = playTurn(pos, turn);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    } else {
+      const active = activePlayers(pos);
+      const colour = active[Math.floor(random() * active.length)];
+      texts.push(`${colour} resign`);
+      const res = resign(pos, colour);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    }
+    autoPass();
+    turns++;
+  }
+  return texts;
+}
+
+test('two rooms in parallel do not interfere', async () => {
+  const rulesA = { players: 4, no_progress_rounds: 6 };
+  const rulesB = { players: 3, no_progress_rounds: 6, reporter: 'all_adjacent' };
+  const [a, b] = await Promise.all([started(4, 1, rulesA), started(3, 1, rulesB)]);
+  expect(a.code).not.toBe(b.code);
+  await Promise.all([
+    playRandomGame(a.players, a.all, 11, { maxTurns: 60 }),
+    playRandomGame(b.players, b.all, 22, { maxTurns: 60 }),
+  ]);
+  for (const [room, rules, seed] of [
+    [a, rulesA, 11],
+    [b, rulesB, 22],
+  ] as const) {
+    const parsed = parseRules(rules);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const expected = simulate(parsed.value, seed, 60);
+    const texts = room.all[0].state.moves.toArray();
+    expect(texts).toEqual(expected);
+    for (const c of room.all) expect(c.received('played').flat()).toHaveLength(texts.length);
+  }
+  await leaveAll([...a.all, ...b.all]);
+  void holder;
+});
