@@ -1,0 +1,467 @@
+/**
+ * The headless board controller: holds the position on screen and the turn being built,
+ * turns clicks, drags and typed squares into the steps of a Djambi turn, and says what to
+ * highlight and what to ask. It decides no rule: every option comes from the engine's
+ * `nextChoice`, the way chessground receives its `dests` from chessops. Pure TypeScript,
+ * no DOM and no Pixi, so it is tested without a browser.
+ */
+import {
+  nextChoice,
+  pieceAt,
+  pieces,
+  playTurn,
+  type Choice,
+  type Colour,
+  type Effect,
+  type PartialTurn,
+  type Position,
+  type Square,
+  type Turn,
+} from '@djambi/shared';
+
+/** A field of the partial turn that a step fills. */
+type Field = 'from' | 'to' | 'placement' | 'exit' | 'reporterTarget';
+
+/** Which message the UI shows above the board. */
+export type PromptKey =
+  | 'spectator'
+  | 'notStarted'
+  | 'gameOver'
+  | 'history'
+  | 'notYourTurn'
+  | 'piece'
+  | 'destination'
+  | 'placement'
+  | 'placementDisplaced'
+  | 'placementCorpse'
+  | 'exit'
+  | 'reporter'
+  | 'reporterRequired'
+  | 'confirm'
+  | 'sending';
+
+/** The prompt plus the player it is about (for `notYourTurn`). */
+export interface Prompt {
+  readonly key: PromptKey;
+  readonly colour?: Colour;
+}
+
+/** What the renderer highlights. */
+export interface Highlights {
+  /** The piece being moved. */
+  readonly selected: Square | null;
+  /** Squares already chosen in this turn (destination, placement, exit, victim). */
+  readonly chosen: readonly Square[];
+  /** What the current step accepts. */
+  readonly options: readonly Square[];
+  /** The kind of the current step, or null when nothing can be chosen. */
+  readonly optionKind: Choice['kind'] | null;
+}
+
+/**
+ * Where pieces are shown while a turn is being built (display only, not a rule). Pieces are
+ * named by the square they stand on in the position.
+ */
+export interface Preview {
+  /** Pieces drawn somewhere other than their square: square → shown square. */
+  readonly moved: ReadonlyMap<Square, Square>;
+  /** Pieces lifted off the board until they are placed (the victim or displaced piece). */
+  readonly lifted: readonly Square[];
+  /** Pieces shown as corpses. */
+  readonly killed: readonly Square[];
+}
+
+/** Everything the view needs, recomputed after each change. */
+export interface ControllerView {
+  readonly position: Position | null;
+  readonly seat: Colour | null;
+  /** True when the viewer may act on the board now. */
+  readonly interactive: boolean;
+  readonly partial: PartialTurn;
+  readonly choice: Choice | null;
+  /** The complete turn waiting for confirmation or being sent. */
+  readonly pending: Turn | null;
+  readonly sending: boolean;
+  readonly prompt: Prompt;
+  readonly highlights: Highlights;
+  readonly preview: Preview;
+  /** "No kill" is offered now. */
+  readonly canSkipKill: boolean;
+  readonly canUndo: boolean;
+  /** Error of the last action (an engine or server code), cleared by the next action. */
+  readonly error: string | null;
+}
+
+/** What an input did. */
+export type Outcome = 'selected' | 'deselected' | 'chosen' | 'complete' | 'submitted' | 'undone' | 'ignored' | 'illegal';
+
+/** Options of a controller. */
+export interface ControllerOptions {
+  /** Ask for confirmation before sending a complete turn. */
+  confirm?: boolean;
+  /** Called with each complete turn to send to the server. */
+  onSubmit?: (turn: Turn) => void;
+}
+
+const NO_PREVIEW: Preview = { moved: new Map(), lifted: [], killed: [] };
+const NO_HIGHLIGHTS: Highlights = { selected: null, chosen: [], options: [], optionKind: null };
+
+/** The controller. One per board; feed it positions, clicks and server answers. */
+export class GameController {
+  private position: Position | null = null;
+  private seat: Colour | null = null;
+  private started = true;
+  private history = false;
+  private confirmTurns: boolean;
+  private readonly onSubmit: (turn: Turn) => void;
+  private steps: { field: Field; value: Square | null }[] = [];
+  private pending: Turn | null = null;
+  private sending = false;
+  private error: string | null = null;
+  private movable: readonly Square[] = [];
+  private cached: ControllerView | null = null;
+  private readonly listeners = new Set<(view: ControllerView) => void>();
+
+  constructor(options: ControllerOptions = {}) {
+    this.confirmTurns = options.confirm ?? false;
+    this.onSubmit = options.onSubmit ?? (() => undefined);
+  }
+
+  /**
+   * Show a position. `seat` is the viewer's seat (null for a spectator). A new position (another
+   * ply) drops the turn being built; the same position again keeps it.
+   */
+  setPosition(position: Position | null, seat: Colour | null, opts: { started?: boolean; history?: boolean } = {}): void {
+    const samePosition = position !== null && this.position !== null && position.ply === this.position.ply && position.toMove === this.position.toMove;
+    const sameContext = samePosition && seat === this.seat && (opts.history ?? false) === this.history;
+    this.position = position;
+    this.seat = seat;
+    this.started = opts.started ?? true;
+    this.history = opts.history ?? false;
+    if (!sameContext) this.reset();
+    this.movable = this.canAct() && position ? optionsOf(nextChoice(position, {}), 'piece') : [];
+    this.changed();
+  }
+
+  /** Turn the confirmation step on or off. */
+  setConfirm(on: boolean): void {
+    this.confirmTurns = on;
+    if (!on && this.pending && !this.sending) this.submit();
+    this.changed();
+  }
+
+  /** A click or tap on a square. */
+  click(square: Square): Outcome {
+    this.error = null;
+    const choice = this.currentChoice();
+    if (!choice || this.sending) return this.done('ignored');
+    const from = this.partial().from;
+    switch (choice.kind) {
+      case 'piece':
+        if (choice.options.includes(square)) return this.push('from', square, 'selected');
+        return this.ownPiece(square) ? this.illegal('not_movable') : this.done('ignored');
+      case 'destination':
+        if (square === from) return this.clear('deselected');
+        if (choice.options.includes(square)) return this.push('to', square);
+        if (this.movable.includes(square)) {
+          this.steps = [];
+          return this.push('from', square, 'selected');
+        }
+        return this.clear('deselected');
+      case 'placement':
+      case 'exit':
+        if (choice.options.includes(square)) return this.push(choice.kind, square);
+        return this.illegal();
+      case 'reporter':
+        if (choice.options.includes(square)) return this.push('reporterTarget', square);
+        // Tapping the reporter again declines the kill.
+        if (square === this.partial().to && !choice.required) return this.push('reporterTarget', null);
+        return this.illegal();
+      case 'complete':
+        // A click on the last chosen square confirms, anything else is ignored.
+        if (this.pending && this.steps.length > 0 && this.steps[this.steps.length - 1].value === square) return this.confirm();
+        return this.done('ignored');
+    }
+  }
+
+  /** A drag of the piece on `from` dropped on `to`. */
+  drop(from: Square, to: Square): Outcome {
+    if (from === to) return this.done('ignored');
+    const choice = this.currentChoice();
+    if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return this.done('ignored');
+    if (this.partial().from !== from) {
+      if (!this.movable.includes(from)) return this.illegal();
+      this.steps = [];
+      this.push('from', from, 'selected');
+    }
+    const next = this.currentChoice();
+    if (next?.kind !== 'destination' || !next.options.includes(to)) {
+      this.error = 'illegal_destination';
+      return this.done('illegal');
+    }
+    return this.push('to', to);
+  }
+
+  /** True when a drag may start on this square (a piece the viewer can move now). */
+  canDrag(square: Square): boolean {
+    const choice = this.currentChoice();
+    if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return false;
+    return this.movable.includes(square);
+  }
+
+  /** Decline the reporter's kill. */
+  noKill(): Outcome {
+    this.error = null;
+    const choice = this.currentChoice();
+    if (choice?.kind !== 'reporter' || choice.required || this.sending) return this.done('ignored');
+    return this.push('reporterTarget', null);
+  }
+
+  /** Take back the last choice of the turn being built. */
+  undo(): Outcome {
+    this.error = null;
+    if (this.sending || this.steps.length === 0) return this.done('ignored');
+    this.steps.pop();
+    this.pending = null;
+    return this.done('undone');
+  }
+
+  /** Drop the whole turn being built. */
+  cancel(): Outcome {
+    this.error = null;
+    if (this.sending || this.steps.length === 0) return this.done('ignored');
+    return this.clear('deselected');
+  }
+
+  /** Send the turn waiting for confirmation. */
+  confirm(): Outcome {
+    this.error = null;
+    if (!this.pending || this.sending) return this.done('ignored');
+    this.submit();
+    return this.done('submitted');
+  }
+
+  /**
+   * Keyboard input: squares (`e5`, `b8e5`, `b8-e5 d4`) are clicked in order; `x`, `-`, `0` or
+   * `none` declines a reporter kill; `undo`/`u` undoes; an empty line confirms.
+   */
+  input(text: string): Outcome {
+    const clean = text.trim().toLowerCase();
+    if (clean === '') return this.pending ? this.confirm() : this.done('ignored');
+    if (clean === 'u' || clean === 'undo') return this.undo();
+    if (clean === 'x' || clean === '-' || clean === '0' || clean === 'none' || clean === 'no') return this.noKill();
+    const squares = clean.match(/[a-i][1-9]/g);
+    if (!squares || squares.join('') !== clean.replace(/[^a-z0-9]/g, '')) {
+      this.error = 'bad_square';
+      return this.done('illegal');
+    }
+    let outcome: Outcome = 'ignored';
+    for (const sq of squares) {
+      outcome = this.click(sq);
+      if (outcome === 'illegal' || outcome === 'ignored') break;
+    }
+    return outcome;
+  }
+
+  /** The server refused the sent turn: start the turn again and keep the code to show. */
+  rejected(code: string): void {
+    this.reset();
+    this.error = code;
+    this.changed();
+  }
+
+  /** The current view (cached until the next change). */
+  get view(): ControllerView {
+    if (!this.cached) this.cached = this.computeView();
+    return this.cached;
+  }
+
+  /** Listen to view changes; returns the unsubscribe function. */
+  subscribe(listener: (view: ControllerView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private canAct(): boolean {
+    const pos = this.position;
+    return !!pos && this.started && !this.history && this.seat !== null && pos.result === null && pos.toMove === this.seat;
+  }
+
+  private partial(): PartialTurn {
+    const out: Record<string, Square | null> = {};
+    for (const step of this.steps) out[step.field] = step.value;
+    return out as PartialTurn;
+  }
+
+  private currentChoice(): Choice | null {
+    if (!this.canAct() || !this.position) return null;
+    const res = nextChoice(this.position, this.partial());
+    if (!res.ok) return null;
+    // No movable piece: the server passes automatically; there is nothing to choose.
+    if (res.value.kind === 'complete' && this.steps.length === 0) return null;
+    return res.value;
+  }
+
+  private ownPiece(square: Square): boolean {
+    if (!this.position) return false;
+    const p = pieceAt(this.position, square);
+    return !!p && p.alive && p.colour === this.seat;
+  }
+
+  private push(field: Field, value: Square | null, outcome: Outcome = 'chosen'): Outcome {
+    const pos = this.position!;
+    this.steps.push({ field, value });
+    const res = nextChoice(pos, this.partial());
+    if (!res.ok) {
+      // The engine refused a step it offered: a broken invariant; undo it and say so.
+      this.steps.pop();
+      this.error = res.error.code;
+      return this.done('illegal');
+    }
+    if (res.value.kind === 'complete') {
+      this.pending = res.value.turn;
+      if (!this.confirmTurns) {
+        this.submit();
+        return this.done('submitted');
+      }
+      return this.done('complete');
+    }
+    return this.done(outcome);
+  }
+
+  private submit(): void {
+    if (!this.pending) return;
+    this.sending = true;
+    this.onSubmit(this.pending);
+  }
+
+  private illegal(code = 'illegal_choice'): Outcome {
+    this.error = code;
+    return this.done('illegal');
+  }
+
+  private clear(outcome: Outcome): Outcome {
+    this.reset();
+    return this.done(outcome);
+  }
+
+  private reset(): void {
+    this.steps = [];
+    this.pending = null;
+    this.sending = false;
+    this.error = null;
+  }
+
+  private done(outcome: Outcome): Outcome {
+    this.changed();
+    return outcome;
+  }
+
+  private changed(): void {
+    this.cached = null;
+    if (this.listeners.size === 0) return;
+    const view = this.view;
+    for (const l of this.listeners) l(view);
+  }
+
+  private computeView(): ControllerView {
+    const pos = this.position;
+    const partial = this.partial();
+    const choice = this.currentChoice();
+    const interactive = choice !== null && !this.sending;
+    const chosen = this.steps.slice(1).flatMap((s) => (s.value ? [s.value] : []));
+    const highlights: Highlights = pos
+      ? {
+          selected: partial.from ?? null,
+          chosen,
+          options: choice && choice.kind !== 'complete' && !this.sending ? choice.options : [],
+          optionKind: choice && !this.sending ? choice.kind : null,
+        }
+      : NO_HIGHLIGHTS;
+    return {
+      position: pos,
+      seat: this.seat,
+      interactive,
+      partial,
+      choice,
+      pending: this.pending,
+      sending: this.sending,
+      prompt: this.prompt(choice, partial),
+      highlights,
+      preview: pos ? this.preview(pos, partial) : NO_PREVIEW,
+      canSkipKill: choice?.kind === 'reporter' && !choice.required && !this.sending,
+      canUndo: this.steps.length > 0 && !this.sending,
+      error: this.error,
+    };
+  }
+
+  private prompt(choice: Choice | null, partial: PartialTurn): Prompt {
+    const pos = this.position;
+    if (!pos || !this.started) return { key: 'notStarted' };
+    if (this.history) return { key: 'history' };
+    if (pos.result || pos.toMove === null) return { key: 'gameOver' };
+    if (this.seat === null) return { key: 'spectator' };
+    if (pos.toMove !== this.seat) return { key: 'notYourTurn', colour: pos.toMove };
+    if (this.sending) return { key: 'sending' };
+    if (!choice) return { key: 'notYourTurn', colour: pos.toMove };
+    switch (choice.kind) {
+      case 'piece':
+        return { key: 'piece' };
+      case 'destination':
+        return { key: 'destination' };
+      case 'placement': {
+        const mover = partial.from ? pieceAt(pos, partial.from) : null;
+        const target = partial.to ? pieceAt(pos, partial.to) : null;
+        if (mover?.kind === 'diplomat') return { key: 'placementDisplaced' };
+        if (mover?.kind === 'necromobile' || (target && !target.alive)) return { key: 'placementCorpse' };
+        return { key: 'placement' };
+      }
+      case 'exit':
+        return { key: 'exit' };
+      case 'reporter':
+        return { key: choice.required ? 'reporterRequired' : 'reporter' };
+      case 'complete':
+        return { key: 'confirm' };
+    }
+  }
+
+  /** Show the mover on its destination (and exit), the victim lifted until placed. */
+  private preview(pos: Position, partial: PartialTurn): Preview {
+    if (!partial.from || !partial.to) return NO_PREVIEW;
+    if (this.pending) {
+      // The turn is complete: let the engine show exactly what it does.
+      const played = playTurn(pos, this.pending);
+      if (played.ok) return previewFromEffects(pos, played.value.effects);
+    }
+    const mover = pieceAt(pos, partial.from);
+    if (!mover) return NO_PREVIEW;
+    const moved = new Map<Square, Square>([[partial.from, partial.exit ?? partial.to]]);
+    const lifted: Square[] = [];
+    const target = pieceAt(pos, partial.to);
+    if (target && target.id !== mover.id) {
+      if (partial.placement) moved.set(partial.to, partial.placement);
+      else if (mover.kind !== 'reporter') lifted.push(partial.to);
+    }
+    return { moved, lifted, killed: [] };
+  }
+}
+
+/** Final squares of the pieces an engine turn moves, keyed by their squares before it. */
+function previewFromEffects(pos: Position, effects: readonly Effect[]): Preview {
+  const start = new Map(pieces(pos).map((p) => [p.id, p.square]));
+  const moved = new Map<Square, Square>();
+  const killed: Square[] = [];
+  for (const e of effects) {
+    const sq = start.get((e as { piece?: number }).piece ?? -1);
+    if (!sq) continue;
+    if (e.type === 'move' || e.type === 'displace' || e.type === 'place' || e.type === 'exit') moved.set(sq, e.to);
+    else if (e.type === 'kill') killed.push(sq);
+  }
+  return { moved, lifted: [], killed };
+}
+
+function optionsOf(res: ReturnType<typeof nextChoice>, kind: Choice['kind']): readonly Square[] {
+  return res.ok && res.value.kind === kind && 'options' in res.value ? res.value.options : [];
+}

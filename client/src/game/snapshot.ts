@@ -1,0 +1,190 @@
+/**
+ * A plain, read-only copy of the room state as the server syncs it (docs/PROTOCOL.md), so that
+ * the UI and the controller never touch Colyseus objects. `readSnapshot` builds it from the
+ * decoded state's `toJSON()` and tolerates missing fields.
+ */
+import { COLOURS, DEFAULT_RULES, KINDS, type Colour, type Kind, type PieceInfo, type Rules } from '@djambi/shared';
+
+/** A seat that takes turns. */
+export interface SeatSnapshot {
+  readonly colour: Colour;
+  readonly name: string;
+  readonly taken: boolean;
+  /** `reconnecting`: the connection dropped and may come back within the grace period. */
+  readonly presence: 'empty' | 'connected' | 'reconnecting' | 'away';
+  /** Server epoch ms of the last presence change. */
+  readonly since: number;
+  readonly creator: boolean;
+  readonly active: boolean;
+  readonly clockMs: number;
+  readonly swapWith: Colour | '';
+}
+
+/** One entry of the move list. */
+export interface MoveRecord {
+  readonly kind: 'turn' | 'pass' | 'resign' | 'timeout' | 'draw' | string;
+  readonly colour: Colour | '';
+  /** Turn notation for `turn` and `pass`. */
+  readonly text: string;
+}
+
+/** The last record event, decoded. */
+export interface LastTurnSnapshot {
+  readonly index: number;
+  readonly kind: string;
+  readonly colour: Colour | '';
+  readonly from: string;
+  readonly to: string;
+  readonly placement: string;
+  readonly exit: string;
+  readonly reporterTarget: string;
+  readonly text: string;
+}
+
+/** The clock settings and the running clock. */
+export interface ClockSnapshot {
+  readonly enabled: boolean;
+  readonly initialMs: number;
+  readonly incrementMs: number;
+  readonly running: Colour | '';
+  readonly turnStartedAt: number;
+}
+
+/** Everything the client shows about a room. */
+export interface GameSnapshot {
+  readonly code: string;
+  readonly phase: 'waiting' | 'playing' | 'over';
+  readonly visibility: 'private' | 'public';
+  readonly rules: Rules;
+  readonly clock: ClockSnapshot;
+  readonly seats: readonly SeatSnapshot[];
+  readonly creator: Colour | '';
+  readonly spectators: number;
+  /** The 36 pieces with their stable ids (the same ids as the engine's effects). */
+  readonly pieces: readonly PieceInfo[];
+  readonly fen: string;
+  readonly toMove: Colour | '';
+  readonly turnKind: 'normal' | 'extra';
+  readonly ply: number;
+  readonly ruler: Colour | '';
+  readonly control: Partial<Record<Colour, string>>;
+  readonly active: readonly Colour[];
+  readonly eliminations: readonly { colour: Colour; cause: string; by: Colour | ''; ply: number }[];
+  readonly lastTurn: LastTurnSnapshot | null;
+  readonly moves: readonly MoveRecord[];
+  readonly result: { kind: 'win' | 'draw'; winner: Colour | ''; reason: string; ranking: string[] } | null;
+  readonly drawOffer: { by: Colour | ''; accepted: string } | null;
+  readonly version: number;
+}
+
+type Json = Record<string, unknown>;
+
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
+const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+const bool = (v: unknown, d = false): boolean => (typeof v === 'boolean' ? v : d);
+const colour = (v: unknown): Colour | '' => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : '');
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v as Json) : []);
+
+function readRules(v: unknown): Rules {
+  const r = obj(v);
+  const out: Record<string, unknown> = { ...DEFAULT_RULES };
+  for (const key of Object.keys(DEFAULT_RULES)) {
+    const value = r[key];
+    if (value !== undefined && value !== '' && value !== null) out[key] = value;
+  }
+  return out as unknown as Rules;
+}
+
+/** Build a snapshot from a decoded state's `toJSON()`. */
+export function readSnapshot(json: unknown): GameSnapshot {
+  const s = obj(json);
+  const seatsJson = obj(s.seats);
+  const seats: SeatSnapshot[] = [];
+  for (const c of COLOURS) {
+    const seat = seatsJson[c];
+    if (!seat) continue;
+    const o = obj(seat);
+    const presence = str(o.presence, 'empty');
+    seats.push({
+      colour: c,
+      name: str(o.name),
+      taken: bool(o.taken),
+      presence: presence === 'connected' || presence === 'away' || presence === 'reconnecting' ? presence : 'empty',
+      since: num(o.since),
+      creator: bool(o.creator),
+      active: bool(o.active, true),
+      clockMs: num(o.clockMs),
+      swapWith: colour(o.swapWith),
+    });
+  }
+  const phase = str(s.phase, 'waiting');
+  const clock = obj(s.clock);
+  const lt = obj(s.lastTurn);
+  const result = obj(s.result);
+  const offer = obj(s.drawOffer);
+  const control: Partial<Record<Colour, string>> = {};
+  for (const [k, v] of Object.entries(obj(s.control))) if (colour(k)) control[k as Colour] = str(v);
+  return {
+    code: str(s.code),
+    phase: phase === 'playing' || phase === 'over' ? phase : 'waiting',
+    visibility: str(s.visibility) === 'public' ? 'public' : 'private',
+    rules: readRules(s.rules),
+    clock: {
+      enabled: bool(clock.enabled),
+      initialMs: num(clock.initialMs),
+      incrementMs: num(clock.incrementMs),
+      running: colour(clock.running),
+      turnStartedAt: num(clock.turnStartedAt),
+    },
+    seats,
+    creator: colour(s.creator),
+    spectators: num(s.spectators),
+    pieces: list(s.pieces).flatMap((p, i) => {
+      const o = obj(p);
+      const c = colour(o.colour);
+      const kind = str(o.kind) as Kind;
+      if (!c || !(KINDS as readonly string[]).includes(kind) || str(o.square).length !== 2) return [];
+      return [{ id: num(o.id, i), colour: c, kind, square: str(o.square), alive: bool(o.alive, true) }];
+    }),
+    fen: str(s.fen),
+    toMove: colour(s.toMove),
+    turnKind: str(s.turnKind) === 'extra' ? 'extra' : 'normal',
+    ply: num(s.ply),
+    ruler: colour(s.ruler),
+    control,
+    active: list(s.active).map(colour).filter((c): c is Colour => c !== ''),
+    eliminations: list(s.eliminations).map((e) => {
+      const o = obj(e);
+      return { colour: colour(o.colour) || 'R', cause: str(o.cause), by: colour(o.by), ply: num(o.ply) };
+    }),
+    lastTurn: str(lt.kind)
+      ? {
+          index: num(lt.index),
+          kind: str(lt.kind),
+          colour: colour(lt.colour),
+          from: str(lt.from),
+          to: str(lt.to),
+          placement: str(lt.placement),
+          exit: str(lt.exit),
+          reporterTarget: str(lt.reporterTarget),
+          text: str(lt.text),
+        }
+      : null,
+    moves: list(s.moves).map((m) => {
+      const o = obj(m);
+      return { kind: str(o.kind), colour: colour(o.colour), text: str(o.text) };
+    }),
+    result: str(result.kind) === 'win' || str(result.kind) === 'draw'
+      ? { kind: str(result.kind) as 'win' | 'draw', winner: colour(result.winner), reason: str(result.reason), ranking: list(result.ranking).map((x) => str(x)) }
+      : null,
+    drawOffer: colour(offer.by) ? { by: colour(offer.by), accepted: str(offer.accepted) } : null,
+    version: num(s.version),
+  };
+}
+
+/** Squares touched by the last turn, for its highlight. */
+export function lastTurnSquares(last: LastTurnSnapshot | null): string[] {
+  if (!last || last.kind !== 'turn') return [];
+  return [last.from, last.to, last.placement, last.exit, last.reporterTarget].filter((s) => s.length === 2);
+}

@@ -1,0 +1,314 @@
+/**
+ * The connection to a game room: the only module that imports colyseus.js. It joins by code,
+ * keeps the seat key in the browser, turns the synced state into plain snapshots, and after a
+ * drop retries with backoff (reconnection token first, then the seat key).
+ */
+import { Client, type Room } from 'colyseus.js';
+import type { Colour, Effect, Turn } from '@djambi/shared';
+import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
+import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
+
+/** The state of the socket, for the reconnection banner. */
+export type LinkState =
+  | { readonly kind: 'connecting' }
+  | { readonly kind: 'connected' }
+  | { readonly kind: 'waiting'; readonly retryAt: number; readonly attempt: number; readonly offline: boolean }
+  | { readonly kind: 'retrying'; readonly attempt: number }
+  | { readonly kind: 'failed'; readonly reason: string }
+  /** The seat was reclaimed from another device; this page now watches. */
+  | { readonly kind: 'moved' }
+  | { readonly kind: 'closed' };
+
+/** An entry of a `played` broadcast. */
+export interface PlayedEntry {
+  readonly index: number;
+  readonly kind: string;
+  readonly colour: Colour | '';
+  readonly text: string;
+  readonly effects?: readonly Effect[];
+}
+
+/** What a connection reports. */
+export interface ConnectionEvents {
+  state(snapshot: GameSnapshot): void;
+  seat(seat: StoredSeat | null): void;
+  rejected(code: string, message: string, type: string): void;
+  played(entries: readonly PlayedEntry[]): void;
+  link(state: LinkState): void;
+}
+
+/** How to join. */
+export interface JoinRequest {
+  readonly name?: string;
+  readonly colour?: Colour;
+  readonly spectate?: boolean;
+}
+
+/** A failed join, with the server's code when there is one (`no_free_seat`, `bad_seat_key`, …). */
+export class JoinError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
+const MAX_ATTEMPTS = 40;
+const OFFLINE_POLL_MS = 2000;
+/** Close codes after which we do not come back on our own. */
+const FINAL_CLOSE = new Set([1000, 4000]);
+
+/** The Colyseus endpoint: same origin in production, the dev proxy under Vite. */
+export function endpoint(): string {
+  return import.meta.env.DEV ? `${location.origin}/colyseus` : location.origin;
+}
+
+/** One room connection. */
+export class GameConnection {
+  private readonly client = new Client(endpoint());
+  private room: Room | null = null;
+  private seat: StoredSeat | null;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  /** Token of the dropped connection: `client.reconnect` may bridge a short drop with it. */
+  private reconnectToken: string | null = null;
+  private readonly onOffline = (): void => this.dropped();
+  private readonly onOnline = (): void => {
+    if (this.timer !== null) this.retryNow();
+  };
+
+  constructor(
+    readonly code: string,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.seat = loadSeat(code);
+    window.addEventListener('offline', this.onOffline);
+    window.addEventListener('online', this.onOnline);
+  }
+
+  /** The seat held in this browser (from storage), if any. */
+  get storedSeat(): StoredSeat | null {
+    return this.seat;
+  }
+
+  /** True while a room is joined. */
+  get connected(): boolean {
+    return this.room !== null;
+  }
+
+  /**
+   * Join the room: with the stored seat key if there is one (no questions asked), otherwise as
+   * asked (a free seat, a colour, or watching).
+   */
+  async join(request: JoinRequest): Promise<void> {
+    this.events.link({ kind: 'connecting' });
+    try {
+      await this.enter(request);
+    } catch (e) {
+      this.events.link({ kind: 'closed' });
+      throw e;
+    }
+  }
+
+  /** Leave the current room and join again differently (a spectator taking a seat). */
+  async rejoin(request: JoinRequest): Promise<void> {
+    const room = this.room;
+    this.room = null;
+    if (room) await room.leave(true).catch(() => undefined);
+    await this.join(request);
+  }
+
+  /** Send a complete turn. */
+  sendTurn(turn: Turn, version?: number): void {
+    const msg: Record<string, unknown> = { ...turn };
+    if (version !== undefined) msg.version = version;
+    this.send('turn', msg);
+  }
+
+  /** Send a room message (`start`, `resign`, `swap`, `name`, `draw_offer`, …). */
+  send(type: string, message?: unknown): void {
+    this.room?.send(type, message ?? {});
+  }
+
+  /** Retry a dropped connection at once. */
+  retryNow(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    void this.retry();
+  }
+
+  /** Leave for good. */
+  close(): void {
+    this.closed = true;
+    window.removeEventListener('offline', this.onOffline);
+    window.removeEventListener('online', this.onOnline);
+    if (this.timer !== null) clearTimeout(this.timer);
+    const room = this.room;
+    this.room = null;
+    void room?.leave(true).catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private async enter(request: JoinRequest): Promise<void> {
+    let room: Room;
+    if (this.seat) {
+      try {
+        room = await this.client.joinById(this.code, { seatKey: this.seat.seatKey, ...(request.name ? { name: request.name } : {}) });
+      } catch (e) {
+        const err = toJoinError(e);
+        if (err.code !== 'bad_seat_key') throw err;
+        // The stored key is no good (another game with the same code?): forget it.
+        forgetSeat(this.code);
+        this.seat = null;
+        this.events.seat(null);
+        room = await this.joinFresh(request);
+      }
+    } else {
+      room = await this.joinFresh(request);
+    }
+    this.attach(room);
+  }
+
+  private async joinFresh(request: JoinRequest): Promise<Room> {
+    const opts: Record<string, unknown> = {};
+    if (request.spectate) opts.spectate = true;
+    else {
+      if (request.name) opts.name = request.name;
+      if (request.colour) opts.colour = request.colour;
+    }
+    try {
+      return await this.client.joinById(this.code, opts);
+    } catch (e) {
+      throw toJoinError(e);
+    }
+  }
+
+  private attach(room: Room): void {
+    this.room = room;
+    this.attempt = 0;
+    room.onStateChange((state: unknown) => {
+      if (this.room !== room) return;
+      const json = (state as { toJSON?: () => unknown }).toJSON?.() ?? state;
+      this.events.state(readSnapshot(json));
+    });
+    room.onMessage('seat', (msg: { colour?: Colour; seatKey?: string }) => {
+      if (!msg?.colour || !msg.seatKey) return;
+      this.seat = { colour: msg.colour, seatKey: msg.seatKey };
+      saveSeat(this.code, this.seat);
+      this.events.seat(this.seat);
+    });
+    room.onMessage('seat_lost', () => {
+      // The seat was reclaimed from another device: watch from here on.
+      forgetSeat(this.code);
+      this.seat = null;
+      this.events.seat(null);
+    });
+    room.onMessage('rejected', (msg: { code?: string; message?: string; type?: string }) => {
+      this.events.rejected(String(msg?.code ?? 'rejected'), String(msg?.message ?? ''), String(msg?.type ?? ''));
+    });
+    room.onMessage('played', (entries: PlayedEntry[]) => {
+      if (Array.isArray(entries)) this.events.played(entries);
+    });
+    room.onMessage('*', () => undefined);
+    room.onLeave((code: number) => {
+      if (this.room !== room) return;
+      this.room = null;
+      if (this.closed) return;
+      if (FINAL_CLOSE.has(code)) {
+        if (code === 4000 && this.seat === null) {
+          // Our seat moved to another device: come back as a spectator.
+          this.enter({ spectate: true }).then(
+            () => this.events.link({ kind: 'moved' }),
+            () => this.schedule(!navigator.onLine),
+          );
+          return;
+        }
+        this.events.link({ kind: 'closed' });
+        return;
+      }
+      this.reconnectToken = room.reconnectionToken;
+      this.schedule(!navigator.onLine);
+    });
+    this.events.link({ kind: 'connected' });
+    if (this.seat) this.events.seat(this.seat);
+  }
+
+  /** The socket is gone (or the browser went offline): close it and start retrying. */
+  private dropped(): void {
+    const room = this.room;
+    if (!room || this.closed) {
+      if (this.timer !== null) this.schedule(true);
+      return;
+    }
+    this.room = null;
+    this.reconnectToken = room.reconnectionToken;
+    try {
+      room.connection.close();
+    } catch {
+      /* already closed */
+    }
+    this.schedule(true);
+  }
+
+  private schedule(offline: boolean): void {
+    if (this.closed) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.attempt >= MAX_ATTEMPTS) {
+      this.events.link({ kind: 'failed', reason: 'gave_up' });
+      return;
+    }
+    // Offline: no point backing off; the `online` event retries at once, this is a fallback.
+    const delay = offline ? OFFLINE_POLL_MS : BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    if (!offline) this.attempt++;
+    this.events.link({ kind: 'waiting', retryAt: Date.now() + delay, attempt: this.attempt, offline });
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.retry();
+    }, delay);
+  }
+
+  private async retry(): Promise<void> {
+    if (this.closed || this.room) return;
+    if (!navigator.onLine) {
+      this.schedule(true);
+      return;
+    }
+    this.events.link({ kind: 'retrying', attempt: this.attempt });
+    const token = this.reconnectToken;
+    this.reconnectToken = null;
+    try {
+      if (token) {
+        try {
+          this.attach(await this.client.reconnect(token));
+          return;
+        } catch {
+          /* token expired: fall back to the seat key */
+        }
+      }
+      // With a seat key `enter` reclaims the seat; without one we come back as a spectator.
+      await this.enter({ spectate: true });
+    } catch (e) {
+      const err = toJoinError(e);
+      if (err.code === 'not_found') {
+        this.events.link({ kind: 'failed', reason: 'not_found' });
+        return;
+      }
+      this.schedule(!navigator.onLine);
+    }
+  }
+}
+
+/** The code of a join failure (`no_free_seat: …` messages, or colyseus matchmaking codes). */
+export function toJoinError(e: unknown): JoinError {
+  if (e instanceof JoinError) return e;
+  const err = e as { code?: number; message?: string } | undefined;
+  const message = String(err?.message ?? e ?? 'error');
+  const m = /^([a-z_]+):/.exec(message);
+  if (m) return new JoinError(m[1], message.slice(m[0].length).trim());
+  if (err?.code === 4212 || /not found|invalid room/i.test(message)) return new JoinError('not_found', message);
+  return new JoinError('network', message);
+}

@@ -1,0 +1,40 @@
+/** Seat keys kept in the browser, one per room code, so a reload reclaims the seat. */
+import type { Colour } from '@djambi/shared';
+
+/** A seat held by this browser. */
+export interface StoredSeat {
+  readonly colour: Colour;
+  readonly seatKey: string;
+}
+
+const key = (code: string): string => `djambi:seat:${code}`;
+
+/** The seat stored for a room, if any. */
+export function loadSeat(code: string): StoredSeat | null {
+  try {
+    const raw = localStorage.getItem(key(code));
+    if (!raw) return null;
+    const v = JSON.parse(raw) as Partial<StoredSeat>;
+    return typeof v.colour === 'string' && typeof v.seatKey === 'string' ? { colour: v.colour, seatKey: v.seatKey } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remember a seat for a room. */
+export function saveSeat(code: string, seat: StoredSeat): void {
+  try {
+    localStorage.setItem(key(code), JSON.stringify(seat));
+  } catch {
+    /* storage disabled: the seat link still works */
+  }
+}
+
+/** Forget the seat of a room. */
+export function forgetSeat(code: string): void {
+  try {
+    localStorage.removeItem(key(code));
+  } catch {
+    /* ignore */
+  }
+}

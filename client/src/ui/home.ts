@@ -1,0 +1,167 @@
+/** Home page: create a game, join one by code, list the public games. */
+import { COLOURS, DEFAULT_RULES, type Rules } from '@djambi/shared';
+import { S } from '../i18n/strings.js';
+import { createRoom, listRooms, type RoomInfo } from '../net/api.js';
+import { h, link, navigate, replace } from './dom.js';
+
+type Choice<K extends keyof Rules> = { key: K; values: readonly Rules[K][] };
+
+/** The selectable rule options (values as in RULES.md). */
+const RULE_CHOICES = [
+  { key: 'layout', values: ['mirror', 'chhobu_rotational'] },
+  { key: 'reporter', values: ['optional_single', 'mandatory_single', 'all_adjacent'] },
+  { key: 'self_kill', values: [false, true] },
+  { key: 'maze_exit_order', values: ['act_exit_place', 'act_place_exit'] },
+  { key: 'encirclement', values: ['group', 'literal_ring', 'throne_access'] },
+  { key: 'neutral_pieces_untouchable', values: [true, false] },
+] as const satisfies readonly Choice<keyof Rules>[];
+
+const CODE_RE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+
+/** Normalise typed text into a room code, or null. */
+export function parseCode(text: string): string | null {
+  const m = /\/g\/([A-Za-z0-9]+)/.exec(text);
+  const code = (m ? m[1] : text).toUpperCase().replace(/[\s-]/g, '');
+  return CODE_RE.test(code) ? code : null;
+}
+
+/** Render the home page; returns its cleanup. */
+export function renderHome(root: HTMLElement): () => void {
+  const abort = new AbortController();
+  const optionLabels = S.ruleOptions as unknown as Record<string, Record<string, string>>;
+
+  // ---- create
+  const players = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.players),
+    ...[4, 3, 2].map((n) =>
+      h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === 4 }), ' ', S.home.playersOption(n)),
+    ),
+  );
+  const ruleFields = RULE_CHOICES.map((choice) => {
+    const labels = optionLabels[choice.key];
+    const select = h('select', { name: choice.key, id: `rule-${choice.key}` },
+      ...(choice.values as readonly (string | boolean)[]).map((v) =>
+        h('option', { value: String(v), selected: v === DEFAULT_RULES[choice.key] }, labels[String(v)]),
+      ),
+    );
+    return h('div', { class: 'field' }, h('label', { for: `rule-${choice.key}` }, labels.label), select);
+  });
+  const quiet = h('input', { type: 'number', id: 'rule-quiet', name: 'no_progress_rounds', min: 0, max: 10000, value: DEFAULT_RULES.no_progress_rounds });
+  ruleFields.push(
+    h('div', { class: 'field' }, h('label', { for: 'rule-quiet' }, S.ruleOptions.no_progress_rounds.label), quiet,
+      h('small', {}, S.ruleOptions.no_progress_rounds.hint)),
+  );
+  const clockOn = h('input', { type: 'checkbox', id: 'clock-on' });
+  const minutes = h('input', { type: 'number', id: 'clock-min', min: 1, max: 600, value: 15, disabled: true });
+  const increment = h('input', { type: 'number', id: 'clock-inc', min: 0, max: 600, value: 10, disabled: true });
+  clockOn.addEventListener('change', () => {
+    minutes.disabled = !clockOn.checked;
+    increment.disabled = !clockOn.checked;
+  });
+  const visibility = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.visibility),
+    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'private', checked: true }), ' ', S.home.private),
+    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'public' }), ' ', S.home.public),
+  );
+  const createError = h('p', { class: 'error', role: 'alert' });
+  const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, S.home.create);
+  const form = h('form', { class: 'card', id: 'create-form' },
+    h('h2', {}, S.home.createTitle),
+    players,
+    h('details', {}, h('summary', {}, S.home.rulesTitle), h('p', { class: 'hint' }, S.home.rulesHint), ...ruleFields),
+    h('fieldset', { class: 'choices' }, h('legend', {}, S.home.clock),
+      h('label', {}, clockOn, ' ', S.home.clockOn),
+      h('div', { class: 'row' },
+        h('label', { for: 'clock-min' }, S.home.clockMinutes), minutes,
+        h('label', { for: 'clock-inc' }, S.home.clockIncrement), increment),
+    ),
+    visibility,
+    createButton,
+    createError,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const data = new FormData(form);
+    const rules: Record<string, unknown> = { players: Number(data.get('players') ?? 4) };
+    for (const choice of RULE_CHOICES) {
+      const raw = String(data.get(choice.key));
+      rules[choice.key] = raw === 'true' ? true : raw === 'false' ? false : raw;
+    }
+    rules.no_progress_rounds = Math.max(0, Math.min(10000, Math.round(Number(quiet.value) || 0)));
+    const clock = clockOn.checked
+      ? { initialSeconds: Math.max(1, Number(minutes.value) || 15) * 60, incrementSeconds: Math.max(0, Number(increment.value) || 0) }
+      : null;
+    createButton.disabled = true;
+    createButton.textContent = S.home.creating;
+    createError.textContent = '';
+    createRoom({ rules: rules as Partial<Rules>, clock, visibility: data.get('visibility') === 'public' ? 'public' : 'private' })
+      .then(({ code }) => navigate(`/g/${code}`))
+      .catch((err: unknown) => {
+        createError.textContent = S.home.createFailed(err instanceof Error ? err.message : String(err));
+        createButton.disabled = false;
+        createButton.textContent = S.home.create;
+      });
+  });
+
+  // ---- join by code
+  const codeInput = h('input', { id: 'join-code', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: S.home.joinPlaceholder, maxlength: 80 });
+  const joinError = h('p', { class: 'error', role: 'alert' });
+  const joinForm = h('form', { class: 'card', id: 'join-form' },
+    h('h2', {}, S.home.joinTitle),
+    h('div', { class: 'row' }, h('label', { for: 'join-code' }, S.home.joinCode), codeInput, h('button', { type: 'submit' }, S.home.join)),
+    joinError,
+  );
+  joinForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const code = parseCode(codeInput.value);
+    if (!code) {
+      joinError.textContent = S.home.badCode;
+      return;
+    }
+    navigate(`/g/${code}`);
+  });
+
+  // ---- public games
+  const list = h('ul', { class: 'rooms', id: 'public-rooms', 'aria-live': 'polite' });
+  const refresh = (): void => {
+    listRooms(abort.signal)
+      .then((rooms) => showRooms(list, rooms))
+      .catch((err: unknown) => {
+        if (!abort.signal.aborted) replace(list, h('li', { class: 'muted' }, S.home.publicFailed));
+        void err;
+      });
+  };
+  const publicCard = h('section', { class: 'card' },
+    h('div', { class: 'row spread' }, h('h2', {}, S.home.publicTitle), h('button', { type: 'button', onclick: refresh }, S.home.refresh)),
+    list,
+  );
+  refresh();
+  const timer = setInterval(refresh, 10000);
+
+  replace(root,
+    h('header', { class: 'top' }, h('h1', {}, S.appName), h('p', { class: 'tagline' }, S.tagline), h('nav', {}, link('/rules', S.nav.rules))),
+    h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, joinForm, publicCard)),
+  );
+  return () => {
+    abort.abort();
+    clearInterval(timer);
+  };
+}
+
+function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
+  const visible = rooms.filter((r) => r.phase !== 'over');
+  if (visible.length === 0) {
+    replace(list, h('li', { class: 'muted' }, S.home.publicEmpty));
+    return;
+  }
+  replace(list, ...visible.map((r) => {
+    const waiting = r.phase === 'waiting';
+    const names = (r.seats ?? []).filter((s) => s.name).map((s) => s.name).join(', ');
+    const colours = (r.seats ?? []).map((s) => s.colour).filter((c) => (COLOURS as readonly string[]).includes(c)).join('');
+    return h('li', {},
+      h('span', { class: 'code' }, r.code),
+      h('span', {}, S.home.playersOption(r.players)),
+      h('span', { class: 'muted' }, waiting ? S.home.roomWaiting : S.home.roomPlaying),
+      h('span', { class: 'muted', title: colours }, `${S.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
+      link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? S.home.roomJoin : S.home.roomWatch, { class: 'button' }),
+    );
+  }));
+}

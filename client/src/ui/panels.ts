@@ -1,0 +1,157 @@
+/** The panels around the board: status, seats and the move list. Plain DOM from plain data. */
+import { COLOURS, activePlayers, controllerOf, ruler, type Colour, type DrawReason, type EliminationCause, type Position } from '@djambi/shared';
+import type { GameSnapshot, MoveRecord, SeatSnapshot } from '../game/snapshot.js';
+import { S } from '../i18n/strings.js';
+import { h, replace } from './dom.js';
+
+/** A coloured dot for an army. */
+export function swatch(c: Colour): HTMLElement {
+  return h('span', { class: `swatch c-${c}`, 'aria-hidden': 'true' });
+}
+
+/** "3 s", "2 min", "1 h" since a server time. */
+export function since(ms: number, now: number): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return S.time.seconds(s);
+  if (s < 3600) return S.time.minutes(Math.floor(s / 60));
+  return S.time.hours(Math.floor(s / 3600));
+}
+
+/** m:ss (or h:mm:ss) of a clock. */
+export function clockText(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hh = Math.floor(total / 3600);
+  const mm = Math.floor((total % 3600) / 60);
+  const ss = total % 60;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return hh > 0 ? `${hh}:${pad(mm)}:${pad(ss)}` : `${mm}:${pad(ss)}`;
+}
+
+/** Remaining time of a seat's clock now. */
+export function remaining(snap: GameSnapshot, seat: SeatSnapshot, now: number): number {
+  if (snap.clock.enabled && snap.clock.running === seat.colour && snap.phase === 'playing') {
+    return seat.clockMs - (now - snap.clock.turnStartedAt);
+  }
+  return seat.clockMs;
+}
+
+/** The status panel: whose turn, ruler, control of armies, eliminated players, clocks, result. */
+export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position | null, mySeat: Colour | null, now: number, history: { index: number; total: number } | null): void {
+  const rows: HTMLElement[] = [];
+  if (history) {
+    rows.push(h('p', { class: 'history-note' }, S.status.viewingPast(history.index, history.total)));
+  }
+  if (snap.phase === 'waiting' || !pos) {
+    rows.push(h('p', { class: 'turn' }, S.status.notStarted));
+  } else if (!pos.result && pos.toMove) {
+    const mine = pos.toMove === mySeat && !history;
+    rows.push(h('p', { class: `turn${mine ? ' mine' : ''}`, id: 'turn-line' }, swatch(pos.toMove),
+      mine ? (pos.turnKind === 'extra' ? S.status.yourTurnExtra : S.status.yourTurn) : S.status.toMove(pos.toMove, pos.turnKind === 'extra')));
+  }
+  if (snap.result && !history) {
+    const r = snap.result;
+    rows.push(h('p', { class: 'result', id: 'result' },
+      r.kind === 'win' && r.winner ? S.status.resultWin(r.winner) : S.status.resultDraw((r.reason || 'agreement') as DrawReason)));
+    if (r.ranking.length) rows.push(h('p', { class: 'muted' }, `${S.status.ranking}: ${r.ranking.map((g) => g.split('').map((c) => S.colour(c as Colour)).join(' = ')).join(' › ')}`));
+  }
+  if (pos) {
+    const k = ruler(pos);
+    rows.push(h('p', {}, h('strong', {}, `${S.status.ruler}: `), k ? [swatch(k), S.colour(k)] : S.status.noRuler));
+    const armies = COLOURS.map((army) => {
+      const c = controllerOf(pos, army);
+      const text = c === null ? S.status.gone(army) : c === 'frozen' ? S.status.frozen(army) : c === 'hostage' ? S.status.hostage(army) : S.status.controlledBy(army, c);
+      return h('li', { class: c === 'frozen' ? 'frozen' : c === 'hostage' ? 'hostage' : '' }, swatch(army), text);
+    });
+    rows.push(h('div', {}, h('strong', {}, S.status.control), h('ul', { class: 'armies' }, ...armies)));
+    const active = new Set(activePlayers(pos));
+    const out = (history ? pos.eliminations : snap.eliminations).filter((e) => !active.has(e.colour as Colour));
+    if (out.length) {
+      rows.push(h('div', {}, h('strong', {}, S.status.eliminated),
+        h('ul', { class: 'out' }, ...out.map((e) => h('li', {}, swatch(e.colour as Colour),
+          S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null)))),
+      ));
+    }
+  }
+  if (snap.clock.enabled) {
+    rows.push(h('div', {}, h('strong', {}, S.status.clocks),
+      h('ul', { class: 'clocks' }, ...snap.seats.map((seat) => {
+        const running = snap.clock.running === seat.colour && snap.phase === 'playing';
+        return h('li', { class: running ? 'running' : '' }, swatch(seat.colour), h('span', { class: 'clock' }, clockText(remaining(snap, seat, now))));
+      })),
+    ));
+  }
+  replace(el, ...rows);
+}
+
+/**
+ * The seats panel. `onSit` is offered for free seats when the viewer may still sit; `onSwap`
+ * (seated viewer, before the start) moves to a free seat or asks the holder to swap.
+ */
+export function renderSeats(el: HTMLElement, snap: GameSnapshot, mySeat: Colour | null, now: number, onSit: ((c: Colour) => void) | null, onSwap: ((c: Colour) => void) | null = null): void {
+  const mine = snap.seats.find((s) => s.colour === mySeat);
+  const items = snap.seats.map((seat) => {
+    const you = seat.colour === mySeat;
+    const state = !seat.taken
+      ? S.game.seatFree
+      : seat.presence === 'away'
+        ? S.game.seatAway(since(seat.since, now))
+        : seat.presence === 'reconnecting'
+          ? S.game.seatReconnecting(since(seat.since, now))
+          : S.game.seatConnected;
+    const presence = seat.presence === 'reconnecting' ? 'away reconnecting' : seat.presence;
+    return h('li', { class: `seat ${presence}${you ? ' you' : ''}${seat.active ? '' : ' out'}`, 'data-colour': seat.colour },
+      swatch(seat.colour),
+      h('span', { class: 'name' }, seat.taken ? seat.name || S.colour(seat.colour) : S.colour(seat.colour)),
+      you ? h('span', { class: 'tag' }, S.game.seatYou) : null,
+      h('span', { class: 'presence' }, state),
+      !seat.taken && onSit ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour)) : null,
+      onSwap && !you ? swapButton(seat, mine, onSwap) : null,
+      seat.taken && seat.swapWith && seat.swapWith === mySeat ? h('span', { class: 'tag swap' }, S.game.swapAsked) : null,
+    );
+  });
+  if (snap.rules.players === 3) items.push(h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)));
+  replace(el, h('ul', { class: 'seats' }, ...items), h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)));
+}
+
+function swapButton(seat: SeatSnapshot, mine: SeatSnapshot | undefined, onSwap: (c: Colour) => void): HTMLElement | null {
+  if (!mine) return null;
+  const label = !seat.taken ? S.game.moveHere : seat.swapWith === mine.colour ? S.game.acceptSwap : mine.swapWith === seat.colour ? null : S.game.askSwap;
+  if (!label) return h('span', { class: 'presence' }, S.game.swapPending);
+  return h('button', { type: 'button', class: 'small', 'data-swap': seat.colour, onclick: () => onSwap(seat.colour) }, label);
+}
+
+/** Text of a move list entry. */
+export function moveText(m: MoveRecord): string {
+  if (m.kind === 'turn') return m.text;
+  if (m.kind === 'pass') return S.moves.pass;
+  if (m.kind === 'resign' || m.kind === 'timeout') return S.moves.resign;
+  if (m.kind === 'draw') return S.status.resultDraw('agreement');
+  return m.text || m.kind;
+}
+
+/** The move list; `selected` is the number of entries shown (null = live). */
+export function renderMoves(el: HTMLElement, moves: readonly MoveRecord[], selected: number | null, replayable: number, onPick: (n: number) => void): void {
+  if (moves.length === 0) {
+    replace(el, h('p', { class: 'muted' }, S.moves.none));
+    return;
+  }
+  const current = selected ?? moves.length;
+  const items = moves.map((m, i) => {
+    const n = i + 1;
+    return h('li', { class: n === current ? 'current' : '' },
+      h('button', {
+        type: 'button',
+        class: 'move',
+        disabled: n > replayable,
+        'aria-current': n === current ? 'step' : null,
+        'aria-label': S.moves.moveLabel(n, `${m.colour ? S.colour(m.colour) : ''} ${moveText(m)}`),
+        onclick: () => onPick(n),
+      }, m.colour ? swatch(m.colour) : null, moveText(m)),
+    );
+  });
+  const list = h('ol', { class: 'moves' }, ...items);
+  replace(el, list);
+  const cur = list.querySelector('.current');
+  if (cur && selected === null) el.scrollTop = el.scrollHeight;
+  else (cur as HTMLElement | null)?.scrollIntoView?.({ block: 'nearest' });
+}

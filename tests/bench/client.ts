@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:client [-- --json] [-- --no-build] [-- --runs N]`: the web client in headless
+ * Chromium against the local server.
+ *
+ * - JavaScript size: every script the game page loads until its board is up, gzipped
+ *   (target ≤ 250 KB); the home page's entry script alone is reported too.
+ * - Navigation → interactive board: a seated player whose turn it is opens the game link in a
+ *   fresh browser context (cold cache); time from navigation start until the board is drawn
+ *   and accepts a move (target ≤ 1.5 s, median of N runs).
+ * - Frame times during move animations: the work per animation frame (tween + Pixi render) on a
+ *   spectator's page while scripted players play random legal turns (target p95 ≤ 16 ms); the
+ *   intervals between those frames are reported too.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { Client, type Room } from 'colyseus.js';
+import type { Browser, Page } from 'playwright-core';
+import { parseFen, randomTurn, DEFAULT_RULES, type Colour } from '../../shared/src/index.js';
+import { CHROMIUM, ROOT, chromiumAvailable, launchChromium, outputFile } from '../e2e/helpers.js';
+
+const args = process.argv.slice(2);
+const JSON_OUT = args.includes('--json');
+const NO_BUILD = args.includes('--no-build');
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || 5;
+const TURNS = 12;
+/** Extra query for the animated page, e.g. `?renderer=canvas` or `?aa=0`. */
+const QUERY = args.includes('--query') ? args[args.indexOf('--query') + 1] ?? '' : '';
+
+const TARGETS = { jsGzipKB: 250, interactiveMs: 1500, frameP95Ms: 16 };
+
+function log(msg: string): void {
+  if (!JSON_OUT) console.log(msg);
+}
+
+function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Start the real server from source on a free port (tsx with the server's tsconfig). */
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const tsx = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const child = spawn(process.execPath, [tsx, '--tsconfig', 'server/tsconfig.json', 'server/src/index.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30000);
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+  });
+  return { url, child };
+}
+
+async function createRoom(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  if (res.status !== 201) throw new Error(`create room: HTTP ${res.status}`);
+  return ((await res.json()) as { code: string }).code;
+}
+
+interface Bot {
+  colour: Colour;
+  seatKey: string;
+  room: Room;
+}
+
+/** Seat four scripted players and start the game. */
+async function seatBots(url: string, code: string): Promise<Map<Colour, Bot>> {
+  const bots = new Map<Colour, Bot>();
+  for (const colour of ['R', 'B', 'Y', 'G'] as Colour[]) {
+    const client = new Client(url);
+    const room = await client.joinById(code, { name: `bot ${colour}`, colour });
+    const seatKey = await new Promise<string>((resolve) => room.onMessage('seat', (m: { seatKey: string }) => resolve(m.seatKey)));
+    room.onMessage('*', () => undefined);
+    bots.set(colour, { colour, seatKey, room });
+  }
+  const red = bots.get('R')!.room;
+  red.send('start', {});
+  await waitFor(() => (red.state as { phase?: string }).phase === 'playing', 10000);
+  return bots;
+}
+
+async function waitFor(cond: () => boolean, timeout: number): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Scripts loaded by a page until its board is ready, gzipped. */
+async function measureSize(browser: Browser, url: string, code: string): Promise<{ gameKB: number; homeKB: number; files: number }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const scripts = new Map<string, Promise<Buffer>>();
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script' && res.ok()) scripts.set(res.url(), res.body());
+  });
+  await page.goto(`${url}/g/${code}`);
+  await page.waitForFunction(() => (window as unknown as { djambi?: { ready: boolean } }).djambi?.ready === true, null, { timeout: 20000 });
+  let total = 0;
+  let entry = 0;
+  for (const [u, body] of scripts) {
+    const size = gzipSync(await body).length;
+    total += size;
+    if (/\/assets\/index-[^/]+\.js$/.test(u)) entry = size;
+  }
+  await context.close();
+  return { gameKB: round(total / 1024), homeKB: round(entry / 1024), files: scripts.size };
+}
+
+/** Time from navigation start until the seated player's board accepts a move. */
+async function measureInteractive(browser: Browser, url: string, code: string, seatKey: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(([c, k]) => localStorage.setItem(`djambi:seat:${c}`, JSON.stringify({ colour: 'R', seatKey: k })), [code, seatKey]);
+    const page = await context.newPage();
+    await page.goto(`${url}/g/${code}`);
+    const t = await page.waitForFunction(() => (window as unknown as { djambi?: { interactiveAt: number | null } }).djambi?.interactiveAt ?? null, null, { timeout: 20000, polling: 20 });
+    times.push((await t.jsonValue()) as number);
+    if (i === RUNS - 1) await page.screenshot({ path: outputFile('bench-board.png') });
+    await context.close();
+  }
+  return times;
+}
+
+/** Frame work times on a spectator's page while the bots play random turns. */
+async function measureFrames(browser: Browser, url: string, code: string, bots: Map<Colour, Bot>): Promise<{ samples: number[]; intervals: number[]; turns: number; renderer: string }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page: Page = await context.newPage();
+  await page.goto(`${url}/g/${code}${QUERY}`);
+  await page.waitForFunction(() => (window as unknown as { djambi?: { ready: boolean } }).djambi?.ready === true, null, { timeout: 20000 });
+  const renderer = await page.evaluate(() => (window as unknown as { djambi: { state(): { renderer: string } } }).djambi.state().renderer);
+  let seed = 12345;
+  const random = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const samples: number[] = [];
+  const intervals: number[] = [];
+  let turns = 0;
+  const anyRoom = bots.get('B')!.room;
+  for (let i = 0; i < TURNS; i++) {
+    const state = anyRoom.state as { fen: string; toMove: string; phase: string; version: number; moves: { length: number } };
+    if (state.phase !== 'playing') break;
+    const pos = parseFen(state.fen, DEFAULT_RULES);
+    if (!pos.ok) throw new Error(pos.error.message);
+    const mover = bots.get(state.toMove as Colour);
+    if (!mover) break;
+    const turn = randomTurn(pos.value, random);
+    if ('pass' in turn) break;
+    const before = state.moves.length;
+    await page.evaluate(() => (window as unknown as { djambi: { recordFrames(on: boolean): unknown } }).djambi.recordFrames(true));
+    mover.room.send('turn', { ...turn });
+    await page.waitForFunction((n) => (window as unknown as { djambi: { state(): { moves: number } } }).djambi.state().moves > n, before, { timeout: 10000, polling: 20 });
+    await page.waitForFunction(() => !(window as unknown as { djambi: { animating(): boolean } }).djambi.animating(), null, { timeout: 10000, polling: 20 });
+    const rec = await page.evaluate(() => (window as unknown as { djambi: { recordFrames(on: boolean): { samples: number[]; intervals: number[] } } }).djambi.recordFrames(false));
+    samples.push(...rec.samples);
+    intervals.push(...rec.intervals);
+    turns++;
+    await waitFor(() => (anyRoom.state as { moves: { length: number } }).moves.length > before, 5000);
+  }
+  await page.screenshot({ path: outputFile('bench-spectator.png') });
+  await context.close();
+  return { samples, intervals, turns, renderer };
+}
+
+async function main(): Promise<void> {
+  if (!chromiumAvailable()) {
+    console.error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
+    process.exit(2);
+  }
+  if (!NO_BUILD) {
+    log('building the client…');
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: path.join(ROOT, 'client'), stdio: JSON_OUT ? 'ignore' : 'inherit' });
+  }
+  const { url, child } = await startServer();
+  let browser: Browser | null = null;
+  try {
+    browser = await launchChromium();
+    const code = await createRoom(url);
+    const size = await measureSize(browser, url, code);
+    log(`JS (gzip): game page ${size.gameKB} KB in ${size.files} files, home entry ${size.homeKB} KB`);
+    const bots = await seatBots(url, code);
+    const tti = await measureInteractive(browser, url, code, bots.get('R')!.seatKey);
+    log(`navigation → interactive board: ${tti.map((t) => round(t, 0)).join(', ')} ms`);
+    // The browser runs reclaimed Red's seat: bring Red's bot back for the game.
+    const red = bots.get('R')!;
+    red.room = await new Client(url).joinById(code, { seatKey: red.seatKey });
+    red.room.onMessage('*', () => undefined);
+    const frames = await measureFrames(browser, url, code, bots);
+    for (const b of bots.values()) await b.room.leave(true).catch(() => undefined);
+    const result = {
+      jsGzipKB: size.gameKB,
+      homeEntryGzipKB: size.homeKB,
+      jsFiles: size.files,
+      interactiveMs: { median: round(percentile(tti, 50), 0), max: round(Math.max(...tti), 0), runs: tti.map((t) => round(t, 0)) },
+      frames: {
+        renderer: frames.renderer,
+        turns: frames.turns,
+        count: frames.samples.length,
+        workP50Ms: round(percentile(frames.samples, 50), 2),
+        workP95Ms: round(percentile(frames.samples, 95), 2),
+        workMaxMs: round(Math.max(...frames.samples), 2),
+        intervalP50Ms: round(percentile(frames.intervals, 50), 2),
+        intervalP95Ms: round(percentile(frames.intervals, 95), 2),
+      },
+      targets: TARGETS,
+      pass: {
+        jsGzip: size.gameKB <= TARGETS.jsGzipKB,
+        interactive: percentile(tti, 50) <= TARGETS.interactiveMs,
+        frameP95: percentile(frames.samples, 95) <= TARGETS.frameP95Ms,
+      },
+    };
+    if (JSON_OUT) console.log(JSON.stringify(result, null, 2));
+    else {
+      log(`frames during ${frames.turns} animated turns (${frames.renderer}): ${frames.samples.length} frames, work p50 ${result.frames.workP50Ms} ms, p95 ${result.frames.workP95Ms} ms, max ${result.frames.workMaxMs} ms; interval p50 ${result.frames.intervalP50Ms} ms, p95 ${result.frames.intervalP95Ms} ms`);
+      log(`targets: JS ≤ ${TARGETS.jsGzipKB} KB ${result.pass.jsGzip ? 'ok' : 'MISSED'}; interactive ≤ ${TARGETS.interactiveMs} ms ${result.pass.interactive ? 'ok' : 'MISSED'}; frame p95 ≤ ${TARGETS.frameP95Ms} ms ${result.pass.frameP95 ? 'ok' : 'MISSED'}`);
+    }
+  } finally {
+    await browser?.close();
+    child.kill('SIGTERM');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
