@@ -25,6 +25,11 @@ export interface ServerConfig {
   readonly idleSeconds?: number;
   /** Base URL for invite links (default: from the request's Host header). */
   readonly publicUrl?: string;
+  /**
+   * The rooms' clock, epoch ms (default `Date.now`): game clocks, presence times and the press's
+   * rate limits read it. Tests move it forward instead of sleeping; it must never go back.
+   */
+  readonly now?: () => number;
 }
 
 export interface RunningServer {
@@ -52,6 +57,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
+    now: config.now ?? Date.now,
   };
 
   const app = express();
@@ -67,8 +73,19 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     else res.type('html').send(PLACEHOLDER);
   };
   if (existsSync(clientDir)) app.use(express.static(clientDir, { index: false }));
-  app.get('/', sendIndex);
-  app.get('/g/:code', sendIndex);
+  // SPA fallback: every other GET is a client route (`/`, `/g/CODE`, `/rules`, ...) and gets the
+  // client's index.html, except the API (its own 404), `/healthz` (above), and paths that name a
+  // file (a dot in the last segment, e.g. a missing `/assets/x.js`), which get a plain 404 rather
+  // than HTML a browser would try to run as a script.
+  app.get('*', (req: Request, res: Response, next: NextFunction) => {
+    if (req.path === '/api' || req.path.startsWith('/api/') || req.path === '/healthz') return next();
+    const last = req.path.slice(req.path.lastIndexOf('/') + 1);
+    if (last.includes('.')) return next();
+    sendIndex(req, res);
+  });
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send('not found');
+  });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = (err as { status?: number }).status ?? 500;
     res.status(status).json({ error: { code: status === 500 ? 'internal_error' : 'bad_request', message: String((err as Error).message ?? err) } });

@@ -1,5 +1,6 @@
-/** Error codes the room adds to the engine's TurnErrorCode values. */
+/** Error codes the room adds to the engine's TurnErrorCode values and the press's codes. */
 import type { TurnErrorCode } from '@djambi/shared';
+import type { PressErrorCode } from './press/types.js';
 
 /** Codes of `rejected` messages that come from the room itself. */
 export type RoomErrorCode =
@@ -16,17 +17,17 @@ export type RoomErrorCode =
   | 'not_creator'
   | 'seat_taken'
   | 'stale'
-  | 'no_draw_offer'
-  | 'draw_offer_open'
   | 'internal_error';
 
-/** Every code a `rejected` message may carry. */
-export type RejectCode = RoomErrorCode | TurnErrorCode | 'bad_rules';
+/** Every code a `rejected` message may carry (the press's codes included, see docs/PROTOCOL.md). */
+export type RejectCode = RoomErrorCode | TurnErrorCode | PressErrorCode | 'bad_rules';
 
 /** A rejection: sent to the offending client only. */
 export interface Rejection {
   readonly code: RejectCode;
   readonly message: string;
+  /** With `rate_limited`: milliseconds until the sender may act again. */
+  readonly retryAfterMs?: number;
 }
 
 /** Codes of join/create failures (ServerError message prefix, see docs/PROTOCOL.md). */

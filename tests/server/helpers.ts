@@ -115,7 +115,8 @@ export class TestClient {
     return seats[seats.length - 1];
   }
 
-  private on(cb: () => void): () => void {
+  /** Calls `cb` on every message, patch or leave of this client; returns the unsubscribe function. */
+  on(cb: () => void): () => void {
     this.listeners.add(cb);
     return () => this.listeners.delete(cb);
   }
@@ -123,6 +124,19 @@ export class TestClient {
   private notify(): void {
     for (const cb of [...this.listeners]) cb();
   }
+}
+
+/** Waits until `check()` holds, re-checking whenever any of `clients` receives something. */
+export function waitClients(clients: readonly TestClient[], check: () => boolean, label: string, timeoutMs = 5000): Promise<void> {
+  return waitUntil(
+    check,
+    (cb) => {
+      const offs = clients.map((c) => c.on(cb));
+      return () => offs.forEach((off) => off());
+    },
+    timeoutMs,
+    label,
+  );
 }
 
 /** A colyseus.js SDK for a running server. */

@@ -1,14 +1,28 @@
-/** HTTP API: health, room creation by POST, listing of public rooms, room description, invite page. */
+/**
+ * HTTP API: health, room creation by POST, listing of public rooms, room description; the built
+ * client's static files and the SPA fallback (every client route gets index.html).
+ */
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { RunningServer } from '../../server/src/app.js';
 import { join, leaveAll, quietSdkWarnings, startServer } from './helpers.js';
 
 quietSdkWarnings();
+/** A stand-in for client/dist (one server per file: Colyseus's matchmaker is process-wide). */
+const INDEX = '<!doctype html><title>djambi test client</title><div id="app"></div>';
+let clientDir: string;
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
+  clientDir = await mkdtemp(path.join(tmpdir(), 'djambi-client-'));
+  await mkdir(path.join(clientDir, 'assets'));
+  await writeFile(path.join(clientDir, 'index.html'), INDEX);
+  await writeFile(path.join(clientDir, 'assets', 'app.js'), 'console.log("app")');
+  server = await startServer({ clientDir });
 });
 afterAll(async () => {
   await server.close();
+  await rm(clientDir, { recursive: true, force: true });
 });
 
 const api = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
@@ -31,7 +45,7 @@ test('GET /healthz', async () => {
 });
 
 test('POST /api/rooms creates a room; GET describes it; the invite link serves the client', async () => {
-  const res = await post('/api/rooms', { rules: { players: 3, reporter: 'mandatory_single' }, clock: { initialSeconds: 600, incrementSeconds: 5 }, visibility: 'public' });
+  const res = await post('/api/rooms', { rules: { players: 3, reporter: 'mandatory_single' }, clock: { initialSeconds: 600, incrementSeconds: 5 }, visibility: 'public', press_visibility: 'existence' });
   expect(res.status).toBe(201);
   const body = await res.json();
   expect(body.code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
@@ -46,6 +60,8 @@ test('POST /api/rooms creates a room; GET describes it; the invite link serves t
     seatsTaken: 0,
     clock: { initialSeconds: 600, incrementSeconds: 5 },
     rules: { players: 3, reporter: 'mandatory_single' },
+    press_visibility: 'existence',
+    reveal_press_after_game: true,
     invite: body.invite,
   });
   expect(desc.seats.map((s: { colour: string }) => s.colour)).toEqual(['R', 'B', 'Y']);
@@ -56,6 +72,8 @@ test('POST /api/rooms creates a room; GET describes it; the invite link serves t
   expect(a.state.creator).toBe('R');
   expect(a.state.clock.toJSON()).toMatchObject({ enabled: true, initialMs: 600000, incrementMs: 5000 });
   expect(a.state.rules.reporter).toBe('mandatory_single');
+  expect(a.state.press_visibility).toBe('existence');
+  expect(a.state.reveal_press_after_game).toBe(true);
   await eventually(async () => (await (await api(`/api/rooms/${body.code}`)).json()).seatsTaken === 1, 'seat count in listing');
 
   const page = await api(`/g/${body.code}`);
@@ -82,6 +100,11 @@ test('bad requests', async () => {
   const badClock = await post('/api/rooms', { clock: { initialSeconds: -1 } });
   expect(badClock.status).toBe(400);
   expect((await badClock.json()).error.code).toBe('bad_options');
+  for (const press of [{ press_visibility: 'everyone' }, { press_visibility: 1 }, { reveal_press_after_game: 'yes' }]) {
+    const badPress = await post('/api/rooms', press);
+    expect(badPress.status).toBe(400);
+    expect((await badPress.json()).error.code).toBe('bad_options');
+  }
   const unknown = await post('/api/rooms', { colours: 4 });
   expect(unknown.status).toBe(400);
   const joinKey = await post('/api/rooms', { seatKey: 'x' });
@@ -93,4 +116,45 @@ test('bad requests', async () => {
   expect((await api('/api/rooms/ZZZZZZ')).status).toBe(404);
   expect((await api('/api/rooms/not-a-code!')).status).toBe(404);
   expect((await api('/api/nothing')).status).toBe(404);
+});
+
+describe('the built client: static files and the SPA fallback', () => {
+  const get = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, init);
+
+  test.each(['/', '/rules', '/rules/', '/g/K7QMZ3', '/g/k7qmz3', '/some/deep/client/route', '/rules?lang=fr'])('a direct load of %s gets index.html', async (p) => {
+    const res = await get(p);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await res.text()).toBe(INDEX);
+  });
+
+  test('static files, the API, /healthz and missing files are not the client page', async () => {
+    const js = await get('/assets/app.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
+    expect(await js.text()).toBe('console.log("app")');
+    const missing = await get('/assets/missing.js');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain('djambi test client');
+    expect((await get('/favicon.ico')).status).toBe(404);
+    const api = await get('/api/nothing');
+    expect(api.status).toBe(404);
+    expect((await api.json()).error.code).toBe('not_found');
+    expect((await get('/api')).status).toBe(404);
+    expect(await (await get('/healthz')).json()).toMatchObject({ ok: true });
+    expect((await get('/rules', { method: 'POST' })).status).toBe(404);
+  });
+
+  test('without a built client, client routes get a placeholder page', async () => {
+    await unlink(path.join(clientDir, 'index.html'));
+    try {
+      for (const p of ['/', '/rules', '/g/K7QMZ3']) {
+        const res = await get(p);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('The web client is not built');
+      }
+    } finally {
+      await writeFile(path.join(clientDir, 'index.html'), INDEX);
+    }
+  });
 });

@@ -1,9 +1,9 @@
 /**
  * Negotiation (press) for a `djambi` room: table, spectator, private and group channels; pacts
  * with a betrayal record; draw offers; the after-game reveal. No Colyseus import: the room is a
- * thin adapter (see the INTEGRATION section of docs/PRESS.md).
+ * thin adapter (docs/PROTOCOL.md, "Negotiation"; the room side is rooms/handlers/press.ts).
  */
-export { Press, PRESS_CLIENT_MESSAGES, PRESS_DEFAULTS, PRESS_OPTION_KEYS, parsePressOptions, type PressClientMessage, type PressEntry, type PressOptions } from './press.js';
+export { Press, PRESS_CLIENT_MESSAGES, PRESS_DEFAULTS, PRESS_OPTION_KEYS, eventOf, parsePressOptions, type PressClientMessage, type PressEntry, type PressOptions } from './press.js';
 export { Channels, TABLE, SPECTATORS, MAX_MESSAGES_PER_CHANNEL, channelIdOf, parseChannelId } from './channels.js';
 export { Pacts, hostileActs, MAX_PACT_ROUNDS, MAX_OPEN_PROPOSALS, MAX_PACTS } from './pacts.js';
 export { Draws } from './draws.js';

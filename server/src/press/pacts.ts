@@ -3,7 +3,7 @@
  * (diplomat) or encircle one another's pieces while it is in force; the engine's turn effects
  * tell who did what, and the position before the turn tells who controlled the piece.
  *
- * Decisions (docs/PRESS.md): a betrayal is recorded once per (pact, traitor, victim, turn); the
+ * Decisions (docs/PROTOCOL.md, "Pacts"): a betrayal is recorded once per (pact, traitor, victim, turn); the
  * pact is marked broken and the traitor is no longer bound by it (it stays in force between the
  * others, and ends when fewer than two remain bound). Leaving first is never a betrayal.
  * A round is as many normal turns as there were active players when the pact came into force.

@@ -5,7 +5,7 @@
  * to exactly the members listed; a rejection goes to the sender only.
  */
 import { randomBytes } from 'node:crypto';
-import { applyEvent, type Colour, type Effect, type Position, type RecordEvent } from '@djambi/shared';
+import { applyEvent, type Colour, type Effect, type Position, type RecordEvent, type Turn } from '@djambi/shared';
 import { Channels } from './channels.js';
 import { Draws } from './draws.js';
 import { Pacts } from './pacts.js';
@@ -37,12 +37,38 @@ export const PRESS_CLIENT_MESSAGES = [
 /** A client → server press message type. */
 export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
 
-/** One accepted record event as the room's `Game` returns it (structurally its `Entry`). */
+/**
+ * One accepted record event as the room's `Game` returns it (structurally its `Entry`, or its
+ * `Applied`, which also carries the engine's effects and the position after the entry).
+ */
 export interface PressEntry {
   readonly kind: 'turn' | 'pass' | 'resign' | 'timeout' | 'draw';
-  readonly event: RecordEvent;
+  /** The player concerned (null for a draw by agreement). */
+  readonly colour: Colour | null;
+  /** The turn of `turn` and `pass` entries. */
+  readonly turn: Turn | null;
   /** Turn notation ('' for resignations and draws). */
   readonly text: string;
+  /** The engine's effects of the entry; with `position`, spares a replay. */
+  readonly effects?: readonly Effect[];
+  /** The position after the entry; with `effects`, spares a replay. */
+  readonly position?: Position;
+}
+
+/** The record event of an entry (what `applyEvent` replays). */
+export function eventOf(entry: PressEntry): RecordEvent {
+  switch (entry.kind) {
+    case 'turn':
+    case 'pass':
+      if (entry.turn === null) throw new Error(`press: a ${entry.kind} entry without its turn`);
+      return { type: 'turn', turn: entry.turn };
+    case 'resign':
+    case 'timeout':
+      if (entry.colour === null) throw new Error(`press: a ${entry.kind} entry without its colour`);
+      return entry.kind === 'timeout' ? { type: 'resign', colour: entry.colour, timeout: true } : { type: 'resign', colour: entry.colour };
+    case 'draw':
+      return { type: 'draw' };
+  }
 }
 
 /** How to build a room's press. */
@@ -173,18 +199,28 @@ export class Press {
   /**
    * Convenience for the room: the entries one `game.play` / `game.resign` / `game.agreeDraw` call
    * returned (a turn and its automatic passes, a resignation, a draw), with `before` the position
-   * before that call. Each entry is replayed from `before` to recover the position around it
-   * (the engine is deterministic), then handed to `afterTurn`, `afterResign` or `endGame`.
+   * before that call. The positions around each entry come from the entries themselves
+   * (`position`, `effects`) or, when they do not carry them, from replaying each entry from
+   * `before` (the engine is deterministic); each is then handed to `afterTurn`, `afterResign` or
+   * `endGame`.
    */
   afterEntries(before: Position, entries: readonly PressEntry[], now: number): Delivery[] {
     const out: Delivery[] = [];
     let pos = before;
     for (const entry of entries) {
-      const r = applyEvent(pos, entry.event);
-      if (!r.ok) throw new Error(`press: entry ${entry.kind} does not replay: ${r.error.code} ${r.error.message}`);
-      const next = r.value.position;
+      let next: Position;
+      let effects: readonly Effect[];
+      if (entry.position !== undefined && entry.effects !== undefined) {
+        next = entry.position;
+        effects = entry.effects;
+      } else {
+        const r = applyEvent(pos, eventOf(entry));
+        if (!r.ok) throw new Error(`press: entry ${entry.kind} does not replay: ${r.error.code} ${r.error.message}`);
+        next = r.value.position;
+        effects = r.value.effects;
+      }
       if (entry.kind === 'turn' || entry.kind === 'pass') {
-        out.push(...this.afterTurn(pos, next, r.value.effects, pos.toMove!, pos.ply, now, entry.text));
+        out.push(...this.afterTurn(pos, next, effects, pos.toMove!, pos.ply, now, entry.text));
       } else if (entry.kind === 'resign' || entry.kind === 'timeout') {
         out.push(...this.afterResign(next, now));
       } else {

@@ -1,15 +1,17 @@
 /**
- * The `djambi` room: a thin adapter between Colyseus and the engine. It maps connections to
- * seats, dispatches validated messages to `handlers/`, and publishes the model through `mirror`.
- * No game rule lives here.
+ * The `djambi` room: a thin adapter between Colyseus, the engine and the press (negotiation).
+ * It maps connections to seats and press members, dispatches validated messages to
+ * `handlers/`, publishes the model through `mirror`, and sends the press's deliveries to
+ * exactly the connections they name. No game or press rule lives here.
  */
-import { Room, ServerError, type Client, type Deferred, type Delayed } from '@colyseus/core';
-import { seatsOf, type Colour } from '@djambi/shared';
+import { getMessageBytes, Protocol, Room, ServerError, type Client, type Deferred, type Delayed } from '@colyseus/core';
+import { seatsOf, type Colour, type Position } from '@djambi/shared';
 import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
+import { Press } from '../press/index.js';
+import type { Delivery, DrawOfferView, MemberId, PressVisibility } from '../press/types.js';
 import { GameClock } from './clock.js';
 import { releaseCode, reserveCode } from './codes.js';
 import type { Handler, RoomContext } from './context.js';
-import { DrawOffer } from './draw.js';
 import { Game, type Applied } from './game.js';
 import { shareHandshake } from './handshake.js';
 import { HANDLERS } from './handlers/index.js';
@@ -26,6 +28,8 @@ export const MAX_CLIENTS = 120;
 export interface DjambiRoomSettings extends RoomDefaults {
   /** Public base URL for invite links, e.g. `http://localhost:2567`; null = not known. */
   readonly publicUrl: string | null;
+  /** The clock of the room, epoch ms (`Date.now`; tests move it forward). */
+  readonly now: () => number;
 }
 
 /** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */
@@ -33,6 +37,8 @@ export interface RoomListing {
   readonly code: string;
   readonly phase: Phase;
   readonly visibility: 'private' | 'public';
+  readonly press_visibility: PressVisibility;
+  readonly reveal_press_after_game: boolean;
   readonly players: number;
   readonly seats: { colour: Colour; name: string; presence: string }[];
   readonly seatsTaken: number;
@@ -51,14 +57,14 @@ function joinError(code: JoinErrorCode, message: string): ServerError {
   return new ServerError(JOIN_ERROR_STATUS[code], `${code}: ${message}`);
 }
 
-/** A `kind`-less reply shape for `rejected`. */
+/** The `rejected` reply: the refused message type, the code, a text, and `retryAfterMs` for `rate_limited`. */
 interface RejectedMessage extends Rejection {
   readonly type: string;
 }
 
 export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   /** Set by `createServer` through a subclass. */
-  static settings: DjambiRoomSettings = { graceSeconds: 20, idleSeconds: 600, publicUrl: null };
+  static settings: DjambiRoomSettings = { graceSeconds: 20, idleSeconds: 600, publicUrl: null, now: Date.now };
 
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
@@ -68,7 +74,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   seats!: SeatTable;
   game!: Game;
   gameClock: GameClock | null = null;
-  readonly draw = new DrawOffer();
+  press!: Press;
   phase: Phase = 'waiting';
   code = '';
   private createdAt = 0;
@@ -90,11 +96,12 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
       this.failCreate(new ServerError(500, `internal_error: ${(e as Error).message}`));
     }
     this.roomId = this.code;
-    this.createdAt = Date.now();
+    this.createdAt = this.now();
     const colours = seatsOf(this.config.rules);
     this.seats = new SeatTable(colours);
     this.game = new Game(this.config.rules);
     this.gameClock = this.config.clock ? new GameClock(this.config.clock, colours) : null;
+    this.press = new Press({ seats: colours, ...this.config.press });
 
     for (const [type, handler] of Object.entries(HANDLERS)) {
       this.onMessage(type, (client, message) => this.dispatch(type, handler, client, message));
@@ -143,6 +150,10 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     const now = this.now();
     if (opts.spectate) {
       this.spectatorIds.add(client.sessionId);
+      this.safely('spectator join', () => {
+        this.press.addSpectator(client.sessionId, opts.name);
+        this.deliver([this.press.historyDelivery(client.sessionId)]);
+      });
     } else if (opts.seatKey !== undefined) {
       const res = this.seats.reclaim(opts.seatKey, client.sessionId, now, opts.name);
       if (!res) throw joinError('bad_seat_key', 'no seat has this key');
@@ -164,6 +175,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     const sid = client.sessionId;
     if (this.spectatorIds.delete(sid)) {
+      this.safely('spectator leave', () => this.press.removeSpectator(sid));
       this.commit();
       this.updateListing();
       this.armIdleTimer();
@@ -218,25 +230,29 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   // ---- RoomContext -------------------------------------------------------------------------
 
   now(): number {
-    return Date.now();
+    return (this.constructor as typeof DjambiRoom).settings.now();
   }
 
   seatOf(client: Client): Seat | undefined {
     return this.seats.bySession(client.sessionId);
   }
 
+  /** Sends `seat` to the seat's holder, then its `press_history` (the press member is the colour). */
   sendSeat(seat: Seat): void {
     if (seat.sessionId === null || seat.key === null) return;
     const client = this.clientById(seat.sessionId);
-    client?.send('seat', { colour: seat.colour, seatKey: seat.key });
+    if (!client) return;
+    client.send('seat', { colour: seat.colour, seatKey: seat.key });
+    this.safely('history', () => this.deliver([this.press.historyDelivery(seat.colour)]));
   }
 
   startGame(): void {
     this.phase = 'playing';
     const now = this.now();
     const entries: Applied[] = [];
+    this.safely('start', () => this.press.start(this.game.position));
     if (this.gameClock) this.gameClock.start(this.game.position.toMove, now);
-    this.applied(entries);
+    this.applied(entries, this.game.position);
     this.scheduleFlag();
     this.commit();
     this.updateListing();
@@ -247,13 +263,15 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     const now = this.now();
     if (!this.gameClock.flagged(now)) return;
     const colour = this.gameClock.running!;
+    const before = this.game.position;
     const res = this.game.resign(colour, now, true);
-    if (res.ok) this.applied(res.value);
+    if (res.ok) this.applied(res.value, before);
   }
 
-  applied(entries: readonly Applied[]): void {
+  applied(entries: readonly Applied[], before: Position): void {
     const now = this.now();
-    if (entries.length > 0) this.draw.clear();
+    // The press first (the draw offer it lapses is mirrored below), its deliveries after the patch.
+    const deliveries = entries.length > 0 ? this.pressAfter(before, entries, now) : [];
     const clock = this.gameClock;
     if (clock) {
       if (this.game.over) {
@@ -281,7 +299,33 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
       );
     }
     this.commit();
+    this.deliver(deliveries);
     if (this.phase === 'over' || entries.some((e) => e.kind !== 'turn' && e.kind !== 'pass')) this.updateListing();
+  }
+
+  memberOf(client: Client): MemberId {
+    return this.seatOf(client)?.colour ?? client.sessionId;
+  }
+
+  deliver(deliveries: readonly Delivery[]): void {
+    if (deliveries.length === 0) return;
+    let bySession: Map<string, Client> | null = null;
+    for (const d of deliveries) {
+      try {
+        let bytes: Buffer | null = null;
+        for (const member of d.to) {
+          bySession ??= new Map(this.clients.map((c) => [c.sessionId, c]));
+          const sessionId = this.sessionOf(member);
+          const client = sessionId === null ? undefined : bySession.get(sessionId);
+          if (!client) continue; // not connected: its history has it
+          // Encoded once per delivery, then queued like `client.send` (held until a joining client is ready).
+          bytes ??= getMessageBytes.raw(Protocol.ROOM_DATA, d.type, d.payload);
+          client.enqueueRaw(bytes);
+        }
+      } catch (e) {
+        console.error(`[djambi ${this.code}] could not deliver "${d.type}":`, e);
+      }
+    }
   }
 
   commit(): void {
@@ -297,6 +341,8 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
       code: this.code,
       phase: this.phase,
       visibility: this.config.visibility,
+      press_visibility: this.config.press.press_visibility,
+      reveal_press_after_game: this.config.press.reveal_press_after_game,
       players: this.config.rules.players,
       seats: seats.map((s) => ({ colour: s.colour, name: s.name, presence: s.presence })),
       seatsTaken: this.seats.takenCount(),
@@ -322,6 +368,11 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     return this.spectatorIds.size;
   }
 
+  /** The press's open draw offer (read by `mirror`; offers are public). */
+  get drawOffer(): DrawOfferView | null {
+    return this.press.draws.current();
+  }
+
   // ---- internals ---------------------------------------------------------------------------
 
   private dispatch(type: string, handler: Handler, client: Client, message: unknown): void {
@@ -336,12 +387,51 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   }
 
   private reply(client: Client, type: string, rejection: Rejection): void {
-    const msg: RejectedMessage = { type, code: rejection.code, message: rejection.message };
+    const msg: RejectedMessage =
+      rejection.retryAfterMs === undefined
+        ? { type, code: rejection.code, message: rejection.message }
+        : { type, code: rejection.code, message: rejection.message, retryAfterMs: rejection.retryAfterMs };
     try {
       client.send('rejected', msg);
     } catch (e) {
       console.error(`[djambi ${this.code}] could not send a rejection:`, e);
     }
+  }
+
+  /**
+   * The press's deliveries for the entries of one game call. A throw from the press is logged and
+   * never blocks the entries, which are applied already; the press is then brought back in line
+   * with the game as far as it can be (active players, and the reveal if the game is over).
+   */
+  private pressAfter(before: Position, entries: readonly Applied[], now: number): Delivery[] {
+    try {
+      return this.press.afterEntries(before, entries, now);
+    } catch (e) {
+      console.error(`[djambi ${this.code}] press failed after ${entries.map((x) => x.move).join(', ')}:`, e);
+      try {
+        this.press.roster.sync(this.game.position);
+        return this.game.over ? this.press.endGame(now, this.game.position) : [];
+      } catch (e2) {
+        console.error(`[djambi ${this.code}] press could not catch up with the game:`, e2);
+        return [];
+      }
+    }
+  }
+
+  /** Runs a press call whose failure must not stop the room (logged). */
+  private safely(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      console.error(`[djambi ${this.code}] press ${what} failed:`, e);
+    }
+  }
+
+  /** The session id of a press member's connection: a seat's holder, or the spectator itself. */
+  private sessionOf(member: MemberId): string | null {
+    const seat = this.seats.seats.get(member as Colour);
+    if (seat) return seat.sessionId;
+    return this.spectatorIds.has(member) ? member : null;
   }
 
   private clientById(sessionId: string): Client | undefined {

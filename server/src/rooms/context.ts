@@ -3,10 +3,11 @@
  * they validate, call the model, and return a rejection or null. They never touch the schema.
  */
 import type { Client } from '@colyseus/core';
-import type { Colour } from '@djambi/shared';
+import type { Colour, Position } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
+import type { Press } from '../press/index.js';
+import type { Delivery, MemberId } from '../press/types.js';
 import type { GameClock } from './clock.js';
-import type { DrawOffer } from './draw.js';
 import type { Applied, Game } from './game.js';
 import type { Phase } from './mirror.js';
 import type { RoomConfig } from './options.js';
@@ -17,7 +18,8 @@ export interface RoomContext {
   readonly seats: SeatTable;
   readonly game: Game;
   readonly gameClock: GameClock | null;
-  readonly draw: DrawOffer;
+  /** The negotiation of the room: channels, pacts, draw offers, the reveal. */
+  readonly press: Press;
   readonly phase: Phase;
   /** Server time, epoch ms. */
   now(): number;
@@ -29,8 +31,15 @@ export interface RoomContext {
   startGame(): void;
   /** Resigns a player whose clock has run out, if any; call before acting on the game. */
   checkFlag(): void;
-  /** Takes accepted game entries: clocks, draw offer, phase, `played` broadcast, patch. */
-  applied(entries: readonly Applied[]): void;
+  /** The press member a connection speaks for: its seat colour, else its session id. */
+  memberOf(client: Client): MemberId;
+  /** Sends press deliveries with `client.send` to exactly the connected members they name. */
+  deliver(deliveries: readonly Delivery[]): void;
+  /**
+   * Takes the entries of one accepted game call (`before`: the position before that call):
+   * press (betrayals, draw offer, reveal), clocks, phase, `played` broadcast, patch.
+   */
+  applied(entries: readonly Applied[], before: Position): void;
   /** Mirrors the model into the schema and sends the patch now. */
   commit(): void;
   /** Republishes the room listing metadata. */

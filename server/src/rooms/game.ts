@@ -43,9 +43,13 @@ export interface Entry {
   readonly move: string;
 }
 
-/** An entry just accepted, with what it did (effects are not kept: a replay recomputes them). */
+/**
+ * An entry just accepted, with what it did and the position after it (neither is kept: a
+ * replay recomputes them).
+ */
 export interface Applied extends Entry {
   readonly effects: readonly Effect[];
+  readonly position: Position;
 }
 
 /** Fails with `not_your_turn` etc.; codes are the engine's TurnErrorCode values or the room's. */
@@ -147,7 +151,7 @@ export class Game {
     this.moves.push(move);
     this.last = entry;
     this.position = position;
-    out.push({ ...entry, effects });
+    out.push({ ...entry, effects, position });
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `mirror` is the only writer of the room schema: it copies the room model (seats, game,
- * clocks, draw offer) into the synced state. Schema setters skip unchanged values, so writing
+ * clocks, the press's public draw offer) into the synced state. Nothing else of the press (no
+ * channel, message, pact or count) is ever written here. Schema setters skip unchanged values, so writing
  * every field is cheap and produces minimal patches.
  */
 import { ArraySchema } from '@colyseus/schema';
@@ -13,7 +14,7 @@ import {
   ruler,
   type Colour,
 } from '@djambi/shared';
-import type { DrawOffer } from './draw.js';
+import type { DrawOfferView } from '../press/types.js';
 import type { Game } from './game.js';
 import type { GameClock } from './clock.js';
 import type { RoomConfig } from './options.js';
@@ -36,7 +37,8 @@ export interface RoomModel {
   readonly seats: SeatTable;
   readonly game: Game;
   readonly gameClock: GameClock | null;
-  readonly draw: DrawOffer;
+  /** The open draw offer (the press's), public. */
+  readonly drawOffer: DrawOfferView | null;
   readonly spectators: number;
 }
 
@@ -45,14 +47,18 @@ export function mirror(model: RoomModel, state: DjambiState): void {
   state.code = model.code;
   state.phase = model.phase;
   state.visibility = model.config.visibility;
+  state.press_visibility = model.config.press.press_visibility;
+  state.reveal_press_after_game = model.config.press.reveal_press_after_game;
   state.spectators = model.spectators;
   mirrorRules(model, state);
   mirrorSeats(model, state);
   mirrorPosition(model, state);
   mirrorMoves(model, state);
   mirrorClock(model, state);
-  state.drawOffer.by = model.draw.by ?? '';
-  state.drawOffer.accepted = COLOURS.filter((c) => model.draw.accepted.has(c)).join('');
+  const offer = model.drawOffer;
+  state.drawOffer.id = offer?.id ?? 0;
+  state.drawOffer.by = offer?.by ?? '';
+  state.drawOffer.accepted = offer ? COLOURS.filter((c) => offer.accepted.includes(c)).join('') : '';
 }
 
 function mirrorRules(model: RoomModel, state: DjambiState): void {

@@ -1,6 +1,8 @@
 /** Create options of a `djambi` room: rules, clock, visibility and timings. */
 import { parseRules, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
+import { parsePressOptions, PRESS_OPTION_KEYS } from '../press/index.js';
+import type { PressRoomOptions } from '../press/types.js';
 import { isPlainObject } from './validate.js';
 
 /** Per-player clock: total time plus an increment per turn, in milliseconds. */
@@ -18,6 +20,8 @@ export interface RoomConfig {
   readonly graceSeconds: number;
   /** Seconds an empty room is kept before it is disposed. */
   readonly idleSeconds: number;
+  /** Negotiation options (`press_visibility`, `reveal_press_after_game`); public. */
+  readonly press: PressRoomOptions;
 }
 
 /** Server-wide defaults, overridable per room. */
@@ -27,7 +31,7 @@ export interface RoomDefaults {
 }
 
 /** Keys accepted only when creating a room. */
-export const CREATE_KEYS = ['rules', 'clock', 'visibility', 'graceSeconds', 'idleSeconds'] as const;
+export const CREATE_KEYS = ['rules', 'clock', 'visibility', 'graceSeconds', 'idleSeconds', ...PRESS_OPTION_KEYS] as const;
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; code: JoinErrorCode; message: string };
 
@@ -76,5 +80,7 @@ export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parse
     if (!i.ok) return i;
     idleSeconds = i.value;
   }
-  return { ok: true, value: { rules: rules.value, clock, visibility, graceSeconds, idleSeconds } };
+  const press = parsePressOptions(opts);
+  if (!press.ok) return bad(press.message);
+  return { ok: true, value: { rules: rules.value, clock, visibility, graceSeconds, idleSeconds, press: press.value } };
 }

@@ -89,6 +89,8 @@ export class ResultState extends Schema {
 }
 
 export class DrawOfferState extends Schema {
+  /** Id of the open offer (ids count from 1 per room; 0 = no offer open). */
+  @type('uint32') id = 0;
   /** Who offered ('' = no offer open). */
   @type('string') by = '';
   /** Colours that have accepted so far, e.g. "RY". */
@@ -101,6 +103,10 @@ export class DjambiState extends Schema {
   @type('string') phase = 'waiting';
   /** `private` | `public`. */
   @type('string') visibility = 'private';
+  /** Room option: `hidden` | `existence` (may non-members learn that a private channel exists). */
+  @type('string') press_visibility = 'hidden';
+  /** Room option: private, group and spectator conversations are shown to everyone after the game. */
+  @type('boolean') reveal_press_after_game = true;
   @type(RulesState) rules = new RulesState();
   @type(ClockState) clock = new ClockState();
   @type({ map: SeatState }) seats = new MapSchema<SeatState>();

@@ -9,6 +9,12 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: Rejection 
 
 /** Largest accepted message payload, in (approximate) encoded bytes. */
 export const MAX_PAYLOAD_BYTES = 1024;
+/**
+ * Largest accepted payload of a press message (`press_*`, `pact_*`, `draw_*`). A legal message
+ * holds up to 500 code points, 2000 UTF-16 units at most, which `payloadSize` counts as up to
+ * about 6 KB; the press refuses longer text itself (`message_too_long`).
+ */
+export const MAX_PRESS_PAYLOAD_BYTES = 8 * 1024;
 /** Longest square string passed on to the engine (a real square has 2 characters). */
 const MAX_SQUARE_CHARS = 4;
 /** Longest player name. */
@@ -60,9 +66,16 @@ export function payloadSize(value: unknown, budget = MAX_PAYLOAD_BYTES, depth = 
   return Infinity;
 }
 
+/** Refuses a payload over `budget` approximate bytes (or nested deeper than 8) with `payload_too_large`. */
+export function checkSize(message: unknown, budget = MAX_PAYLOAD_BYTES): Checked<unknown> {
+  if (payloadSize(message, budget) > budget) return fail('payload_too_large', `payload over ${budget} bytes`);
+  return { ok: true, value: message };
+}
+
 /** Common envelope check: a plain object, within the size limit, with only `allowed` keys. */
 export function checkObject(message: unknown, allowed: readonly string[]): Checked<Record<string, unknown>> {
-  if (payloadSize(message) > MAX_PAYLOAD_BYTES) return fail('payload_too_large', `payload over ${MAX_PAYLOAD_BYTES} bytes`);
+  const size = checkSize(message);
+  if (!size.ok) return size;
   if (message === undefined || message === null) return { ok: true, value: {} };
   if (!isPlainObject(message)) return fail('bad_payload', 'payload must be an object');
   for (const key of Object.keys(message)) {
@@ -115,7 +128,7 @@ export function checkTurnMessage(message: unknown): Checked<TurnMessage> {
   return { ok: true, value: { turn: turn as MoveTurn, version } };
 }
 
-/** Validates a message that carries no data (`start`, `resign`, `draw_*`). */
+/** Validates a message that carries no data (`start`, `resign`). */
 export function checkEmpty(message: unknown): Checked<Record<string, never>> {
   const env = checkObject(message, []);
   if (!env.ok) return env;

@@ -1,8 +1,8 @@
 /** The message table of a `djambi` room: message type -> handler. */
 import type { Handler } from '../context.js';
-import { drawAccept, drawDecline, drawOffer } from './draw.js';
 import { rename, start, swap } from './lobby.js';
 import { resign, turn } from './play.js';
+import { PRESS_HANDLERS } from './press.js';
 
 export const HANDLERS: Readonly<Record<string, Handler>> = {
   turn,
@@ -10,7 +10,6 @@ export const HANDLERS: Readonly<Record<string, Handler>> = {
   start,
   swap,
   name: rename,
-  draw_offer: drawOffer,
-  draw_accept: drawAccept,
-  draw_decline: drawDecline,
+  // press_send, press_open, press_read, pact_*, draw_offer, draw_accept, draw_decline
+  ...PRESS_HANDLERS,
 };

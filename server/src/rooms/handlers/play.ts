@@ -12,9 +12,10 @@ export const turn: Handler = (ctx, client, message) => {
   if (m.value.version !== undefined && m.value.version !== ctx.game.length) {
     return { code: 'stale', message: `the game is at version ${ctx.game.length}, not ${m.value.version}` };
   }
+  const before = ctx.game.position;
   const res = ctx.game.play(who.colour, m.value.turn, ctx.now());
   if (!res.ok) return { code: res.error.code as never, message: res.error.message };
-  ctx.applied(res.value);
+  ctx.applied(res.value, before);
   return null;
 };
 
@@ -25,8 +26,9 @@ export const resign: Handler = (ctx, client, message) => {
   const who = requirePlayer(ctx, client);
   if (isRejection(who)) return who;
   ctx.checkFlag();
+  const before = ctx.game.position;
   const res = ctx.game.resign(who.colour, ctx.now());
   if (!res.ok) return { code: res.error.code as never, message: res.error.message };
-  ctx.applied(res.value);
+  ctx.applied(res.value, before);
   return null;
 };
