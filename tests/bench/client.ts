@@ -85,8 +85,9 @@ async function seatBots(url: string, code: string): Promise<Map<Colour, Bot>> {
   for (const colour of ['R', 'B', 'Y', 'G'] as Colour[]) {
     const client = new Client(url);
     const room = await client.joinById(code, { name: `bot ${colour}`, colour });
-    const seatKey = await new Promise<string>((resolve) => room.onMessage('seat', (m: { seatKey: string }) => resolve(m.seatKey)));
+    // Everything else the room sends (played, press_history, …) is of no interest here.
     room.onMessage('*', () => undefined);
+    const seatKey = await new Promise<string>((resolve) => room.onMessage('seat', (m: { seatKey: string }) => resolve(m.seatKey)));
     bots.set(colour, { colour, seatKey, room });
   }
   const red = bots.get('R')!.room;

@@ -1,7 +1,7 @@
 /** Board orientation, the state snapshot and the replayed timeline, without a browser. */
 import { initialPosition, makeFen, makeTurn, playTurn, randomTurn, DEFAULT_RULES, type Colour, type Position } from '@djambi/shared';
 import { cellOf, edgeLabels, squareAt } from '../../client/src/game/orientation.js';
-import { lastTurnSquares, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
+import { lastTurnSquares, readMove, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
 import { Timeline } from '../../client/src/game/timeline.js';
 
 describe('orientation', () => {
@@ -75,6 +75,39 @@ describe('snapshot', () => {
     expect(snap.drawOffer).toBeNull();
     expect(lastTurnSquares(snap.lastTurn)).toEqual(['c7', 'd6']);
     expect(readSnapshot(null).phase).toBe('waiting');
+  });
+});
+
+describe('move list', () => {
+  test('reads the strings the server syncs, and objects', () => {
+    expect(['R c7-c5', 'B d5xd4>a5', 'Y pass', 'G resign', 'B timeout', 'draw', { kind: 'turn', colour: 'R', text: 'a1-a2' }, 42].map(readMove)).toEqual([
+      { kind: 'turn', colour: 'R', text: 'c7-c5' },
+      { kind: 'turn', colour: 'B', text: 'd5xd4>a5' },
+      { kind: 'pass', colour: 'Y', text: 'pass' },
+      { kind: 'resign', colour: 'G', text: '' },
+      { kind: 'timeout', colour: 'B', text: '' },
+      { kind: 'draw', colour: '', text: '' },
+      { kind: 'turn', colour: 'R', text: 'a1-a2' },
+      { kind: '', colour: '', text: '' },
+    ]);
+  });
+
+  test('a synced move list replays in the timeline', () => {
+    let pos = initialPosition();
+    const random = ((s: number) => () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32))(11);
+    const synced: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const turn = randomTurn(pos, random);
+      synced.push(`${pos.toMove} ${makeTurn(turn, pos)}`);
+      const res = playTurn(pos, turn);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    }
+    synced.push(`${pos.toMove} resign`);
+    const snap = readSnapshot({ moves: synced });
+    const tl = new Timeline();
+    expect(tl.sync(DEFAULT_RULES, snap.moves)).toHaveLength(13);
+    expect(makeFen(tl.positionAfter(12))).toBe(makeFen(pos));
   });
 });
 

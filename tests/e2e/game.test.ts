@@ -19,6 +19,9 @@ import {
   pageState,
   playByClicks,
   squareCenter,
+  waitForCount,
+  waitForText,
+  waitForValue,
   waitReady,
   waitState,
 } from './helpers.js';
@@ -84,13 +87,21 @@ describeBrowser('four players and a spectator in Chromium', () => {
     invite = `${server.url}/g/${code}`;
   });
 
+  /** Every context opened, to close in `afterAll`. */
+  const opened: BrowserContext[] = [];
+
   afterAll(async () => {
-    await browser?.close();
+    // The server first, while the pages are still connected: a page that closed first would leave
+    // its seat waiting for a reconnection (a grace timer that outlives the server and keeps Jest
+    // from exiting). Then every context and the browser.
     await server?.close();
+    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
+    await browser?.close().catch(() => undefined);
   });
 
   async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    opened.push(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(`${e.message}`));
     return { context, page };
@@ -145,8 +156,8 @@ describeBrowser('four players and a spectator in Chromium', () => {
     }
     const first = pages.get('R')!;
     await first.waitForSelector('#start');
-    await expect(first.locator('#invite-link').inputValue()).resolves.toBe(invite);
-    expect(await first.locator('.qr').count()).toBe(1);
+    await waitForValue(first.locator('#invite-link'), invite);
+    await waitForCount(first.locator('.qr'), 1);
     await first.click('#start');
     for (const page of pages.values()) await waitState(page, "s.phase === 'playing'");
   });
@@ -159,7 +170,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
       const corner = await squareCenter(page, CORNER[colour]);
       expect(corner.y).toBeGreaterThan(box.y + box.height * 0.85);
       expect(corner.x).toBeLessThan(box.x + box.width * 0.15);
-      await expect(page.locator('#seats [data-colour="' + colour + '"] .tag').count()).resolves.toBe(1);
+      await waitForCount(page.locator(`#seats [data-colour="${colour}"] .tag`), 1);
     }
   });
 
@@ -167,17 +178,17 @@ describeBrowser('four players and a spectator in Chromium', () => {
     // Red selects a piece: its destinations come from the engine and the prompt asks for one.
     const red = pages.get('R')!;
     await clickSquare(red, 'a7');
-    await expect(red.locator('#prompt').textContent()).resolves.toMatch(/destination/i);
+    await waitForText(red.locator('#prompt'), /destination/i);
     await clickSquare(red, 'a7'); // deselect again
-    await expect(red.locator('#prompt').textContent()).resolves.toMatch(/pick a piece/i);
+    await waitForText(red.locator('#prompt'), /pick a piece/i);
 
     for (let i = 0; i < 4; i++) await playNext();
     // Red's militant kills: after the capture the page asks where to put the corpse.
     await clickSquare(red, 'a5');
     await clickSquare(red, 'a3');
-    await expect(red.locator('#prompt').textContent()).resolves.toMatch(/corpse|victim/i);
+    await waitForText(red.locator('#prompt'), /corpse|victim/i);
     await red.click('#undo');
-    await expect(red.locator('#prompt').textContent()).resolves.toMatch(/destination/i);
+    await waitForText(red.locator('#prompt'), /destination/i);
     await clickSquare(red, 'a5'); // deselect, then play the scripted turn from scratch
     await playNext(); // a5xa3>e9
     await playNext(); // Blue
@@ -188,7 +199,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     await yellow.reload();
     await waitReady(yellow);
     await waitState(yellow, "s.seat === 'Y' && s.phase === 'playing'");
-    expect(await yellow.locator('#join').isVisible()).toBe(false);
+    await yellow.locator('#join').waitFor({ state: 'hidden', timeout: 15000 });
     await playNext(); // i3-i5 by the reloaded Yellow
     await playNext(); // b2xg7>e8: Green's diplomat displaces Blue's necromobile
     await playNext(); // Red
@@ -199,7 +210,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     const context = contexts.get('B')!;
     await context.setOffline(true);
     await blue.waitForSelector('#net-banner:not([hidden])', { timeout: 10000 });
-    await expect(blue.locator('#net-banner').textContent()).resolves.toMatch(/connection lost|reconnecting/i);
+    await waitForText(blue.locator('#net-banner'), /connection lost|reconnecting/i);
     // The others see Blue away.
     await pages.get('R')!.waitForSelector('#seats [data-colour="B"].away', { timeout: 15000 });
     await context.setOffline(false);
@@ -217,7 +228,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     await playNext(); // Yellow
     await playNext(); // a1-e5: Green's chief enters the maze
     expect(expected.toMove).not.toBeNull();
-    await expect(page.locator('#status').textContent()).resolves.toMatch(/Ruler:\s*Green/);
+    await waitForText(page.locator('#status'), /Ruler:\s*Green/);
     // The spectator picks Green's view.
     await page.selectOption('#view-from', 'G');
     await waitState(page, "s.view === 'G'");
@@ -228,11 +239,13 @@ describeBrowser('four players and a spectator in Chromium', () => {
   test('the move list steps back to an earlier position while the game goes on', async () => {
     const red = pages.get('R')!;
     await red.click('#nav-first');
-    await expect(red.locator('#status .history-note').textContent()).resolves.toMatch(/0 of/);
+    await waitForText(red.locator('#status .history-note'), /\b0 of 12\b/);
     await red.click('#nav-next');
-    await expect(red.locator('#status .history-note').textContent()).resolves.toMatch(/1 of/);
+    await waitForText(red.locator('#status .history-note'), /\b1 of 12\b/);
+    // The move list names the moves, and the board shows the position after the first one.
+    await waitForText(red.locator('#moves li.current'), /a7-a5/);
     await red.click('#nav-last');
-    expect(await red.locator('#status .history-note').count()).toBe(0);
+    await waitForCount(red.locator('#status .history-note'), 0);
   });
 
   test('screenshots of every view', async () => {
@@ -262,7 +275,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     const yellow = pages.get('Y')!;
     await yellow.click('#resign');
     await yellow.click('#resign-no'); // changed its mind
-    expect(await yellow.locator('#resign-dialog').count()).toBe(0);
+    await waitForCount(yellow.locator('#resign-dialog'), 0);
     await yellow.click('#resign');
     await yellow.click('#resign-yes');
     const res = resign(expected, 'Y');
@@ -270,7 +283,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     expected = res.value.position;
     played++;
     for (const p of [...pages.values(), watcher]) await waitState(p, `s.moves === ${played}`);
-    await expect(pages.get('R')!.locator('#status').textContent()).resolves.toMatch(/Out.*Yellow \(resigned\)/s);
+    await waitForText(pages.get('R')!.locator('#status'), /Out.*Yellow \(resigned\)/s);
     await pages.get('R')!.click('#draw-offer-btn');
     for (const c of ['B', 'G'] as Colour[]) {
       const p = pages.get(c)!;
@@ -279,7 +292,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     }
     for (const p of [...pages.values(), watcher]) {
       await waitState(p, "s.phase === 'over'");
-      await expect(p.locator('#result').textContent()).resolves.toMatch(/Draw/);
+      await waitForText(p.locator('#result'), /Draw/);
     }
     await watcher.screenshot({ path: outputFile('e2e-result.png') });
     expect(errors).toEqual([]);
@@ -294,8 +307,8 @@ describeBrowser('four players and a spectator in Chromium', () => {
     await page.waitForURL(/\/g\/[A-Z0-9]{6}$/);
     const newCode = page.url().split('/g/')[1];
     await waitReady(page);
-    await expect(page.locator('#seats .seat').count()).resolves.toBe(4); // 3 seats and the hostage army
-    await expect(page.locator('#seats .seat.hostage').textContent()).resolves.toMatch(/hostage/);
+    await waitForCount(page.locator('#seats .seat'), 4); // 3 seats and the hostage army
+    await waitForText(page.locator('#seats .seat.hostage'), /hostage/);
     const { page: other } = await newPage();
     await other.goto(`${server.url}/`);
     await other.waitForSelector(`#public-rooms li:has-text("${newCode}")`);
@@ -305,8 +318,8 @@ describeBrowser('four players and a spectator in Chromium', () => {
     await waitReady(other);
     await other.click('a[href="/rules"]');
     await other.waitForSelector('h1:has-text("How to play")');
-    expect(await other.locator('.diagram').count()).toBeGreaterThan(5);
+    await other.locator('.diagram').nth(5).waitFor({ timeout: 15000 });
   });
 
-  test.todo('a private message appears for its two players only (needs the negotiation server, issue 4)');
+  // Negotiation (a private message for two players only, pacts, betrayals, the reveal): press.test.ts.
 });

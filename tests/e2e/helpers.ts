@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 /** Where Debian installs Chromium (`apt-get install chromium`). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -125,4 +125,47 @@ export async function dragSquare(page: Page, from: string, to: string): Promise<
 export async function playByClicks(page: Page, text: string): Promise<void> {
   const squares = text.match(/[a-i][1-9]/g) ?? [];
   for (const sq of squares) await clickSquare(page, sq);
+}
+
+/**
+ * Wait until a locator's text matches `re`, polling: the page applies patches and renders a few
+ * milliseconds after the action that caused them, more under load. Returns the matching text;
+ * on timeout the error shows the last text seen.
+ */
+export async function waitForText(locator: Locator, re: RegExp, timeout = 15000): Promise<string> {
+  const end = Date.now() + timeout;
+  let last: string | null = null;
+  let failure = 'no such element';
+  for (;;) {
+    const text = await locator.first().textContent({ timeout: Math.max(100, Math.min(1000, end - Date.now())) }).catch((e: Error) => {
+      failure = e.message.split('\n')[0];
+      return null;
+    });
+    if (text !== null) last = text;
+    if (text !== null && re.test(text)) return text;
+    if (Date.now() >= end) throw new Error(`waitForText(${locator}): ${re} not matched in ${timeout} ms; ${last === null ? failure : `last text: ${JSON.stringify(last)}`}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Wait until a locator matches exactly `n` elements (polling, as `waitForText`). */
+export async function waitForCount(locator: Locator, n: number, timeout = 15000): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const count = await locator.count();
+    if (count === n) return;
+    if (Date.now() >= end) throw new Error(`waitForCount(${locator}): expected ${n}, found ${count} after ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Wait until an input's value is `value` (polling). */
+export async function waitForValue(locator: Locator, value: string, timeout = 15000): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await locator.inputValue({ timeout: Math.max(1, Math.min(1000, end - Date.now())) }).catch(() => null);
+    if (v === value) return;
+    if (Date.now() >= end) throw new Error(`waitForValue(${locator}): expected ${JSON.stringify(value)}, last ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

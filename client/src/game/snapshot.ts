@@ -73,7 +73,8 @@ export interface GameSnapshot {
   readonly lastTurn: LastTurnSnapshot | null;
   readonly moves: readonly MoveRecord[];
   readonly result: { kind: 'win' | 'draw'; winner: Colour | ''; reason: string; ranking: string[] } | null;
-  readonly drawOffer: { by: Colour | ''; accepted: string } | null;
+  /** The open draw offer; `id` (0 if the server does not say) lets an answer name the offer it answers. */
+  readonly drawOffer: { by: Colour | ''; accepted: string; id: number } | null;
   readonly version: number;
 }
 
@@ -171,16 +172,32 @@ export function readSnapshot(json: unknown): GameSnapshot {
           text: str(lt.text),
         }
       : null,
-    moves: list(s.moves).map((m) => {
-      const o = obj(m);
-      return { kind: str(o.kind), colour: colour(o.colour), text: str(o.text) };
-    }),
+    moves: list(s.moves).map(readMove),
     result: str(result.kind) === 'win' || str(result.kind) === 'draw'
       ? { kind: str(result.kind) as 'win' | 'draw', winner: colour(result.winner), reason: str(result.reason), ranking: list(result.ranking).map((x) => str(x)) }
       : null,
-    drawOffer: colour(offer.by) ? { by: colour(offer.by), accepted: str(offer.accepted) } : null,
+    drawOffer: colour(offer.by) ? { by: colour(offer.by), accepted: str(offer.accepted), id: num(offer.id) } : null,
     version: num(s.version),
   };
+}
+
+/**
+ * One move-list entry. The server syncs strings (docs/PROTOCOL.md, "The move list"):
+ * `"R c7-c5"`, `"B pass"`, `"Y resign"`, `"G timeout"` or `"draw"`. Objects
+ * `{ kind, colour, text }` are read as they are.
+ */
+export function readMove(m: unknown): MoveRecord {
+  if (typeof m !== 'string') {
+    const o = obj(m);
+    return { kind: str(o.kind), colour: colour(o.colour), text: str(o.text) };
+  }
+  if (m === 'draw') return { kind: 'draw', colour: '', text: '' };
+  const space = m.indexOf(' ');
+  const who = colour(space > 0 ? m.slice(0, space) : '');
+  const what = space > 0 ? m.slice(space + 1).trim() : m.trim();
+  if (what === 'resign' || what === 'timeout') return { kind: what, colour: who, text: '' };
+  if (what === 'pass') return { kind: 'pass', colour: who, text: what };
+  return { kind: who ? 'turn' : '', colour: who, text: what };
 }
 
 /** Squares touched by the last turn, for its highlight. */

@@ -19,6 +19,10 @@ export interface CreateRequest {
   readonly rules: Partial<Rules>;
   readonly clock: { initialSeconds: number; incrementSeconds: number } | null;
   readonly visibility: 'private' | 'public';
+  /** May everyone see that two players talk privately (never what they say)? Default `hidden`. */
+  readonly press_visibility?: 'hidden' | 'existence';
+  /** Show every private conversation to all after the game. Default true. */
+  readonly reveal_press_after_game?: boolean;
 }
 
 async function json<T>(res: Response): Promise<T> {

@@ -5,6 +5,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import type { Colour, Effect, Turn } from '@djambi/shared';
+import { PRESS_SERVER_MESSAGES } from '../game/press.js';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 
@@ -32,9 +33,11 @@ export interface PlayedEntry {
 export interface ConnectionEvents {
   state(snapshot: GameSnapshot): void;
   seat(seat: StoredSeat | null): void;
-  rejected(code: string, message: string, type: string): void;
+  rejected(code: string, message: string, type: string, retryAfterMs?: number): void;
   played(entries: readonly PlayedEntry[]): void;
   link(state: LinkState): void;
+  /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload as received. */
+  press(type: string, payload: unknown): void;
 }
 
 /** How to join. */
@@ -175,11 +178,9 @@ export class GameConnection {
 
   private async joinFresh(request: JoinRequest): Promise<Room> {
     const opts: Record<string, unknown> = {};
+    if (request.name) opts.name = request.name; // a spectator's name shows in the spectators' channel
     if (request.spectate) opts.spectate = true;
-    else {
-      if (request.name) opts.name = request.name;
-      if (request.colour) opts.colour = request.colour;
-    }
+    else if (request.colour) opts.colour = request.colour;
     try {
       return await this.client.joinById(this.code, opts);
     } catch (e) {
@@ -207,9 +208,15 @@ export class GameConnection {
       this.seat = null;
       this.events.seat(null);
     });
-    room.onMessage('rejected', (msg: { code?: string; message?: string; type?: string }) => {
-      this.events.rejected(String(msg?.code ?? 'rejected'), String(msg?.message ?? ''), String(msg?.type ?? ''));
+    room.onMessage('rejected', (msg: { code?: string; message?: string; type?: string; retryAfterMs?: number }) => {
+      const retry = typeof msg?.retryAfterMs === 'number' ? msg.retryAfterMs : undefined;
+      this.events.rejected(String(msg?.code ?? 'rejected'), String(msg?.message ?? ''), String(msg?.type ?? ''), retry);
     });
+    for (const type of PRESS_SERVER_MESSAGES) {
+      room.onMessage(type, (payload: unknown) => {
+        if (this.room === room) this.events.press(type, payload);
+      });
+    }
     room.onMessage('played', (entries: PlayedEntry[]) => {
       if (Array.isArray(entries)) this.events.played(entries);
     });

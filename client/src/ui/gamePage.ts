@@ -15,6 +15,7 @@ import {
   type Square,
 } from '@djambi/shared';
 import { GameController, type ControllerView } from '../game/controller.js';
+import { PressModel } from '../game/press.js';
 import { lastTurnSquares, type GameSnapshot } from '../game/snapshot.js';
 import { Timeline } from '../game/timeline.js';
 import { S } from '../i18n/strings.js';
@@ -24,6 +25,7 @@ import { BoardView, type BoardScene } from '../render/board.js';
 import { BoardAccess } from './boardAccess.js';
 import { h, link, replace, setText } from './dom.js';
 import { moveText, renderMoves, renderSeats, renderStatus } from './panels.js';
+import { PressPanel } from './pressPanel.js';
 import { qrSvg } from './qr.js';
 import { TurnSignal } from './signal.js';
 
@@ -36,6 +38,8 @@ export interface DjambiDebug {
   interactiveAt: number | null;
   squareCenter(square: Square): { x: number; y: number } | null;
   state(): { fen: string; seat: Colour | null; view: Colour; phase: string; moves: number; renderer: string; toMove: string; prompt: string };
+  /** The negotiation as this page holds it (tabs, unread counts, …). */
+  press(): ReturnType<PressModel['summary']>;
   recordFrames(on: boolean): { samples: readonly number[]; intervals: readonly number[] };
   animating(): boolean;
 }
@@ -104,6 +108,18 @@ class GamePage {
   private readonly access: BoardAccess;
   private readonly ticker: ReturnType<typeof setInterval>;
   private readonly onKey = (e: KeyboardEvent): void => this.key(e);
+  private readonly press: PressModel;
+  private readonly pressPanel: PressPanel;
+  /** Wide screens put the talk in its own column left of the board; otherwise it follows the seats. */
+  private readonly wide = window.matchMedia(WIDE_LAYOUT);
+  /** Phones: once the game is on, the talk goes right under the board. */
+  private readonly narrow = window.matchMedia(NARROW_LAYOUT);
+  private readonly onWide = (): void => this.placeTalk();
+  private readonly boardCol = h('section', { class: 'board-col' });
+  private readonly onVisibility = (): void => this.updateViewing();
+  private feedVisible = false;
+  private unreadShown = 0;
+  private readonly feedObserver: IntersectionObserver | null;
 
   // DOM
   private readonly banner = h('div', { id: 'net-banner', class: 'banner', role: 'status', hidden: true });
@@ -125,6 +141,19 @@ class GamePage {
   private readonly viewSelect = h('select', { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
     ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))));
   private readonly live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
+  private readonly talkCol = h('aside', { class: 'talk-col' });
+  private readonly talkBadge = h('span', { class: 'badge', hidden: true });
+  private readonly talkLink = h('a', {
+    href: '#talk',
+    id: 'talk-link',
+    class: 'talk-link',
+    // Not a navigation (the router would reload the page): bring the talk into view.
+    onclick: ((e: MouseEvent) => {
+      e.preventDefault();
+      this.pressPanel.element.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      (this.pressPanel.element.querySelector('[role="tab"][aria-selected="true"]') as HTMLElement | null)?.focus({ preventScroll: true });
+    }) as EventListener,
+  }, S.press.headerLink, ' ', this.talkBadge);
 
   constructor(
     private readonly root: HTMLElement,
@@ -138,17 +167,34 @@ class GamePage {
     });
     this.access = new BoardAccess((sq) => this.controller.click(sq));
     consumeSeatLink(code);
+    this.press = new PressModel((type, payload) => this.conn.send(type, payload));
+    this.pressPanel = new PressPanel(this.press, { seatName: (c) => this.seatName(c) });
+    this.press.subscribe(() => this.refreshTalkBadge());
     this.conn = new GameConnection(code, {
       state: (s) => this.onState(s),
       seat: (seat) => this.onSeat(seat),
-      rejected: (c, m, type) => this.onRejected(c, m, type),
+      rejected: (c, m, type, retry) => this.onRejected(c, m, type, retry),
       played: () => undefined,
       link: (l) => this.onLink(l),
+      press: (type, payload) => this.press.receive(type, payload),
     });
+    this.feedObserver = typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+        for (const e of entries) this.feedVisible = e.isIntersecting;
+        this.updateViewing();
+      }, { threshold: 0.3 })
+      : null;
     this.controller.subscribe((v) => this.onControllerView(v));
     this.buildDom();
     this.ticker = setInterval(() => this.tick(), 1000);
     document.addEventListener('keydown', this.onKey);
+    document.addEventListener('visibilitychange', this.onVisibility);
+    this.wide.addEventListener('change', this.onWide);
+    this.narrow.addEventListener('change', this.onWide);
+    this.placeTalk();
+    if (this.feedObserver) this.feedObserver.observe(this.pressPanel.feed);
+    else this.feedVisible = true;
+    this.updateViewing();
     this.installDebug();
     void this.createBoard();
     void this.start();
@@ -158,6 +204,11 @@ class GamePage {
     this.disposed = true;
     clearInterval(this.ticker);
     document.removeEventListener('keydown', this.onKey);
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    this.wide.removeEventListener('change', this.onWide);
+    this.narrow.removeEventListener('change', this.onWide);
+    this.feedObserver?.disconnect();
+    this.pressPanel.dispose();
     this.conn.close();
     this.board?.destroy();
     this.signal.dispose();
@@ -205,22 +256,24 @@ class GamePage {
       h('button', { type: 'button', id: 'nav-next', 'aria-label': S.controls.next, onclick: () => this.step('next') }, '›'),
       h('button', { type: 'button', id: 'nav-last', 'aria-label': S.controls.last, onclick: () => this.step('last') }, '»'),
     );
+    replace(this.boardCol,
+      h('div', { class: 'board-wrap' }, this.boardHost, this.access.element),
+      h('div', { class: 'prompt-bar' }, this.prompt,
+        h('div', { class: 'turn-buttons' }, b.noKill, b.undo, b.cancel, b.confirm)),
+      h('div', { class: 'options-row' }, keyForm,
+        h('label', {}, confirmBox, ' ', S.controls.confirmToggle),
+        h('label', {}, soundBox, ' ', S.controls.sound)),
+    );
     replace(this.root,
       h('header', { class: 'top game-top' },
         link('/', S.appName, { class: 'brand' }),
         h('h1', {}, S.game.code(this.code)),
-        h('nav', {}, h('label', { class: 'view-from' }, `${S.game.viewAs} `, this.viewSelect), link('/rules', S.game.rulesLink)),
+        h('nav', {}, h('label', { class: 'view-from' }, `${S.game.viewAs} `, this.viewSelect), this.talkLink, link('/rules', S.game.rulesLink)),
       ),
       this.banner,
       h('main', { class: 'game' },
-        h('section', { class: 'board-col' },
-          h('div', { class: 'board-wrap' }, this.boardHost, this.access.element),
-          h('div', { class: 'prompt-bar' }, this.prompt,
-            h('div', { class: 'turn-buttons' }, b.noKill, b.undo, b.cancel, b.confirm)),
-          h('div', { class: 'options-row' }, keyForm,
-            h('label', {}, confirmBox, ' ', S.controls.confirmToggle),
-            h('label', {}, soundBox, ' ', S.controls.sound)),
-        ),
+        this.talkCol,
+        this.boardCol,
         h('aside', { class: 'side' },
           this.joinBox,
           this.lobbyBox,
@@ -228,8 +281,6 @@ class GamePage {
           this.seatsBox,
           h('section', { class: 'card moves-card', 'aria-label': S.moves.title }, h('div', { class: 'row spread' }, h('h2', {}, S.moves.title), nav), this.movesList),
           this.actionsBox,
-          // Negotiation (issue 4): channels as tabs, pacts and betrayal notices will live here.
-          h('section', { id: 'talk', class: 'card talk', 'aria-label': S.chat.title }, h('h2', {}, S.chat.title), h('p', { class: 'muted' }, S.chat.soon)),
         ),
       ),
       this.live,
@@ -264,7 +315,7 @@ class GamePage {
         await this.conn.join({});
       } else {
         this.joinMode = 'spectator';
-        await this.conn.join({ spectate: true });
+        await this.conn.join({ spectate: true, name: savedName().trim().slice(0, 24) || undefined });
       }
     } catch (e) {
       const err = e as { code?: string };
@@ -298,6 +349,7 @@ class GamePage {
         toMove: this.snap?.toMove ?? '',
         prompt: this.prompt.textContent ?? '',
       }),
+      press: () => this.press.summary(),
       recordFrames: (on) => this.board?.recordFrames(on) ?? { samples: [], intervals: [] },
       animating: () => this.animating,
     };
@@ -341,6 +393,7 @@ class GamePage {
     this.refreshPanels();
     this.refreshJoin();
     this.yourTurnSignal();
+    if (prev?.phase !== snap.phase) this.placeTalk();
   }
 
   private async animate(before: readonly PieceInfo[], effects: readonly Effect[]): Promise<void> {
@@ -366,9 +419,10 @@ class GamePage {
     this.refreshJoin();
   }
 
-  private onRejected(code: string, message: string, type: string): void {
+  private onRejected(code: string, message: string, type: string, retryAfterMs?: number): void {
+    if (this.press.rejected(type, code, message, retryAfterMs)) return;
     if (type === 'turn' || this.controller.view.sending) this.controller.rejected(code);
-    this.message = S.prompt.rejected(message || code);
+    this.message = type === 'turn' ? S.prompt.rejected(message || code) : S.prompt.refused(message || code);
     this.refreshControls(this.controller.view);
   }
 
@@ -509,7 +563,10 @@ class GamePage {
       this.viewIndex === null ? null : { index: this.viewIndex, total: snap.moves.length });
     const canSit = snap.phase === 'waiting' && !mySeat && this.joinMode !== 'joining';
     const canSwap = snap.phase === 'waiting' && !!mySeat;
-    renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.conn.send('swap', { colour: c }) : null);
+    this.press.setContext({ seat: mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
+    const partners = this.press.partners();
+    renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.conn.send('swap', { colour: c }) : null,
+      partners.length ? { seats: partners, talk: (c) => this.pressPanel.talkWith(c) } : null);
     renderMoves(this.movesList, snap.moves, this.viewIndex, this.timeline.length, (n) => this.viewAt(n >= snap.moves.length ? null : n));
     this.renderActions(snap, mySeat);
     this.renderLobby(snap, mySeat);
@@ -522,8 +579,10 @@ class GamePage {
       if (snap.drawOffer && snap.drawOffer.by) {
         items.push(h('p', { id: 'draw-offer' }, S.game.drawOffered(snap.drawOffer.by as Colour)));
         if (snap.drawOffer.by !== mySeat && !snap.drawOffer.accepted.includes(mySeat!)) {
-          items.push(h('button', { type: 'button', id: 'draw-accept', onclick: () => this.conn.send('draw_accept') }, S.game.acceptDraw));
-          items.push(h('button', { type: 'button', id: 'draw-decline', onclick: () => this.conn.send('draw_decline') }, S.game.declineDraw));
+          // Name the offer answered, so that an answer to an offer that lapsed meanwhile is refused.
+          const answer = snap.drawOffer.id > 0 ? { offer: snap.drawOffer.id } : {};
+          items.push(h('button', { type: 'button', id: 'draw-accept', onclick: () => this.conn.send('draw_accept', answer) }, S.game.acceptDraw));
+          items.push(h('button', { type: 'button', id: 'draw-decline', onclick: () => this.conn.send('draw_decline', answer) }, S.game.declineDraw));
         }
       } else {
         items.push(h('button', { type: 'button', id: 'draw-offer-btn', onclick: () => this.conn.send('draw_offer') }, S.game.offerDraw));
@@ -631,6 +690,45 @@ class GamePage {
     this.refreshPanels();
   }
 
+  /** A seat's display name: its player's name, else the colour. */
+  private seatName(c: Colour): string {
+    const seat = this.snap?.seats.find((x) => x.colour === c);
+    return seat?.taken && seat.name ? seat.name : S.colour(c);
+  }
+
+  /**
+   * Put the talk card in the left column (wide screens), right under the board (phones, once
+   * the game is on: before, joining comes first), or else after the seats.
+   */
+  private placeTalk(): void {
+    const card = this.pressPanel.element;
+    if (this.wide.matches) {
+      if (card.parentElement !== this.talkCol) this.talkCol.appendChild(card);
+    } else if (this.narrow.matches && this.snap && this.snap.phase !== 'waiting') {
+      if (card.previousElementSibling !== this.boardCol) this.boardCol.after(card);
+    } else if (card.previousElementSibling !== this.seatsBox) {
+      this.seatsBox.after(card);
+    }
+    this.talkCol.hidden = !this.wide.matches;
+  }
+
+  /** A channel counts as read only while its messages are on screen in a visible page. */
+  private updateViewing(): void {
+    this.press.setViewing(document.visibilityState === 'visible' && this.feedVisible && !this.pressPanel.feed.hidden);
+  }
+
+  private refreshTalkBadge(): void {
+    const n = this.press.totalUnread;
+    // Screen readers hear that something new was said (the feed itself is not a live region).
+    if (n > this.unreadShown) this.live.textContent = S.press.unread(n);
+    this.unreadShown = n;
+    this.talkBadge.hidden = n === 0;
+    setText(this.talkBadge, n ? String(n) : '');
+    this.talkLink.setAttribute('aria-label', n ? `${S.press.headerLink}: ${S.press.unread(n)}` : S.press.headerLink);
+    // The reveal tab hides the feed: whether the channel is in view changes with the tab.
+    this.updateViewing();
+  }
+
   private yourTurnSignal(): void {
     const pos = this.livePos;
     const mine = !!pos && this.snap?.phase === 'playing' && !pos.result && pos.toMove !== null && pos.toMove === this.seat?.colour;
@@ -668,6 +766,11 @@ class GamePage {
     }
   }
 }
+
+/** Screens wide enough for a talk column left of the board (as `styles.css`). */
+const WIDE_LAYOUT = '(min-width: 1180px) and (orientation: landscape)';
+/** Phones held upright (as `styles.css`): one column. */
+const NARROW_LAYOUT = '(max-width: 820px), (orientation: portrait)';
 
 /** A seat link (`/g/CODE#seat=R.KEY`) moves the seat to this device: store it and clean the URL. */
 function consumeSeatLink(code: string): void {

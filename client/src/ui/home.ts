@@ -61,6 +61,12 @@ export function renderHome(root: HTMLElement): () => void {
     h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'private', checked: true }), ' ', S.home.private),
     h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'public' }), ' ', S.home.public),
   );
+  const pressExistence = h('input', { type: 'checkbox', id: 'press-existence' });
+  const pressReveal = h('input', { type: 'checkbox', id: 'press-reveal', checked: true });
+  const talk = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.talk),
+    h('label', {}, pressExistence, ' ', S.home.pressExistence),
+    h('label', {}, pressReveal, ' ', S.home.pressReveal),
+  );
   const createError = h('p', { class: 'error', role: 'alert' });
   const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, S.home.create);
   const form = h('form', { class: 'card', id: 'create-form' },
@@ -74,6 +80,7 @@ export function renderHome(root: HTMLElement): () => void {
         h('label', { for: 'clock-inc' }, S.home.clockIncrement), increment),
     ),
     visibility,
+    talk,
     createButton,
     createError,
   );
@@ -92,7 +99,13 @@ export function renderHome(root: HTMLElement): () => void {
     createButton.disabled = true;
     createButton.textContent = S.home.creating;
     createError.textContent = '';
-    createRoom({ rules: rules as Partial<Rules>, clock, visibility: data.get('visibility') === 'public' ? 'public' : 'private' })
+    createRoom({
+      rules: rules as Partial<Rules>,
+      clock,
+      visibility: data.get('visibility') === 'public' ? 'public' : 'private',
+      press_visibility: pressExistence.checked ? 'existence' : 'hidden',
+      reveal_press_after_game: pressReveal.checked,
+    })
       .then(({ code }) => navigate(`/g/${code}`))
       .catch((err: unknown) => {
         createError.textContent = S.home.createFailed(err instanceof Error ? err.message : String(err));

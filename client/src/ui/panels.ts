@@ -87,7 +87,15 @@ export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position 
  * The seats panel. `onSit` is offered for free seats when the viewer may still sit; `onSwap`
  * (seated viewer, before the start) moves to a free seat or asks the holder to swap.
  */
-export function renderSeats(el: HTMLElement, snap: GameSnapshot, mySeat: Colour | null, now: number, onSit: ((c: Colour) => void) | null, onSwap: ((c: Colour) => void) | null = null): void {
+export function renderSeats(
+  el: HTMLElement,
+  snap: GameSnapshot,
+  mySeat: Colour | null,
+  now: number,
+  onSit: ((c: Colour) => void) | null,
+  onSwap: ((c: Colour) => void) | null = null,
+  talk: { seats: readonly Colour[]; talk: (c: Colour) => void } | null = null,
+): void {
   const mine = snap.seats.find((s) => s.colour === mySeat);
   const items = snap.seats.map((seat) => {
     const you = seat.colour === mySeat;
@@ -107,6 +115,9 @@ export function renderSeats(el: HTMLElement, snap: GameSnapshot, mySeat: Colour 
       !seat.taken && onSit ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour)) : null,
       onSwap && !you ? swapButton(seat, mine, onSwap) : null,
       seat.taken && seat.swapWith && seat.swapWith === mySeat ? h('span', { class: 'tag swap' }, S.game.swapAsked) : null,
+      talk && talk.seats.includes(seat.colour)
+        ? h('button', { type: 'button', class: 'small talk-to', 'data-talk': seat.colour, 'aria-label': S.press.talkToLabel(seat.name || S.colour(seat.colour)), onclick: () => talk.talk(seat.colour) }, S.press.talkTo)
+        : null,
     );
   });
   if (snap.rules.players === 3) items.push(h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)));

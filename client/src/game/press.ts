@@ -1,0 +1,794 @@
+/**
+ * The negotiation ("press", docs/PRESS.md) as this viewer sees it: the channels the server told
+ * it about, with their messages and unread counts; the pacts, betrayals and the after-game
+ * reveal it was sent; and the panel's own state (selected tab, drafts, the inline rejection).
+ * Everything comes from server messages: who may read or write, whether a pact is in force,
+ * what is a betrayal, all of that is the server's. The intents go out through `send`.
+ * Pure TypeScript, no DOM and no Colyseus, so it is tested without a browser.
+ */
+import { COLOURS, type Colour } from '@djambi/shared';
+
+/** Server → client message types of the press. */
+export const PRESS_SERVER_MESSAGES = [
+  'press_message',
+  'press_channel',
+  'press_exists',
+  'press_unread',
+  'press_history',
+  'pact',
+  'betrayal',
+  'draw',
+  'press_reveal',
+] as const;
+/** A server → client press message type. */
+export type PressServerMessage = (typeof PRESS_SERVER_MESSAGES)[number];
+
+/** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
+const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const;
+
+/** The server's limit on a message, in Unicode code points (the counter shows it; the server decides). */
+export const MAX_MESSAGE_CHARS = 500;
+/** Live pact events kept for the panel's notices. */
+const MAX_NOTICES = 12;
+
+/** `table`, `spectators`, a private channel of two seats or a group of three or more. */
+export type ChannelKind = 'table' | 'spectators' | 'private' | 'group';
+/** The tab of the after-game reveal. */
+export const REVEAL_TAB = 'reveal';
+/** The table channel's id. */
+export const TABLE = 'table';
+/** The spectators' channel id. */
+export const SPECTATORS = 'spectators';
+
+/** One message, plain text. `from` is a seat colour or a spectator's opaque id. */
+export interface PressMessage {
+  readonly id: number;
+  readonly channel: string;
+  readonly from: string;
+  /** A spectator's display name ('' for players: their name is the seat's). */
+  readonly name: string;
+  readonly text: string;
+  /** Turns played when it was sent. */
+  readonly ply: number;
+  readonly at: number;
+}
+
+/** A channel with this member's messages and read state. */
+export interface Channel {
+  readonly id: string;
+  readonly kind: ChannelKind;
+  /** Member seats of a private or group channel (empty for table and spectators). */
+  readonly members: readonly Colour[];
+  readonly openedBy: Colour | '';
+  readonly ply: number;
+  readonly messages: readonly PressMessage[];
+  readonly readUpTo: number;
+  readonly unread: number;
+}
+
+/** Why a pact ended. */
+export type PactEndReason = 'declined' | 'withdrawn' | 'left' | 'betrayed' | 'expired' | 'eliminated' | 'game_over';
+/** What happened to a pact. */
+export type PactEvent = 'proposed' | 'accepted' | 'declined' | 'withdrawn' | 'in_force' | 'left' | 'eliminated' | 'expired';
+/** What a traitor did. */
+export type BetrayalAct = 'kill' | 'displace' | 'encircle';
+
+/** A pact as the server shows it. */
+export interface Pact {
+  readonly id: string;
+  readonly proposer: Colour;
+  readonly members: readonly Colour[];
+  readonly rounds: number | null;
+  readonly announced: boolean;
+  readonly status: 'proposed' | 'in_force' | 'ended';
+  readonly accepted: readonly Colour[];
+  readonly standing: readonly Colour[];
+  readonly turnsLeft: number | null;
+  readonly broken: boolean;
+  readonly proposedPly: number;
+  readonly inForcePly: number | null;
+  readonly endedPly: number | null;
+  readonly endReason: PactEndReason | null;
+}
+
+/** A betrayal record. `ply` is the 0-based index of the turn. */
+export interface Betrayal {
+  readonly pactId: string;
+  readonly traitor: Colour;
+  readonly victim: Colour;
+  readonly ply: number;
+  readonly turnText: string;
+  readonly acts: readonly BetrayalAct[];
+  readonly at: number;
+}
+
+/** One item of the after-game story. */
+export type RevealItem =
+  | ({ readonly kind: 'message' } & PressMessage)
+  | { readonly kind: 'channel'; readonly channel: string; readonly members: readonly Colour[]; readonly by: Colour | ''; readonly ply: number; readonly at: number }
+  | { readonly kind: 'pact'; readonly pactId: string; readonly event: PactEvent; readonly by: Colour | ''; readonly ply: number; readonly at: number }
+  | ({ readonly kind: 'betrayal' } & Betrayal)
+  | { readonly kind: 'draw'; readonly event: string; readonly offer: number; readonly by: Colour | ''; readonly ply: number; readonly at: number };
+
+/** Everything revealed after the game. */
+export interface Reveal {
+  /** False when the room keeps private conversations private after the game. */
+  readonly conversations: boolean;
+  readonly channels: readonly { readonly id: string; readonly kind: ChannelKind; readonly members: readonly Colour[] }[];
+  readonly pacts: readonly Pact[];
+  readonly betrayals: readonly Betrayal[];
+  readonly timeline: readonly RevealItem[];
+}
+
+/** A live pact event, for the panel's notices. */
+export interface PactNotice {
+  readonly seq: number;
+  readonly event: PactEvent;
+  readonly by: Colour | '';
+  readonly pact: Pact;
+}
+
+/** Where a rejection is shown. */
+export type PressArea = 'chat' | 'open' | 'pact';
+
+/** A refusal from the server, shown inline where the action was made. */
+export interface PressError {
+  readonly area: PressArea;
+  readonly code: string;
+  readonly message: string;
+  readonly retryAfterMs: number | null;
+}
+
+/** What the page knows from the room state, for the panel's hints. */
+export interface PressContext {
+  readonly seat: Colour | null;
+  /** Active (not eliminated) seats. */
+  readonly active: readonly Colour[];
+  readonly phase: 'waiting' | 'playing' | 'over';
+}
+
+/** One tab of the panel. */
+export interface PressTab {
+  readonly id: string;
+  readonly kind: ChannelKind | 'reveal';
+  /** The other members of a private or group channel. */
+  readonly others: readonly Colour[];
+  readonly unread: number;
+}
+
+/** One line of a channel's feed: a message, or (table) an announced pact or a betrayal. */
+export type FeedItem =
+  | { readonly kind: 'message'; readonly message: PressMessage; readonly mine: boolean }
+  | { readonly kind: 'pact'; readonly pact: Pact; readonly event: 'in_force' | 'ended' }
+  | { readonly kind: 'betrayal'; readonly betrayal: Betrayal };
+
+/** The pacts, sorted for the panel. */
+export interface PactGroups {
+  /** Proposals waiting for this viewer's answer. */
+  readonly invitations: readonly Pact[];
+  /** Proposals this viewer has accepted, waiting for others. */
+  readonly waiting: readonly Pact[];
+  readonly inForce: readonly Pact[];
+  readonly ended: readonly Pact[];
+}
+
+/** Whether the viewer may write in a channel (a hint: the server decides). */
+export type ComposeState = 'ok' | 'read_only_table' | 'closed' | 'not_active' | 'none';
+
+type Json = Record<string, unknown>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
+const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const colour = (v: unknown): Colour | '' => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : '');
+const colours = (v: unknown): Colour[] => sortColours(arr(v).map(colour).filter((c): c is Colour => c !== ''));
+const oneOf = <T extends string>(v: unknown, values: readonly T[]): T | null => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null);
+
+/** Colours in seat order, without repeats. */
+export function sortColours(cs: readonly Colour[]): Colour[] {
+  return COLOURS.filter((c) => cs.includes(c));
+}
+
+/** The kind of a channel id (`table`, `spectators`, `dm:XY`, `group:XYZ…`), or null. */
+export function channelKind(id: string): ChannelKind | null {
+  if (id === TABLE) return 'table';
+  if (id === SPECTATORS) return 'spectators';
+  if (id.startsWith('dm:')) return 'private';
+  if (id.startsWith('group:')) return 'group';
+  return null;
+}
+
+/** Length as the server counts it: Unicode code points. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** Read a message payload, or null. */
+export function readMessage(v: unknown): PressMessage | null {
+  const o = obj(v);
+  const id = num(o.id, -1);
+  const channel = str(o.channel);
+  if (id < 1 || !channelKind(channel) || typeof o.text !== 'string' || !str(o.from)) return null;
+  return { id, channel, from: str(o.from), name: str(o.name), text: o.text, ply: num(o.ply), at: num(o.at) };
+}
+
+function readChannel(v: unknown): Mutable<Channel> | null {
+  const o = obj(v);
+  const id = str(o.id);
+  const kind = channelKind(id);
+  if (!kind) return null;
+  const messages = arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === id);
+  return {
+    id,
+    kind,
+    members: kind === 'private' || kind === 'group' ? colours(o.members) : [],
+    openedBy: colour(o.openedBy),
+    ply: num(o.ply),
+    messages,
+    readUpTo: num(o.readUpTo),
+    unread: num(o.unread),
+  };
+}
+
+const PACT_END: readonly PactEndReason[] = ['declined', 'withdrawn', 'left', 'betrayed', 'expired', 'eliminated', 'game_over'];
+const PACT_EVENTS: readonly PactEvent[] = ['proposed', 'accepted', 'declined', 'withdrawn', 'in_force', 'left', 'eliminated', 'expired'];
+const ACTS: readonly BetrayalAct[] = ['kill', 'displace', 'encircle'];
+
+/** Read a pact view, or null. */
+export function readPact(v: unknown): Pact | null {
+  const o = obj(v);
+  const id = str(o.id);
+  const proposer = colour(o.proposer);
+  const status = oneOf(o.status, ['proposed', 'in_force', 'ended'] as const);
+  if (!id || !proposer || !status) return null;
+  return {
+    id,
+    proposer,
+    members: colours(o.members),
+    rounds: numOrNull(o.rounds),
+    announced: o.announced === true,
+    status,
+    accepted: colours(o.accepted),
+    standing: colours(o.standing),
+    turnsLeft: numOrNull(o.turnsLeft),
+    broken: o.broken === true,
+    proposedPly: num(o.proposedPly),
+    inForcePly: numOrNull(o.inForcePly),
+    endedPly: numOrNull(o.endedPly),
+    endReason: oneOf(o.endReason, PACT_END),
+  };
+}
+
+/** Read a betrayal record, or null. */
+export function readBetrayal(v: unknown): Betrayal | null {
+  const o = obj(v);
+  const traitor = colour(o.traitor);
+  const victim = colour(o.victim);
+  if (!str(o.pactId) || !traitor || !victim) return null;
+  return {
+    pactId: str(o.pactId),
+    traitor,
+    victim,
+    ply: num(o.ply),
+    turnText: str(o.turnText),
+    acts: arr(o.acts).map((a) => oneOf(a, ACTS)).filter((a): a is BetrayalAct => a !== null),
+    at: num(o.at),
+  };
+}
+
+function readRevealItem(v: unknown): RevealItem | null {
+  const o = obj(v);
+  switch (o.kind) {
+    case 'message': {
+      const m = readMessage(o);
+      return m && { kind: 'message', ...m };
+    }
+    case 'channel':
+      return channelKind(str(o.channel)) ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by: colour(o.by), ply: num(o.ply), at: num(o.at) } : null;
+    case 'pact': {
+      const event = oneOf(o.event, PACT_EVENTS);
+      return event && str(o.pactId) ? { kind: 'pact', pactId: str(o.pactId), event, by: colour(o.by), ply: num(o.ply), at: num(o.at) } : null;
+    }
+    case 'betrayal': {
+      const b = readBetrayal(o);
+      return b && { kind: 'betrayal', ...b };
+    }
+    case 'draw':
+      return { kind: 'draw', event: str(o.event), offer: num(o.offer), by: colour(o.by), ply: num(o.ply), at: num(o.at) };
+    default:
+      return null;
+  }
+}
+
+/** Read a reveal, or null. */
+export function readReveal(v: unknown): Reveal | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = obj(v);
+  return {
+    conversations: o.conversations !== false,
+    channels: arr(o.channels).flatMap((c) => {
+      const ch = obj(c);
+      const kind = channelKind(str(ch.id));
+      return kind ? [{ id: str(ch.id), kind, members: colours(ch.members) }] : [];
+    }),
+    pacts: arr(o.pacts).map(readPact).filter((p): p is Pact => p !== null),
+    betrayals: arr(o.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null),
+    timeline: arr(o.timeline).map(readRevealItem).filter((i): i is RevealItem => i !== null),
+  };
+}
+
+const betrayalKey = (b: Betrayal): string => `${b.pactId}|${b.traitor}|${b.victim}|${b.ply}`;
+
+/** Group reveal items by the turn they came before or during (plies never decrease). */
+export function groupByPly(items: readonly RevealItem[]): { ply: number; items: RevealItem[] }[] {
+  const out: { ply: number; items: RevealItem[] }[] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last && last.ply === item.ply) last.items.push(item);
+    else out.push({ ply: item.ply, items: [item] });
+  }
+  return out;
+}
+
+/** The negotiation state of one page. */
+export class PressModel {
+  private you: string | null = null;
+  private role: 'player' | 'spectator' | null = null;
+  private phaseSeen: 'waiting' | 'playing' | 'over' = 'waiting';
+  private channelMap = new Map<string, Mutable<Channel>>();
+  private existingList: { channel: string; members: Colour[] }[] = [];
+  private pactMap = new Map<string, Pact>();
+  private betrayalList: Betrayal[] = [];
+  private revealData: Reveal | null = null;
+  private noticeList: PactNotice[] = [];
+  private alertList: Betrayal[] = [];
+  private selectedTab: string = TABLE;
+  private drafts = new Map<string, string>();
+  private errorValue: PressError | null = null;
+  private pendingOpen: string | null = null;
+  private viewing = false;
+  private lastSend: { channel: string; text: string } | null = null;
+  private seq = 0;
+  private context: PressContext = { seat: null, active: [], phase: 'waiting' };
+  private readonly listeners = new Set<() => void>();
+  /** True once the server sent this member's history. */
+  ready = false;
+
+  constructor(private readonly send: (type: string, payload: unknown) => void) {
+    this.channelMap.set(TABLE, emptyChannel(TABLE, 'table'));
+  }
+
+  /** Be told after every change. Returns the unsubscribe function. */
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  // ---- what the server says --------------------------------------------------------------------
+
+  /** Take in a server message. Returns false for a type that is not the press's. */
+  receive(type: string, payload: unknown): boolean {
+    const p = obj(payload);
+    switch (type as PressServerMessage) {
+      case 'press_history':
+        this.history(p);
+        break;
+      case 'press_message': {
+        const m = readMessage(p.message);
+        if (!m) return true;
+        this.message(m);
+        break;
+      }
+      case 'press_channel': {
+        const ch = readChannel(p.channel);
+        if (!ch) return true;
+        if (!this.channelMap.has(ch.id)) this.channelMap.set(ch.id, ch);
+        if (this.pendingOpen !== null && this.pendingOpen === ch.members.join('')) {
+          this.pendingOpen = null;
+          this.selectedTab = ch.id;
+          if (this.errorValue?.area === 'open') this.errorValue = null;
+        }
+        break;
+      }
+      case 'press_exists': {
+        const channel = str(p.channel);
+        if (channelKind(channel) && !this.existingList.some((e) => e.channel === channel)) this.existingList.push({ channel, members: colours(p.members) });
+        break;
+      }
+      case 'press_unread': {
+        const ch = this.channelMap.get(str(p.channel));
+        if (!ch) return true;
+        ch.readUpTo = Math.max(ch.readUpTo, num(p.readUpTo));
+        ch.unread = Math.max(0, num(p.unread));
+        break;
+      }
+      case 'pact': {
+        const pact = readPact(p.pact);
+        const event = oneOf(p.event, PACT_EVENTS);
+        if (!pact || !event) return true;
+        this.pactMap.set(pact.id, pact);
+        this.noticeList = [...this.noticeList, { seq: ++this.seq, event, by: colour(p.by), pact }].slice(-MAX_NOTICES);
+        if (this.errorValue?.area === 'pact') this.errorValue = null;
+        break;
+      }
+      case 'betrayal': {
+        const b = readBetrayal(p.betrayal);
+        const pact = readPact(p.pact);
+        if (pact) this.pactMap.set(pact.id, pact);
+        if (b && !this.betrayalList.some((x) => betrayalKey(x) === betrayalKey(b))) {
+          this.betrayalList.push(b);
+          this.alertList.push(b);
+        }
+        break;
+      }
+      case 'draw':
+        // Draw offers are public and mirrored in the room state; the page shows them from there.
+        return true;
+      case 'press_reveal': {
+        const r = readReveal(payload);
+        if (!r) return true;
+        this.revealData = r;
+        this.phaseSeen = 'over';
+        // Pacts end with the game without a message of their own: take their final state.
+        for (const p of r.pacts) if (this.pactMap.has(p.id)) this.pactMap.set(p.id, p);
+        this.selectedTab = REVEAL_TAB;
+        break;
+      }
+      default:
+        return false;
+    }
+    this.markRead();
+    this.changed();
+    return true;
+  }
+
+  /** A `rejected` message. Returns false if it belongs to another part of the page. */
+  rejected(type: string, code: string, message: string, retryAfterMs?: number): boolean {
+    if (!(PANEL_TYPES as readonly string[]).includes(type)) return false;
+    if (type === 'press_open') this.pendingOpen = null;
+    if (type === 'press_send' && this.lastSend) {
+      // Give the refused text back, unless something new was typed meanwhile.
+      const { channel, text } = this.lastSend;
+      if (!this.drafts.get(channel)) this.drafts.set(channel, text);
+      this.lastSend = null;
+    }
+    const area: PressArea = type === 'press_open' ? 'open' : type.startsWith('pact_') ? 'pact' : 'chat';
+    this.errorValue = { area, code, message, retryAfterMs: typeof retryAfterMs === 'number' ? retryAfterMs : null };
+    this.changed();
+    return true;
+  }
+
+  /** What the page knows of the room (seat, active players, phase). */
+  setContext(ctx: PressContext): void {
+    const c = this.context;
+    if (c.seat === ctx.seat && c.phase === ctx.phase && c.active.join('') === ctx.active.join('')) return;
+    this.context = { seat: ctx.seat, active: [...ctx.active], phase: ctx.phase };
+    this.changed();
+  }
+
+  // ---- what the viewer does --------------------------------------------------------------------
+
+  /** Show a tab (a channel id or `reveal`); marks the channel read if the panel is in view. */
+  select(tab: string): void {
+    if (tab !== REVEAL_TAB && !this.channelMap.has(tab)) return;
+    if (tab === REVEAL_TAB && !this.revealData) return;
+    this.selectedTab = tab;
+    if (this.errorValue?.area === 'chat') this.errorValue = null;
+    this.markRead();
+    this.changed();
+  }
+
+  /** Whether the panel is on screen and the page visible: only then is a channel read. */
+  setViewing(on: boolean): void {
+    if (this.viewing === on) return;
+    this.viewing = on;
+    if (this.markRead()) this.changed();
+  }
+
+  /** The text being typed in the selected channel. */
+  setDraft(text: string): void {
+    this.drafts.set(this.selectedTab, text);
+    this.changed();
+  }
+
+  /** Send the draft of the selected channel. Returns false when there is nothing to send. */
+  sendDraft(): boolean {
+    const channel = this.selectedTab;
+    const text = this.drafts.get(channel) ?? '';
+    if (!this.channelMap.has(channel) || text.trim() === '' || charCount(text) > MAX_MESSAGE_CHARS) return false;
+    this.lastSend = { channel, text };
+    this.drafts.set(channel, '');
+    if (this.errorValue?.area === 'chat') this.errorValue = null;
+    this.send('press_send', { channel, text });
+    this.changed();
+    return true;
+  }
+
+  /**
+   * Talk with these seats (private with one, a group with several): shows their channel if it
+   * is known, otherwise asks the server to open it and shows it when it arrives.
+   */
+  openWith(seats: readonly Colour[]): void {
+    const me = this.context.seat;
+    if (!me) return;
+    const members = sortColours([...seats, me]);
+    if (members.length < 2) return;
+    const known = [...this.channelMap.values()].find((c) => (c.kind === 'private' || c.kind === 'group') && c.members.join('') === members.join(''));
+    if (known) {
+      this.select(known.id);
+      return;
+    }
+    this.pendingOpen = members.join('');
+    if (this.errorValue?.area === 'open') this.errorValue = null;
+    this.send('press_open', { members: sortColours(seats.filter((c) => c !== me)) });
+    this.changed();
+  }
+
+  /** Propose a non-aggression pact. */
+  propose(seats: readonly Colour[], rounds: number | null, announce: boolean): void {
+    const payload: Record<string, unknown> = { with: sortColours(seats) };
+    if (rounds !== null) payload.rounds = rounds;
+    if (announce) payload.announce = true;
+    this.send('pact_propose', payload);
+  }
+
+  /** Accept an invitation. */
+  accept(pact: string): void {
+    this.send('pact_accept', { pact });
+  }
+
+  /** Decline an invitation, or withdraw a pending proposal. */
+  decline(pact: string): void {
+    this.send('pact_decline', { pact });
+  }
+
+  /** Leave a pact in force, openly. */
+  leave(pact: string): void {
+    this.send('pact_leave', { pact });
+  }
+
+  /** Put away the betrayal alerts. */
+  dismissAlerts(): void {
+    if (this.alertList.length === 0) return;
+    this.alertList = [];
+    this.changed();
+  }
+
+  /** Put away the inline rejection. */
+  clearError(): void {
+    if (!this.errorValue) return;
+    this.errorValue = null;
+    this.changed();
+  }
+
+  // ---- views -----------------------------------------------------------------------------------
+
+  /** This member's id (a colour or a spectator id), once the history came. */
+  get me(): string | null {
+    return this.you;
+  }
+
+  /** The selected tab. */
+  get selected(): string {
+    return this.selectedTab;
+  }
+
+  /** The inline rejection, if any. */
+  get error(): PressError | null {
+    return this.errorValue;
+  }
+
+  /** Betrayals received live and not yet put away. */
+  get alerts(): readonly Betrayal[] {
+    return this.alertList;
+  }
+
+  /** Recent live pact events, oldest first. */
+  get notices(): readonly PactNotice[] {
+    return this.noticeList;
+  }
+
+  /** Every betrayal this viewer may see. */
+  get betrayals(): readonly Betrayal[] {
+    return this.betrayalList;
+  }
+
+  /** The after-game reveal, once the game is over. */
+  get reveal(): Reveal | null {
+    return this.revealData;
+  }
+
+  /** Channels whose existence was announced (`press_visibility: existence`). */
+  get existing(): readonly { channel: string; members: readonly Colour[] }[] {
+    return this.existingList;
+  }
+
+  /** True while a `press_open` waits for its channel. */
+  get opening(): boolean {
+    return this.pendingOpen !== null;
+  }
+
+  /** A channel by id. */
+  channel(id: string): Channel | undefined {
+    return this.channelMap.get(id);
+  }
+
+  /** A pact by id. */
+  pact(id: string): Pact | undefined {
+    return this.pactMap.get(id) ?? this.revealData?.pacts.find((p) => p.id === id);
+  }
+
+  /** The tabs in order: table, spectators, private and group channels as opened, the reveal. */
+  tabs(): PressTab[] {
+    const me = this.context.seat;
+    const rank: Record<ChannelKind, number> = { table: 0, spectators: 1, private: 2, group: 2 };
+    const channels = [...this.channelMap.values()].sort((a, b) => rank[a.kind] - rank[b.kind]);
+    const tabs: PressTab[] = channels.map((c) => ({ id: c.id, kind: c.kind, others: c.members.filter((m) => m !== me), unread: c.unread }));
+    if (this.revealData) tabs.push({ id: REVEAL_TAB, kind: 'reveal', others: [], unread: 0 });
+    return tabs;
+  }
+
+  /** Unread messages in every channel. */
+  get totalUnread(): number {
+    let n = 0;
+    for (const c of this.channelMap.values()) n += c.unread;
+    return n;
+  }
+
+  /** The draft of the selected channel, its length in code points and whether it is too long. */
+  draft(): { text: string; count: number; over: boolean } {
+    const text = this.drafts.get(this.selectedTab) ?? '';
+    const count = charCount(text);
+    return { text, count, over: count > MAX_MESSAGE_CHARS };
+  }
+
+  /** Whether to offer a message box in a channel (the server still decides). */
+  compose(id: string): ComposeState {
+    const ch = this.channelMap.get(id);
+    if (!ch || !this.ready) return 'none';
+    const { seat, active, phase } = this.context;
+    switch (ch.kind) {
+      case 'table':
+        return seat ? 'ok' : 'read_only_table';
+      case 'spectators':
+        return 'ok';
+      default:
+        if (phase !== 'playing') return 'closed';
+        return seat && active.includes(seat) ? 'ok' : 'not_active';
+    }
+  }
+
+  /** Seats this viewer may start a conversation or a pact with: the other active seats, during the game. */
+  partners(): Colour[] {
+    const { seat, active, phase } = this.context;
+    if (!seat || phase !== 'playing' || !active.includes(seat) || !this.ready) return [];
+    return active.filter((c) => c !== seat);
+  }
+
+  /** The lines of a channel: its messages and, on the table, announced pacts and betrayals. */
+  feed(id: string): FeedItem[] {
+    const ch = this.channelMap.get(id);
+    if (!ch) return [];
+    const keyed: { key: [number, number, number, number]; item: FeedItem }[] = ch.messages.map((m) => ({
+      key: [m.ply, 0, m.at, m.id],
+      item: { kind: 'message', message: m, mine: m.from === this.you },
+    }));
+    if (ch.kind === 'table') {
+      const announced = [...this.pactMap.values()].filter((p) => p.announced);
+      for (const p of announced) {
+        if (p.inForcePly !== null) keyed.push({ key: [p.inForcePly, 1, 0, 0], item: { kind: 'pact', pact: p, event: 'in_force' } });
+        if (p.status === 'ended' && p.endedPly !== null && p.inForcePly !== null && p.endReason !== 'game_over') {
+          keyed.push({ key: [p.endedPly, p.endReason === 'betrayed' ? 3 : 1, 0, 1], item: { kind: 'pact', pact: p, event: 'ended' } });
+        }
+      }
+      const ids = new Set(announced.map((p) => p.id));
+      for (const b of this.betrayalList) if (ids.has(b.pactId)) keyed.push({ key: [b.ply, 2, b.at, 0], item: { kind: 'betrayal', betrayal: b } });
+    }
+    keyed.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2] || a.key[3] - b.key[3]);
+    return keyed.map((k) => k.item);
+  }
+
+  /** The pacts this viewer sees, sorted for the panel. */
+  pactGroups(): PactGroups {
+    const me = this.context.seat;
+    const all = [...this.pactMap.values()];
+    const mine = (p: Pact): boolean => !!me && p.members.includes(me);
+    return {
+      invitations: all.filter((p) => p.status === 'proposed' && mine(p) && !p.accepted.includes(me!)),
+      waiting: all.filter((p) => p.status === 'proposed' && mine(p) && p.accepted.includes(me!)),
+      inForce: all.filter((p) => p.status === 'in_force'),
+      ended: all.filter((p) => p.status === 'ended'),
+    };
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private history(p: Json): void {
+    this.you = str(p.you) || null;
+    this.role = p.role === 'spectator' ? 'spectator' : 'player';
+    const phase = oneOf(p.phase, ['waiting', 'playing', 'over'] as const);
+    if (phase) this.phaseSeen = phase;
+    const channels = new Map<string, Mutable<Channel>>();
+    for (const c of arr(p.channels)) {
+      const ch = readChannel(c);
+      if (ch) channels.set(ch.id, ch);
+    }
+    if (!channels.has(TABLE)) channels.set(TABLE, emptyChannel(TABLE, 'table'));
+    this.channelMap = channels;
+    this.existingList = arr(p.existing).flatMap((e) => {
+      const o = obj(e);
+      return channelKind(str(o.channel)) ? [{ channel: str(o.channel), members: colours(o.members) }] : [];
+    });
+    this.pactMap = new Map(arr(p.pacts).map(readPact).filter((x): x is Pact => x !== null).map((x) => [x.id, x]));
+    this.betrayalList = arr(p.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null);
+    // Alerts stay only for betrayals still visible; the history itself raises none.
+    const keys = new Set(this.betrayalList.map(betrayalKey));
+    this.alertList = this.alertList.filter((b) => keys.has(betrayalKey(b)));
+    this.noticeList = this.noticeList.filter((n) => this.pactMap.has(n.pact.id));
+    this.revealData = readReveal(p.reveal);
+    if (!this.channelMap.has(this.selectedTab) && !(this.selectedTab === REVEAL_TAB && this.revealData)) this.selectedTab = TABLE;
+    this.pendingOpen = null;
+    this.lastSend = null;
+    this.ready = true;
+  }
+
+  private message(m: PressMessage): void {
+    let ch = this.channelMap.get(m.channel);
+    if (!ch) {
+      const kind = channelKind(m.channel)!;
+      ch = emptyChannel(m.channel, kind);
+      if (kind === 'private' || kind === 'group') ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== ''));
+      this.channelMap.set(m.channel, ch);
+    }
+    if (ch.messages.some((x) => x.id === m.id)) return;
+    ch.messages = [...ch.messages, m].sort((a, b) => a.id - b.id);
+    if (m.from === this.you) {
+      if (this.lastSend?.channel === m.channel) this.lastSend = null;
+      if (this.errorValue?.area === 'chat') this.errorValue = null;
+    } else if (m.id > ch.readUpTo) {
+      ch.unread++;
+    }
+  }
+
+  /** Mark the selected channel read up to its last message, if it is in view and has unread messages. */
+  private markRead(): boolean {
+    if (!this.viewing) return false;
+    const ch = this.channelMap.get(this.selectedTab);
+    if (!ch || ch.unread === 0 || ch.messages.length === 0) return false;
+    const last = ch.messages[ch.messages.length - 1].id;
+    ch.readUpTo = Math.max(ch.readUpTo, last);
+    ch.unread = 0;
+    this.send('press_read', { channel: ch.id, upTo: last });
+    return true;
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Debug summary (the page's test hook). */
+  summary(): { ready: boolean; me: string | null; role: string | null; phase: string; tabs: string[]; unread: Record<string, number>; pacts: number; betrayals: number; reveal: boolean } {
+    const unread: Record<string, number> = {};
+    for (const c of this.channelMap.values()) unread[c.id] = c.unread;
+    return {
+      ready: this.ready,
+      me: this.you,
+      role: this.role,
+      phase: this.phaseSeen,
+      tabs: this.tabs().map((t) => t.id),
+      unread,
+      pacts: this.pactMap.size,
+      betrayals: this.betrayalList.length,
+      reveal: this.revealData !== null,
+    };
+  }
+}
+
+function emptyChannel(id: string, kind: ChannelKind): Mutable<Channel> {
+  return { id, kind, members: [], openedBy: '', ply: 0, messages: [], readUpTo: 0, unread: 0 };
+}
