@@ -211,6 +211,13 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  // A message can arrive between a join and the registration of its handlers (e.g. press_history):
+  // colyseus.js then warns once per message, which would drown the figures.
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].includes('not registered for type')) return;
+    warn(...args);
+  };
   const log = (...a: unknown[]) => {
     if (!opts.json) console.log(...a);
   };
