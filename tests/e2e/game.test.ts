@@ -154,6 +154,10 @@ describeBrowser('four players and a spectator in Chromium', () => {
       await waitState(pa, `s.seat === '${b}' && s.view === '${b}'`);
       await waitState(pb, `s.seat === '${a}'`);
     }
+    // Players say they are ready; everyone sees it.
+    for (const c of ['B', 'Y'] as Colour[]) await pages.get(c)!.click('#ready-toggle');
+    for (const page of pages.values()) await waitForText(page.locator('#ready-count'), /2 of 4 ready/);
+    await waitForCount(pages.get('R')!.locator('.seat[data-colour="B"] .tag.ready'), 1);
     const first = pages.get('R')!;
     await first.waitForSelector('#start');
     await waitForValue(first.locator('#invite-link'), invite);

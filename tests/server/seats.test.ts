@@ -177,6 +177,29 @@ test('seats can be swapped before the start', async () => {
   await leaveAll([a, b]);
 });
 
+test('players say they are ready before the start; a seat that changes hands is not ready', async () => {
+  const a = await createRoom(server, { rules: { players: 2 } }); // R
+  const b = await join(server, a.state.code, {}); // Y
+  const spec = await join(server, a.state.code, { spectate: true });
+  a.room.send('ready', { ready: true });
+  await spec.waitState((s) => s.seats.get('R').ready === true && s.seats.get('Y').ready === false, 'R ready');
+  b.room.send('ready', { ready: true });
+  await a.waitState((s) => s.seats.get('Y').ready === true, 'Y ready');
+  b.room.send('ready', { ready: false });
+  await a.waitState((s) => s.seats.get('Y').ready === false, 'Y no longer ready');
+  expect((await b.sendExpectRejected('ready', { ready: 'yes' })).code).toBe('bad_payload');
+  expect((await b.sendExpectRejected('ready')).code).toBe('bad_payload');
+  expect((await spec.sendExpectRejected('ready', { ready: true })).code).toBe('not_seated');
+  // Swapping seats resets readiness; after the start it is refused.
+  a.room.send('swap', { colour: 'Y' });
+  b.room.send('swap', { colour: 'R' });
+  await spec.waitState((s) => s.seats.get('Y').creator && !s.seats.get('Y').ready && !s.seats.get('R').ready, 'swapped, not ready');
+  a.room.send('start');
+  await spec.waitState((s) => s.phase === 'playing', 'started without everyone ready');
+  expect((await a.sendExpectRejected('ready', { ready: true })).code).toBe('already_started');
+  await leaveAll([a, b, spec]);
+});
+
 test('who may start, and leaving before the start frees the seat', async () => {
   const a = await createRoom(server, { rules: { players: 2 } });
   const code = a.state.code;

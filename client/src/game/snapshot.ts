@@ -18,6 +18,8 @@ export interface SeatSnapshot {
   readonly active: boolean;
   readonly clockMs: number;
   readonly swapWith: Colour | '';
+  /** Before the start: the holder said it is ready. */
+  readonly ready: boolean;
 }
 
 /** One entry of the move list. */
@@ -117,6 +119,7 @@ export function readSnapshot(json: unknown): GameSnapshot {
       active: bool(o.active, true),
       clockMs: num(o.clockMs),
       swapWith: colour(o.swapWith),
+      ready: bool(o.ready),
     });
   }
   const phase = str(s.phase, 'waiting');

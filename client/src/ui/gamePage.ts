@@ -566,7 +566,8 @@ class GamePage {
     this.press.setContext({ seat: mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
     const partners = this.press.partners();
     renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.conn.send('swap', { colour: c }) : null,
-      partners.length ? { seats: partners, talk: (c) => this.pressPanel.talkWith(c) } : null);
+      partners.length ? { seats: partners, talk: (c) => this.pressPanel.talkWith(c) } : null,
+      canSwap ? (ready) => this.conn.send('ready', { ready }) : null);
     renderMoves(this.movesList, snap.moves, this.viewIndex, this.timeline.length, (n) => this.viewAt(n >= snap.moves.length ? null : n));
     this.renderActions(snap, mySeat);
     this.renderLobby(snap, mySeat);

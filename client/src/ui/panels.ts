@@ -95,6 +95,7 @@ export function renderSeats(
   onSit: ((c: Colour) => void) | null,
   onSwap: ((c: Colour) => void) | null = null,
   talk: { seats: readonly Colour[]; talk: (c: Colour) => void } | null = null,
+  onReady: ((ready: boolean) => void) | null = null,
 ): void {
   const mine = snap.seats.find((s) => s.colour === mySeat);
   const items = snap.seats.map((seat) => {
@@ -115,13 +116,20 @@ export function renderSeats(
       !seat.taken && onSit ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour)) : null,
       onSwap && !you ? swapButton(seat, mine, onSwap) : null,
       seat.taken && seat.swapWith && seat.swapWith === mySeat ? h('span', { class: 'tag swap' }, S.game.swapAsked) : null,
+      snap.phase === 'waiting' && seat.taken && seat.ready ? h('span', { class: 'tag ready' }, S.game.seatReady) : null,
+      you && onReady
+        ? h('button', { type: 'button', class: 'small', id: 'ready-toggle', 'aria-pressed': String(seat.ready), onclick: () => onReady(!seat.ready) }, seat.ready ? S.game.notReady : S.game.imReady)
+        : null,
       talk && talk.seats.includes(seat.colour)
         ? h('button', { type: 'button', class: 'small talk-to', 'data-talk': seat.colour, 'aria-label': S.press.talkToLabel(seat.name || S.colour(seat.colour)), onclick: () => talk.talk(seat.colour) }, S.press.talkTo)
         : null,
     );
   });
   if (snap.rules.players === 3) items.push(h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)));
-  replace(el, h('ul', { class: 'seats' }, ...items), h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)));
+  const readyNote = snap.phase === 'waiting'
+    ? h('p', { class: 'muted', id: 'ready-count' }, S.game.readyCount(snap.seats.filter((x) => x.taken && x.ready).length, snap.seats.length))
+    : null;
+  replace(el, h('ul', { class: 'seats' }, ...items), readyNote, h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)));
 }
 
 function swapButton(seat: SeatSnapshot, mine: SeatSnapshot | undefined, onSwap: (c: Colour) => void): HTMLElement | null {

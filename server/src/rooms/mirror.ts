@@ -95,6 +95,7 @@ function mirrorSeats(model: RoomModel, state: DjambiState): void {
     s.creator = seat.colour === creator;
     s.active = active === null ? true : active.has(seat.colour);
     s.swapWith = seat.swapWith ?? '';
+    s.ready = seat.ready;
     s.clockMs = model.gameClock ? model.gameClock.remaining.get(seat.colour) ?? 0 : 0;
   }
 }

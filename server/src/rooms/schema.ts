@@ -31,6 +31,8 @@ export class SeatState extends Schema {
   @type('float64') clockMs = 0;
   /** Before the start: the colour this seat asked to swap with ('' = none). */
   @type('string') swapWith = '';
+  /** Before the start: the holder said it is ready to play (reset when the seat changes hands). */
+  @type('boolean') ready = false;
 }
 
 /** Room rule options (RULES.md, snake_case as there). */

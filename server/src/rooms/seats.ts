@@ -24,6 +24,8 @@ export interface Seat {
   since: number;
   /** Before the start: the seat this holder asked to swap with. */
   swapWith: Colour | null;
+  /** Before the start: the holder says it is ready to play (information for the others; reset when the seat changes hands). */
+  ready: boolean;
 }
 
 /** Serialisable snapshot of a seat (what durable storage would keep). */
@@ -55,7 +57,7 @@ export class SeatTable {
   constructor(colours: readonly Colour[], private readonly makeKey: () => string = newSeatKey) {
     const seats = new Map<Colour, Seat>();
     for (const colour of colours) {
-      seats.set(colour, { colour, name: '', key: null, sessionId: null, presence: 'empty', since: 0, swapWith: null });
+      seats.set(colour, { colour, name: '', key: null, sessionId: null, presence: 'empty', since: 0, swapWith: null, ready: false });
     }
     this.seats = seats;
   }
@@ -103,6 +105,7 @@ export class SeatTable {
     seat.presence = 'connected';
     seat.since = now;
     seat.swapWith = null;
+    seat.ready = false;
     if (this.creatorKey === null) this.creatorKey = seat.key;
     return { ok: true, value: seat };
   }
@@ -160,6 +163,7 @@ export class SeatTable {
     seat.name = '';
     seat.presence = 'empty';
     seat.since = now;
+    seat.ready = false;
     return seat;
   }
 
@@ -224,12 +228,14 @@ function moveHolder(source: Seat, target: Seat, now: number): void {
   target.presence = source.presence;
   target.since = now;
   target.swapWith = null;
+  target.ready = false;
   source.name = '';
   source.key = null;
   source.sessionId = null;
   source.presence = 'empty';
   source.since = now;
   source.swapWith = null;
+  source.ready = false;
 }
 
 const COLOUR_NAMES: Record<Colour, string> = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green' };

@@ -149,6 +149,14 @@ export function checkSwap(message: unknown): Checked<{ colour: Colour }> {
   return { ok: true, value: { colour } };
 }
 
+/** Validates a `ready` message: `{ ready: boolean }`. */
+export function checkReady(message: unknown): Checked<{ ready: boolean }> {
+  const env = checkObject(message, ['ready']);
+  if (!env.ok) return env;
+  if (typeof env.value.ready !== 'boolean') return fail('bad_payload', '"ready" must be true or false');
+  return { ok: true, value: { ready: env.value.ready } };
+}
+
 /** Validates a `name` message: `{ name }`. */
 export function checkRename(message: unknown): Checked<{ name: string }> {
   const env = checkObject(message, ['name']);

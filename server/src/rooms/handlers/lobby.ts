@@ -1,5 +1,5 @@
-/** Before the start: `start`, `swap`; any time: `name`. */
-import { checkEmpty, checkRename, checkSwap } from '../validate.js';
+/** Before the start: `start`, `swap`, `ready`; any time: `name`. */
+import { checkEmpty, checkReady, checkRename, checkSwap } from '../validate.js';
 import type { Handler } from '../context.js';
 
 /** `start`: every seat filled; the creator, or any seated player when the creator is not connected. */
@@ -30,6 +30,18 @@ export const swap: Handler = (ctx, client, message) => {
   for (const moved of res.value) ctx.sendSeat(moved);
   ctx.commit();
   ctx.updateListing();
+  return null;
+};
+
+/** `ready { ready }`: before the start, tells the others the sender is (or is no longer) ready. */
+export const ready: Handler = (ctx, client, message) => {
+  const m = checkReady(message);
+  if (!m.ok) return m.error;
+  const seat = ctx.seatOf(client);
+  if (!seat) return { code: 'not_seated', message: 'only a seated player can be ready' };
+  if (ctx.phase !== 'waiting') return { code: 'already_started', message: 'the game has already started' };
+  seat.ready = m.value.ready;
+  ctx.commit();
   return null;
 };
 
