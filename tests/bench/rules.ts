@@ -4,6 +4,7 @@
  * time of the next-choice query the client calls on each click. Medians of several runs.
  */
 import { DEFAULT_RULES, initialPosition, nextChoice, perft, playTurn, randomTurn, type PartialTurn, type Position } from '@djambi/shared';
+import { seeded } from '../support/random.js';
 
 const json = process.argv.includes('--json');
 const runs = 5;
@@ -14,11 +15,6 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Park-Miller generator: deterministic games for every run. */
-function rng(seed: number): () => number {
-  let s = seed % 2147483647 || 1;
-  return () => (s = (s * 16807) % 2147483647) / 2147483647;
-}
 
 const start = initialPosition(DEFAULT_RULES);
 const counts = [1, 2, 3].map((d) => perft(start, d));
@@ -36,7 +32,7 @@ for (let r = 0; r < runs; r++) {
 const turnRates: number[] = [];
 const positions: Position[] = [];
 for (let r = 0; r < runs; r++) {
-  const random = rng(1000 + r);
+  const random = seeded(1000 + r);
   let turns = 0;
   const t = process.hrtime.bigint();
   while (turns < 100_000) {
@@ -54,7 +50,7 @@ for (let r = 0; r < runs; r++) {
 
 // Choice query: what a click asks — the piece's destinations, then the next choice of a full turn.
 const samples: number[] = [];
-const random = rng(7);
+const random = seeded(7);
 const queries: [Position, PartialTurn][] = [];
 for (const pos of positions.slice(0, 2000)) {
   const turn = randomTurn(pos, random);

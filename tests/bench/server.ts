@@ -12,6 +12,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Client, type Room } from 'colyseus.js';
 import { parseFen, parseRules, randomTurn } from '../../shared/src/index.js';
+import { seeded } from '../support/random.js';
 
 interface Options {
   rooms: number;
@@ -48,16 +49,6 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- the server process -----------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import {
   replayRecord,
   type Turn,
 } from '@djambi/shared';
+import { seeded } from '../support/random.js';
 
 const START = 'RcRaRm3BmBaBc/RrRdRm3BmBdBr/RmRmRn3BnBmBm/9/9/9/GmGmGn3YnYmYm/GrGdGm3YmYdYr/GcGaGm3YmYaYc RBYG RBYG R n R 0 0 *';
 
@@ -64,8 +65,7 @@ test.each([null, undefined, 42, {}, [], true])('non-text %j is an error', (value
 });
 
 test('random bytes never throw', () => {
-  let s = 12345;
-  const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const random = seeded(12345);
   const alphabet = 'RBYGrbygcardnm0123456789/ -x>^*:abcdefghi\nDjambi=_';
   for (let i = 0; i < 3000; i++) {
     const len = Math.floor(random() * 120);

@@ -25,14 +25,11 @@ import {
   type Rules,
   type Turn,
 } from '@djambi/shared';
+import { seeded } from '../support/random.js';
 
 const GAMES = Number(process.env.PROPERTY_GAMES ?? 500);
 const TURN_CAP = 5000;
 
-function rng(seed: number): () => number {
-  let s = seed % 2147483647 || 1;
-  return () => (s = (s * 16807) % 2147483647) / 2147483647;
-}
 const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
 function randomRules(random: () => number): Rules {
@@ -114,7 +111,7 @@ function checkMazeCorpse(before: Position, after: Position, effects: readonly Ef
 
 describe(`random games (${GAMES})`, () => {
   test('invariants hold after every turn, records replay, every game ends', () => {
-    const random = rng(20261129);
+    const random = seeded(20261129);
     const ends: Record<string, number> = {};
     for (let g = 0; g < GAMES; g++) {
       const rules = randomRules(random);
@@ -184,7 +181,7 @@ describe(`random games (${GAMES})`, () => {
 
   test('the same seed gives the same game', () => {
     const play = (seed: number) => {
-      const random = rng(seed);
+      const random = seeded(seed);
       let pos = initialPosition(randomRules(random));
       const out: string[] = [];
       while (!pos.result) {

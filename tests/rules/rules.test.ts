@@ -14,39 +14,12 @@ import {
   playTurn,
   resign,
   ruler,
-  setupPosition,
   type Colour,
   type Controller,
-  type Kind,
   type Position,
-  type Rules,
   type Turn,
 } from '@djambi/shared';
-
-const KIND: Record<string, Kind> = { c: 'chief', a: 'assassin', r: 'reporter', d: 'diplomat', n: 'necromobile', m: 'militant' };
-
-/** Build a position from "Rc a9, bm d4" (upper-case colour: alive; lower-case: corpse). */
-function position(
-  list: string,
-  opts: { toMove?: Colour; active?: Colour[]; control?: Partial<Record<Colour, Controller>>; rules?: Partial<Rules>; quiet?: number; turnKind?: 'normal' | 'extra'; cursor?: Colour } = {},
-): Position {
-  const pieces = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const [code, square] = s.split(/\s+/);
-      return { colour: code[0].toUpperCase() as Colour, kind: KIND[code[1]], square, alive: code[0] === code[0].toUpperCase() };
-    });
-  const rules = parseRules({ ...opts.rules });
-  if (!rules.ok) throw new Error(rules.error.message);
-  const r = setupPosition(
-    { pieces, control: opts.control, active: opts.active ?? ['R', 'B', 'Y', 'G'], toMove: opts.toMove ?? 'R', quiet: opts.quiet, turnKind: opts.turnKind, cursor: opts.cursor },
-    rules.value,
-  );
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
+import { position } from '../support/positions.js';
 
 function play(pos: Position, turn: Turn): Position {
   const r = playTurn(pos, turn);

@@ -5,6 +5,7 @@
 import { Client, type Room } from 'colyseus.js';
 import { parseFen, parseRules, randomTurn, type Colour, type Position, type Rules, type Turn } from '@djambi/shared';
 import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
+import { seeded } from '../support/random.js';
 
 export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -13,17 +14,7 @@ export async function startServer(config: Partial<ServerConfig> = {}): Promise<R
   return createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, ...config });
 }
 
-/** Deterministic PRNG (mulberry32) returning [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../support/random.js';
 
 /** Waits until `pred(value)` is true, re-checking whenever `subscribe` reports a change. */
 function waitUntil(check: () => boolean, subscribe: (cb: () => void) => () => void, timeoutMs: number, label: string): Promise<void> {
