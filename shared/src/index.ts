@@ -52,3 +52,4 @@ export {
   type RecordEvent,
   type NotationError,
 } from './notation.js';
+export * from './protocol.js';

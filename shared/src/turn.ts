@@ -1,5 +1,4 @@
 import {
-  ABSENT,
   CHIEF,
   FROZEN,
   colourIndex,

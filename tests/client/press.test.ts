@@ -2,9 +2,8 @@
  * The client's negotiation model without a browser: payloads as docs/PRESS.md describes them,
  * then the model wired to the server's own `Press` (as the room wires it), one model per member.
  */
-import { initialPosition, playTurn, type Colour, type Position } from '@djambi/shared';
+import { MAX_MESSAGE_CHARS, initialPosition, playTurn, type Colour, type Position } from '@djambi/shared';
 import {
-  MAX_MESSAGE_CHARS,
   PressModel,
   REVEAL_TAB,
   channelKind,

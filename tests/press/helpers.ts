@@ -1,40 +1,8 @@
 /** Test helpers for the press modules: positions from a short list, turns found by their effects, an inbox per member. */
-import {
-  legalTurns,
-  parseRules,
-  playTurn,
-  setupPosition,
-  type Colour,
-  type Controller,
-  type Effect,
-  type Kind,
-  type Position,
-  type Rules,
-  type Turn,
-} from '@djambi/shared';
+import { legalTurns, playTurn, type Colour, type Effect, type Position, type Turn } from '@djambi/shared';
 import type { Delivery, MemberId, Press, PressResult } from '../../server/src/press/index.js';
 
-const KIND: Record<string, Kind> = { c: 'chief', a: 'assassin', r: 'reporter', d: 'diplomat', n: 'necromobile', m: 'militant' };
-
-/** A position from "Rc a9, bm d4" (upper-case colour: alive; lower-case: corpse). */
-export function position(
-  list: string,
-  opts: { toMove?: Colour; active?: Colour[]; control?: Partial<Record<Colour, Controller>>; rules?: Partial<Rules>; ply?: number } = {},
-): Position {
-  const pieces = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const [code, square] = s.split(/\s+/);
-      return { colour: code[0].toUpperCase() as Colour, kind: KIND[code[1]], square, alive: code[0] === code[0].toUpperCase() };
-    });
-  const rules = parseRules({ ...opts.rules });
-  if (!rules.ok) throw new Error(rules.error.message);
-  const r = setupPosition({ pieces, control: opts.control, active: opts.active ?? ['R', 'B', 'Y', 'G'], toMove: opts.toMove ?? 'R', ply: opts.ply }, rules.value);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
+export { position } from '../support/positions.js';
 
 /** A played turn: what the room would hand to `press.afterTurn`. */
 export interface Played {
@@ -127,14 +95,4 @@ export function counterIds(prefix = 'p'): () => string {
   return () => `${prefix}${++n}`;
 }
 
-/** Deterministic PRNG (mulberry32) returning [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../support/random.js';

@@ -5,7 +5,7 @@
  */
 import { initialPosition, type Position } from '@djambi/shared';
 import { Press, channelIdOf, type PressVisibility } from '../../server/src/press/index.js';
-import { Inbox, act, counterIds, fingerprint, ok, quietTurn, refused } from './helpers.js';
+import { Inbox, counterIds, fingerprint, ok, quietTurn, refused } from './helpers.js';
 
 const SECRETS = ['psst-RB', 'plot-RBY', 'answer-BR', 'psst-spectators'];
 const PRIVATE_IDS = ['dm:RB', 'group:RBY', 'dm:BY', 'dm:RY'];

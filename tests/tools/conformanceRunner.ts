@@ -20,7 +20,6 @@ import {
   type Effect,
   type MoveTurn,
   type Position,
-  type Rules,
 } from '../../shared/src/index.js';
 import { nextTurn } from '../../shared/src/rules/order.js';
 

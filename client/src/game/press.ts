@@ -6,33 +6,39 @@
  * what is a betrayal, all of that is the server's. The intents go out through `send`.
  * Pure TypeScript, no DOM and no Colyseus, so it is tested without a browser.
  */
-import { COLOURS, type Colour } from '@djambi/shared';
-
-/** Server → client message types of the press. */
-export const PRESS_SERVER_MESSAGES = [
-  'press_message',
-  'press_channel',
-  'press_exists',
-  'press_unread',
-  'press_history',
-  'pact',
-  'betrayal',
-  'draw',
-  'press_reveal',
-] as const;
-/** A server → client press message type. */
-export type PressServerMessage = (typeof PRESS_SERVER_MESSAGES)[number];
+import {
+  BETRAYAL_ACTS,
+  COLOURS,
+  DRAW_EVENTS,
+  MAX_MESSAGE_CHARS,
+  PACT_END_REASONS,
+  PACT_EVENTS,
+  PACT_STATUSES,
+  PRESS_PHASES,
+  type Betrayal,
+  type BetrayalAct,
+  type ChannelExistence,
+  type ChannelInfo,
+  type ChannelKind,
+  type ChannelView,
+  type Colour,
+  type PactView,
+  type PressClientMessage,
+  type PressHistory,
+  type PressMessage,
+  type PressPhase,
+  type PressReveal,
+  type PressServerMessage,
+  type PressServerMessages,
+  type RevealItem,
+} from '@djambi/shared';
 
 /** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
-const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const;
+const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const satisfies readonly PressClientMessage[];
 
-/** The server's limit on a message, in Unicode code points (the counter shows it; the server decides). */
-export const MAX_MESSAGE_CHARS = 500;
 /** Live pact events kept for the panel's notices. */
 const MAX_NOTICES = 12;
 
-/** `table`, `spectators`, a private channel of two seats or a group of three or more. */
-export type ChannelKind = 'table' | 'spectators' | 'private' | 'group';
 /** The tab of the after-game reveal. */
 export const REVEAL_TAB = 'reveal';
 /** The table channel's id. */
@@ -40,93 +46,14 @@ export const TABLE = 'table';
 /** The spectators' channel id. */
 export const SPECTATORS = 'spectators';
 
-/** One message, plain text. `from` is a seat colour or a spectator's opaque id. */
-export interface PressMessage {
-  readonly id: number;
-  readonly channel: string;
-  readonly from: string;
-  /** A spectator's display name ('' for players: their name is the seat's). */
-  readonly name: string;
-  readonly text: string;
-  /** Turns played when it was sent. */
-  readonly ply: number;
-  readonly at: number;
-}
-
-/** A channel with this member's messages and read state. */
-export interface Channel {
-  readonly id: string;
-  readonly kind: ChannelKind;
+/** A channel as this member holds it: the wire view, with `members` empty (not null) for table and spectators. */
+export interface Channel extends Omit<ChannelView, 'members'> {
   /** Member seats of a private or group channel (empty for table and spectators). */
   readonly members: readonly Colour[];
-  readonly openedBy: Colour | '';
-  readonly ply: number;
-  readonly messages: readonly PressMessage[];
-  readonly readUpTo: number;
-  readonly unread: number;
 }
 
-/** Why a pact ended. */
-export type PactEndReason = 'declined' | 'withdrawn' | 'left' | 'betrayed' | 'expired' | 'eliminated' | 'game_over';
-/** What happened to a pact. */
-export type PactEvent = 'proposed' | 'accepted' | 'declined' | 'withdrawn' | 'in_force' | 'left' | 'eliminated' | 'expired';
-/** What a traitor did. */
-export type BetrayalAct = 'kill' | 'displace' | 'encircle';
-
-/** A pact as the server shows it. */
-export interface Pact {
-  readonly id: string;
-  readonly proposer: Colour;
-  readonly members: readonly Colour[];
-  readonly rounds: number | null;
-  readonly announced: boolean;
-  readonly status: 'proposed' | 'in_force' | 'ended';
-  readonly accepted: readonly Colour[];
-  readonly standing: readonly Colour[];
-  readonly turnsLeft: number | null;
-  readonly broken: boolean;
-  readonly proposedPly: number;
-  readonly inForcePly: number | null;
-  readonly endedPly: number | null;
-  readonly endReason: PactEndReason | null;
-}
-
-/** A betrayal record. `ply` is the 0-based index of the turn. */
-export interface Betrayal {
-  readonly pactId: string;
-  readonly traitor: Colour;
-  readonly victim: Colour;
-  readonly ply: number;
-  readonly turnText: string;
-  readonly acts: readonly BetrayalAct[];
-  readonly at: number;
-}
-
-/** One item of the after-game story. */
-export type RevealItem =
-  | ({ readonly kind: 'message' } & PressMessage)
-  | { readonly kind: 'channel'; readonly channel: string; readonly members: readonly Colour[]; readonly by: Colour | ''; readonly ply: number; readonly at: number }
-  | { readonly kind: 'pact'; readonly pactId: string; readonly event: PactEvent; readonly by: Colour | ''; readonly ply: number; readonly at: number }
-  | ({ readonly kind: 'betrayal' } & Betrayal)
-  | { readonly kind: 'draw'; readonly event: string; readonly offer: number; readonly by: Colour | ''; readonly ply: number; readonly at: number };
-
-/** Everything revealed after the game. */
-export interface Reveal {
-  /** False when the room keeps private conversations private after the game. */
-  readonly conversations: boolean;
-  readonly channels: readonly { readonly id: string; readonly kind: ChannelKind; readonly members: readonly Colour[] }[];
-  readonly pacts: readonly Pact[];
-  readonly betrayals: readonly Betrayal[];
-  readonly timeline: readonly RevealItem[];
-}
-
-/** A live pact event, for the panel's notices. */
-export interface PactNotice {
-  readonly seq: number;
-  readonly event: PactEvent;
-  readonly by: Colour | '';
-  readonly pact: Pact;
-}
+/** A live pact event (a `pact` message), for the panel's notices; `seq` is its arrival order. */
+export type PactNotice = PressServerMessages['pact'] & { readonly seq: number };
 
 /** Where a rejection is shown. */
 export type PressArea = 'chat' | 'open' | 'pact';
@@ -144,7 +71,7 @@ export interface PressContext {
   readonly seat: Colour | null;
   /** Active (not eliminated) seats. */
   readonly active: readonly Colour[];
-  readonly phase: 'waiting' | 'playing' | 'over';
+  readonly phase: PressPhase;
 }
 
 /** One tab of the panel. */
@@ -159,17 +86,17 @@ export interface PressTab {
 /** One line of a channel's feed: a message, or (table) an announced pact or a betrayal. */
 export type FeedItem =
   | { readonly kind: 'message'; readonly message: PressMessage; readonly mine: boolean }
-  | { readonly kind: 'pact'; readonly pact: Pact; readonly event: 'in_force' | 'ended' }
+  | { readonly kind: 'pact'; readonly pact: PactView; readonly event: 'in_force' | 'ended' }
   | { readonly kind: 'betrayal'; readonly betrayal: Betrayal };
 
 /** The pacts, sorted for the panel. */
 export interface PactGroups {
   /** Proposals waiting for this viewer's answer. */
-  readonly invitations: readonly Pact[];
+  readonly invitations: readonly PactView[];
   /** Proposals this viewer has accepted, waiting for others. */
-  readonly waiting: readonly Pact[];
-  readonly inForce: readonly Pact[];
-  readonly ended: readonly Pact[];
+  readonly waiting: readonly PactView[];
+  readonly inForce: readonly PactView[];
+  readonly ended: readonly PactView[];
 }
 
 /** Whether the viewer may write in a channel (a hint: the server decides). */
@@ -183,8 +110,8 @@ const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
 const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const colour = (v: unknown): Colour | '' => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : '');
-const colours = (v: unknown): Colour[] => sortColours(arr(v).map(colour).filter((c): c is Colour => c !== ''));
+const colour = (v: unknown): Colour | null => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : null);
+const colours = (v: unknown): Colour[] => sortColours(arr(v).map(colour).filter((c): c is Colour => c !== null));
 const oneOf = <T extends string>(v: unknown, values: readonly T[]): T | null => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null);
 
 /** Colours in seat order, without repeats. */
@@ -217,34 +144,28 @@ export function readMessage(v: unknown): PressMessage | null {
   return { id, channel, from: str(o.from), name: str(o.name), text: o.text, ply: num(o.ply), at: num(o.at) };
 }
 
-function readChannel(v: unknown): Mutable<Channel> | null {
+function readChannelInfo(v: unknown): ChannelInfo | null {
   const o = obj(v);
   const id = str(o.id);
   const kind = channelKind(id);
   if (!kind) return null;
-  const messages = arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === id);
-  return {
-    id,
-    kind,
-    members: kind === 'private' || kind === 'group' ? colours(o.members) : [],
-    openedBy: colour(o.openedBy),
-    ply: num(o.ply),
-    messages,
-    readUpTo: num(o.readUpTo),
-    unread: num(o.unread),
-  };
+  return { id, kind, members: kind === 'private' || kind === 'group' ? colours(o.members) : null, openedBy: colour(o.openedBy), ply: num(o.ply) };
 }
 
-const PACT_END: readonly PactEndReason[] = ['declined', 'withdrawn', 'left', 'betrayed', 'expired', 'eliminated', 'game_over'];
-const PACT_EVENTS: readonly PactEvent[] = ['proposed', 'accepted', 'declined', 'withdrawn', 'in_force', 'left', 'eliminated', 'expired'];
-const ACTS: readonly BetrayalAct[] = ['kill', 'displace', 'encircle'];
+function readChannel(v: unknown): Mutable<Channel> | null {
+  const info = readChannelInfo(v);
+  if (!info) return null;
+  const o = obj(v);
+  const messages = arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === info.id);
+  return { ...info, members: info.members ?? [], messages, readUpTo: num(o.readUpTo), unread: num(o.unread) };
+}
 
 /** Read a pact view, or null. */
-export function readPact(v: unknown): Pact | null {
+export function readPact(v: unknown): PactView | null {
   const o = obj(v);
   const id = str(o.id);
   const proposer = colour(o.proposer);
-  const status = oneOf(o.status, ['proposed', 'in_force', 'ended'] as const);
+  const status = oneOf(o.status, PACT_STATUSES);
   if (!id || !proposer || !status) return null;
   return {
     id,
@@ -260,7 +181,7 @@ export function readPact(v: unknown): Pact | null {
     proposedPly: num(o.proposedPly),
     inForcePly: numOrNull(o.inForcePly),
     endedPly: numOrNull(o.endedPly),
-    endReason: oneOf(o.endReason, PACT_END),
+    endReason: oneOf(o.endReason, PACT_END_REASONS),
   };
 }
 
@@ -276,7 +197,7 @@ export function readBetrayal(v: unknown): Betrayal | null {
     victim,
     ply: num(o.ply),
     turnText: str(o.turnText),
-    acts: arr(o.acts).map((a) => oneOf(a, ACTS)).filter((a): a is BetrayalAct => a !== null),
+    acts: arr(o.acts).map((a) => oneOf(a, BETRAYAL_ACTS)).filter((a): a is BetrayalAct => a !== null),
     at: num(o.at),
   };
 }
@@ -288,8 +209,10 @@ function readRevealItem(v: unknown): RevealItem | null {
       const m = readMessage(o);
       return m && { kind: 'message', ...m };
     }
-    case 'channel':
-      return channelKind(str(o.channel)) ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by: colour(o.by), ply: num(o.ply), at: num(o.at) } : null;
+    case 'channel': {
+      const by = colour(o.by);
+      return channelKind(str(o.channel)) && by ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by, ply: num(o.ply), at: num(o.at) } : null;
+    }
     case 'pact': {
       const event = oneOf(o.event, PACT_EVENTS);
       return event && str(o.pactId) ? { kind: 'pact', pactId: str(o.pactId), event, by: colour(o.by), ply: num(o.ply), at: num(o.at) } : null;
@@ -298,25 +221,23 @@ function readRevealItem(v: unknown): RevealItem | null {
       const b = readBetrayal(o);
       return b && { kind: 'betrayal', ...b };
     }
-    case 'draw':
-      return { kind: 'draw', event: str(o.event), offer: num(o.offer), by: colour(o.by), ply: num(o.ply), at: num(o.at) };
+    case 'draw': {
+      const event = oneOf(o.event, DRAW_EVENTS);
+      return event && { kind: 'draw', event, offer: num(o.offer), by: colour(o.by), ply: num(o.ply), at: num(o.at) };
+    }
     default:
       return null;
   }
 }
 
 /** Read a reveal, or null. */
-export function readReveal(v: unknown): Reveal | null {
+export function readReveal(v: unknown): PressReveal | null {
   if (!v || typeof v !== 'object') return null;
   const o = obj(v);
   return {
     conversations: o.conversations !== false,
-    channels: arr(o.channels).flatMap((c) => {
-      const ch = obj(c);
-      const kind = channelKind(str(ch.id));
-      return kind ? [{ id: str(ch.id), kind, members: colours(ch.members) }] : [];
-    }),
-    pacts: arr(o.pacts).map(readPact).filter((p): p is Pact => p !== null),
+    channels: arr(o.channels).map(readChannelInfo).filter((c): c is ChannelInfo => c !== null),
+    pacts: arr(o.pacts).map(readPact).filter((p): p is PactView => p !== null),
     betrayals: arr(o.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null),
     timeline: arr(o.timeline).map(readRevealItem).filter((i): i is RevealItem => i !== null),
   };
@@ -338,13 +259,13 @@ export function groupByPly(items: readonly RevealItem[]): { ply: number; items: 
 /** The negotiation state of one page. */
 export class PressModel {
   private you: string | null = null;
-  private role: 'player' | 'spectator' | null = null;
-  private phaseSeen: 'waiting' | 'playing' | 'over' = 'waiting';
+  private role: PressHistory['role'] | null = null;
+  private phaseSeen: PressPhase = 'waiting';
   private channelMap = new Map<string, Mutable<Channel>>();
-  private existingList: { channel: string; members: Colour[] }[] = [];
-  private pactMap = new Map<string, Pact>();
+  private existingList: ChannelExistence[] = [];
+  private pactMap = new Map<string, PactView>();
   private betrayalList: Betrayal[] = [];
-  private revealData: Reveal | null = null;
+  private revealData: PressReveal | null = null;
   private noticeList: PactNotice[] = [];
   private alertList: Betrayal[] = [];
   private selectedTab: string = TABLE;
@@ -599,12 +520,12 @@ export class PressModel {
   }
 
   /** The after-game reveal, once the game is over. */
-  get reveal(): Reveal | null {
+  get reveal(): PressReveal | null {
     return this.revealData;
   }
 
   /** Channels whose existence was announced (`press_visibility: existence`). */
-  get existing(): readonly { channel: string; members: readonly Colour[] }[] {
+  get existing(): readonly ChannelExistence[] {
     return this.existingList;
   }
 
@@ -619,7 +540,7 @@ export class PressModel {
   }
 
   /** A pact by id. */
-  pact(id: string): Pact | undefined {
+  pact(id: string): PactView | undefined {
     return this.pactMap.get(id) ?? this.revealData?.pacts.find((p) => p.id === id);
   }
 
@@ -697,7 +618,7 @@ export class PressModel {
   pactGroups(): PactGroups {
     const me = this.context.seat;
     const all = [...this.pactMap.values()];
-    const mine = (p: Pact): boolean => !!me && p.members.includes(me);
+    const mine = (p: PactView): boolean => !!me && p.members.includes(me);
     return {
       invitations: all.filter((p) => p.status === 'proposed' && mine(p) && !p.accepted.includes(me!)),
       waiting: all.filter((p) => p.status === 'proposed' && mine(p) && p.accepted.includes(me!)),
@@ -711,7 +632,7 @@ export class PressModel {
   private history(p: Json): void {
     this.you = str(p.you) || null;
     this.role = p.role === 'spectator' ? 'spectator' : 'player';
-    const phase = oneOf(p.phase, ['waiting', 'playing', 'over'] as const);
+    const phase = oneOf(p.phase, PRESS_PHASES);
     if (phase) this.phaseSeen = phase;
     const channels = new Map<string, Mutable<Channel>>();
     for (const c of arr(p.channels)) {
@@ -724,7 +645,7 @@ export class PressModel {
       const o = obj(e);
       return channelKind(str(o.channel)) ? [{ channel: str(o.channel), members: colours(o.members) }] : [];
     });
-    this.pactMap = new Map(arr(p.pacts).map(readPact).filter((x): x is Pact => x !== null).map((x) => [x.id, x]));
+    this.pactMap = new Map(arr(p.pacts).map(readPact).filter((x): x is PactView => x !== null).map((x) => [x.id, x]));
     this.betrayalList = arr(p.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null);
     // Alerts stay only for betrayals still visible; the history itself raises none.
     const keys = new Set(this.betrayalList.map(betrayalKey));
@@ -742,7 +663,7 @@ export class PressModel {
     if (!ch) {
       const kind = channelKind(m.channel)!;
       ch = emptyChannel(m.channel, kind);
-      if (kind === 'private' || kind === 'group') ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== ''));
+      if (kind === 'private' || kind === 'group') ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== null));
       this.channelMap.set(m.channel, ch);
     }
     if (ch.messages.some((x) => x.id === m.id)) return;
@@ -790,5 +711,5 @@ export class PressModel {
 }
 
 function emptyChannel(id: string, kind: ChannelKind): Mutable<Channel> {
-  return { id, kind, members: [], openedBy: '', ply: 0, messages: [], readUpTo: 0, unread: 0 };
+  return { id, kind, members: [], openedBy: null, ply: 0, messages: [], readUpTo: 0, unread: 0 };
 }

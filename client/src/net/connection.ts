@@ -4,8 +4,7 @@
  * drop retries with backoff (reconnection token first, then the seat key).
  */
 import { Client, type Room } from 'colyseus.js';
-import type { Colour, Effect, Turn } from '@djambi/shared';
-import { PRESS_SERVER_MESSAGES } from '../game/press.js';
+import { PRESS_SERVER_MESSAGES, type Colour, type Effect, type Turn } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 

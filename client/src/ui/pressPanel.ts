@@ -4,20 +4,8 @@
  * alerts and, after the game, the reveal. Plain DOM from the `PressModel`; every message and
  * name goes in as text, never as HTML.
  */
-import { COLOURS, type Colour } from '@djambi/shared';
-import {
-  MAX_MESSAGE_CHARS,
-  REVEAL_TAB,
-  groupByPly,
-  sortColours,
-  type Betrayal,
-  type FeedItem,
-  type Pact,
-  type PressModel,
-  type PressTab,
-  type Reveal,
-  type RevealItem,
-} from '../game/press.js';
+import { COLOURS, MAX_MESSAGE_CHARS, type Betrayal, type Colour, type PactView, type PressReveal, type RevealItem } from '@djambi/shared';
+import { REVEAL_TAB, groupByPly, sortColours, type FeedItem, type PressModel, type PressTab } from '../game/press.js';
 import { S } from '../i18n/strings.js';
 import { h, replace, setText } from './dom.js';
 import { swatch } from './panels.js';
@@ -58,7 +46,7 @@ export class PressPanel {
   private feedKey = '';
   private feedLimit = FEED_PAGE;
   private partnersKey = '';
-  private shownReveal: Reveal | null = null;
+  private shownReveal: PressReveal | null = null;
   private focusOnOpen = false;
   private lastSelected = '';
   private readonly unsubscribe: () => void;
@@ -164,11 +152,11 @@ export class PressPanel {
     return S.press.names(cs.map((c) => this.options.seatName(c)));
   }
 
-  private pactMembers(p: Pact): string {
+  private pactMembers(p: PactView): string {
     return S.pacts.members(p.members.map((c) => this.options.seatName(c)));
   }
 
-  private memberName(from: string, name: string): string {
+  private memberName(from: string, name = ''): string {
     const c = sortColours([from as Colour])[0];
     return c ? this.options.seatName(c) : name || S.press.spectator;
   }
@@ -378,7 +366,7 @@ export class PressPanel {
     this.pactsCard.hidden = !m.ready || (!any && !canPropose);
     this.proposeBox.hidden = !canPropose;
     const rows: HTMLElement[] = [];
-    const terms = (p: Pact): string => S.pacts.list([S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret]);
+    const terms = (p: PactView): string => S.pacts.list([S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret]);
     for (const p of g.invitations) {
       rows.push(h('li', { class: 'pact invitation', 'data-pact': p.id },
         h('span', {}, S.pacts.invitationLine(this.options.seatName(p.proposer), this.pactMembers(p), terms(p))),
@@ -423,7 +411,7 @@ export class PressPanel {
     if (ended && wasOpen) ended.open = true;
   }
 
-  private renderReveal(reveal: Reveal | null): void {
+  private renderReveal(reveal: PressReveal | null): void {
     if (reveal === this.shownReveal) return;
     this.shownReveal = reveal;
     if (!reveal) {

@@ -3,12 +3,13 @@
  * with a betrayal record; draw offers; the after-game reveal. No Colyseus import: the room is a
  * thin adapter (docs/PROTOCOL.md, "Negotiation"; the room side is rooms/handlers/press.ts).
  */
-export { Press, PRESS_CLIENT_MESSAGES, PRESS_DEFAULTS, PRESS_OPTION_KEYS, eventOf, parsePressOptions, type PressClientMessage, type PressEntry, type PressOptions } from './press.js';
+export { Press, PRESS_DEFAULTS, PRESS_OPTION_KEYS, eventOf, parsePressOptions, type PressEntry, type PressOptions } from './press.js';
 export { Channels, TABLE, SPECTATORS, MAX_MESSAGES_PER_CHANNEL, channelIdOf, parseChannelId } from './channels.js';
 export { Pacts, hostileActs, MAX_PACT_ROUNDS, MAX_OPEN_PROPOSALS, MAX_PACTS } from './pacts.js';
 export { Draws } from './draws.js';
 export { buildReveal } from './reveal.js';
 export { Roster } from './roster.js';
 export { RateLimiter, RATE_BURST, RATE_INTERVAL_MS } from './rateLimit.js';
-export { cleanText, MAX_MESSAGE_CHARS } from './text.js';
+export { cleanText } from './text.js';
+export { MAX_MESSAGE_CHARS, PRESS_CLIENT_MESSAGES, type PressClientMessage } from '@djambi/shared';
 export type * from './types.js';

@@ -5,7 +5,7 @@
  * to exactly the members listed; a rejection goes to the sender only.
  */
 import { randomBytes } from 'node:crypto';
-import { applyEvent, type Colour, type Effect, type Position, type RecordEvent, type Turn } from '@djambi/shared';
+import { applyEvent, type Colour, type Effect, type Position, type PressClientMessage, type RecordEvent, type Turn } from '@djambi/shared';
 import { Channels } from './channels.js';
 import { Draws } from './draws.js';
 import { Pacts } from './pacts.js';
@@ -20,22 +20,6 @@ export const PRESS_OPTION_KEYS = ['press_visibility', 'reveal_press_after_game']
 
 /** Defaults of the press room options. */
 export const PRESS_DEFAULTS: PressRoomOptions = Object.freeze({ press_visibility: 'hidden', reveal_press_after_game: true });
-
-/** Client → server press message types (each handled by `Press.handle`). */
-export const PRESS_CLIENT_MESSAGES = [
-  'press_send',
-  'press_open',
-  'press_read',
-  'pact_propose',
-  'pact_accept',
-  'pact_decline',
-  'pact_leave',
-  'draw_offer',
-  'draw_accept',
-  'draw_decline',
-] as const;
-/** A client → server press message type. */
-export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
 
 /**
  * One accepted record event as the room's `Game` returns it (structurally its `Entry`, or its

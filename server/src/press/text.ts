@@ -2,10 +2,9 @@
  * Message text and payload checks. Text stays text: nothing is escaped or interpreted here, the
  * client renders it as text (never HTML). Control characters are refused, not silently removed.
  */
+import { MAX_MESSAGE_CHARS } from '@djambi/shared';
 import type { Delivery, PressErrorCode, PressRejection, PressResult } from './types.js';
 
-/** Longest message, in Unicode code points after trimming. */
-export const MAX_MESSAGE_CHARS = 500;
 /** Raw strings longer than this (UTF-16 units) are refused before any other work. */
 export const MAX_RAW_TEXT_UNITS = MAX_MESSAGE_CHARS * 4;
 /** Longest id (channel or pact) accepted in a payload. */
