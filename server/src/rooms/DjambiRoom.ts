@@ -207,7 +207,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     }
     this.reconnecting.set(sid, reconnection);
     try {
-      const back = await reconnection;
+      await reconnection;
       this.reconnecting.delete(sid);
       const again = this.seats.reconnected(sid, this.now());
       if (again) this.sendSeat(again);
@@ -224,6 +224,9 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   override async onDispose(): Promise<void> {
     this.clearFlagTimer();
     this.clearIdleTimer();
+    // Colyseus 0.16 does not clear the timers of reconnections still pending at dispose (nor of
+    // one that ends early), which keeps a closing process alive for the grace period.
+    for (const timer of Object.values(this.reservedSeatTimeouts)) clearTimeout(timer);
     if (this.code) await releaseCode(this.presence, this.code);
   }
 
