@@ -179,11 +179,12 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
   if (!setup || !Array.isArray(setup.pieces)) return bad('pieces must be a list');
   if (setup.pieces.length > 81) return bad('too many pieces');
   const n = setup.pieces.length;
-  const board: number[] = new Array<number>(NSQ).fill(-1);
+  // Packed (not holey) arrays: `new Array(n).fill()` would leave them holey, and slower to read.
+  const board: number[] = Array.from({ length: NSQ }, () => -1);
   const army = new Uint8Array(n);
   const kind = new Uint8Array(n);
-  const sq: number[] = new Array<number>(n).fill(0);
-  const alive: number[] = new Array<number>(n).fill(0);
+  const sq: number[] = Array.from({ length: n }, () => 0);
+  const alive: number[] = Array.from({ length: n }, () => 0);
   for (let i = 0; i < n; i++) {
     const p = setup.pieces[i];
     const a = COLOURS.indexOf(p?.colour);
