@@ -250,6 +250,11 @@ describeBrowser('four players and a spectator in Chromium', () => {
     await waitForText(red.locator('#moves li.current'), /a7-a5/);
     await red.click('#nav-last');
     await waitForCount(red.locator('#status .history-note'), 0);
+    // The game record link gives the record of these 12 turns.
+    const href = await red.locator('#record-link').getAttribute('href');
+    const record = await (await fetch(`${server.url}${href}`)).text();
+    expect(record.split('\n')[0]).toMatch(/^Djambi players=4 /);
+    expect(record.split('\n')[1].trim().split(/\s+/)).toHaveLength(12);
   });
 
   test('screenshots of every view', async () => {

@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningServer } from '../../server/src/app.js';
-import { join, leaveAll, quietSdkWarnings, startServer } from './helpers.js';
+import { makeFen, parseRecord, replayRecord } from '@djambi/shared';
+import { fullRoom, holder, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer } from './helpers.js';
 
 quietSdkWarnings();
 /** A stand-in for client/dist (one server per file: Colyseus's matchmaker is process-wide). */
@@ -157,4 +158,30 @@ describe('the built client: static files and the SPA fallback', () => {
       await writeFile(path.join(clientDir, 'index.html'), INDEX);
     }
   });
+});
+
+test('GET /api/rooms/:code/record gives the game record, which replays to the synced position', async () => {
+  const room = await fullRoom(server, { rules: { players: 2 } }, 0);
+  room.players[0].room.send('start');
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
+  const random = seeded(3);
+  for (let i = 0; i < 6; i++) {
+    const s = room.players[0].state;
+    const v = s.version;
+    holder(room.players, s.toMove).room.send('turn', randomTurnFor(s, random));
+    await Promise.all(room.all.map((c) => c.waitState((st) => st.version > v, 'turn applied')));
+  }
+  const res = await api(`/api/rooms/${room.code.toLowerCase()}/record`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  const text = await res.text();
+  expect(text.split('\n')[0]).toMatch(/^Djambi players=2 /);
+  const record = parseRecord(text);
+  expect(record.ok).toBe(true);
+  if (!record.ok) return;
+  expect(record.value.events).toHaveLength(room.players[0].state.moves.length);
+  const replayed = replayRecord(record.value);
+  expect(replayed.ok && makeFen(replayed.value)).toBe(room.players[0].state.fen);
+  expect((await api('/api/rooms/ZZZZZZ/record')).status).toBe(404);
+  await leaveAll(room.all);
 });

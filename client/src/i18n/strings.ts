@@ -227,6 +227,8 @@ export const en = {
 
   moves: {
     title: 'Moves',
+    /** Link to the game record as text (docs/NOTATION.md). */
+    record: 'Game record (text)',
     none: 'No moves yet.',
     pass: 'pass',
     resign: 'resigns',

@@ -1,5 +1,6 @@
 /**
- * HTTP API: `GET /healthz`, `GET /api/rooms`, `POST /api/rooms`, `GET /api/rooms/:code`.
+ * HTTP API: `GET /healthz`, `GET /api/rooms`, `POST /api/rooms`, `GET /api/rooms/:code`,
+ * `GET /api/rooms/:code/record`.
  * Rooms are found through the Colyseus matchmaker, so this works with a shared driver too.
  */
 import express, { type Request, type Response, type Router } from 'express';
@@ -70,6 +71,21 @@ export function apiRouter(publicUrl: string | null): Router {
       return;
     }
     res.json({ ...describe(room), invite: `${baseUrl(req, publicUrl)}/g/${code}` });
+  });
+
+  router.get('/rooms/:code/record', async (req: Request, res: Response) => {
+    const code = normaliseCode(String(req.params.code));
+    const [room] = code ? await matchMaker.query({ name: ROOM_NAME, roomId: code }) : [];
+    if (!code || !room) {
+      res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
+      return;
+    }
+    try {
+      const text = await matchMaker.remoteRoomCall<string>(code, 'recordText');
+      res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(text);
+    } catch (e) {
+      res.status(500).json({ error: { code: 'internal_error', message: e instanceof Error ? e.message : String(e) } });
+    }
   });
 
   router.use((_req: Request, res: Response) => {

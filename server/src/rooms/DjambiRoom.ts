@@ -361,6 +361,11 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     this.setMetadata(this.describe()).catch(() => undefined);
   }
 
+  /** The game record as text (for `GET /api/rooms/CODE/record`; called through the matchmaker). */
+  recordText(): string {
+    return this.game.recordText();
+  }
+
   /** Serialisable snapshot for durable storage: config, seats (with keys) and the record. */
   snapshot(): { config: RoomConfig; phase: Phase; seats: ReturnType<SeatTable['toRecord']>; record: ReturnType<Game['record']> } {
     return { config: this.config, phase: this.phase, seats: this.seats.toRecord(), record: this.game.record() };

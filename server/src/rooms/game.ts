@@ -9,6 +9,7 @@
 import {
   drawByAgreement,
   initialPosition,
+  makeRecord,
   makeTurn,
   mustPass,
   parseTurn,
@@ -88,6 +89,12 @@ export class Game {
   /** The game record (`replayRecord(record)` gives back `position`). */
   record(): GameRecord {
     return { rules: this.rules, events: this.events() };
+  }
+
+  /** The game record as text (docs/NOTATION.md), turns written as in the move list. */
+  recordText(): string {
+    const texts = this.moves.map((m) => m.slice(m.indexOf(' ') + 1));
+    return makeRecord(this.record(), texts);
   }
 
   /** Plays a complete turn for `colour`, then any automatic passes. */
