@@ -108,21 +108,31 @@ function runCase(c: Json, defaults: Json): string[] {
     return problems;
   }
   if (!position) return [...problems, 'missing position'];
-  const setup = setupPosition(
-    {
-      pieces: (position.pieces as never[]) ?? [],
-      control: position.control as Partial<Record<Colour, Controller>>,
-      active: position.active_players as Colour[],
-      toMove: c.to_move as Colour,
-    },
-    rules.value,
-  );
+  const setupFor = (toMove: Colour) =>
+    setupPosition(
+      {
+        pieces: (position.pieces as never[]) ?? [],
+        control: position.control as Partial<Record<Colour, Controller>>,
+        active: position.active_players as Colour[],
+        toMove,
+      },
+      rules.value,
+    );
+  const setup = setupFor(c.to_move as Colour);
   if (!setup.ok) return [...problems, `bad position: ${setup.error.message}`];
   const pos = setup.value;
+  /** Destinations of the piece on `sq`, asked of the player who controls it (the one to move, normally). */
+  const destinationsOf = (sq: string): string[] => {
+    const piece = pieces(pos).find((p) => p.square === sq);
+    const owner = piece ? controllerOf(pos, piece.colour) : null;
+    if (!owner || owner === pos.toMove || !activePlayers(pos).includes(owner as Colour)) return legalDestinations(pos, sq);
+    const as = setupFor(owner as Colour);
+    return as.ok ? legalDestinations(as.value, sq) : [];
+  };
 
   switch (type) {
     case 'legal_destinations':
-      check('destinations', legalDestinations(pos, String(query.from)), sameSet);
+      check('destinations', destinationsOf(String(query.from)), sameSet);
       break;
     case 'legal_destinations_many':
     case 'legal_destinations_all': {
@@ -135,7 +145,7 @@ function runCase(c: Json, defaults: Json): string[] {
       const exp = isObj(expected.by_square) ? (expected.by_square as Record<string, string[]>) : {};
       const all = new Set([...froms, ...Object.keys(exp)]);
       for (const sq of all) {
-        const actual = froms.includes(sq) ? legalDestinations(pos, sq) : [];
+        const actual = froms.includes(sq) ? destinationsOf(sq) : [];
         if (!sameSet(exp[sq] ?? [], actual)) problems.push(`by_square.${sq}: expected ${JSON.stringify(exp[sq] ?? [])}, got ${JSON.stringify(actual)}`);
       }
       break;
