@@ -160,9 +160,13 @@ function runCase(c: Json, defaults: Json): string[] {
 function runMove(pos: Position, query: Json, expected: Json, check: (f: string, a: unknown, cmp?: (a: unknown, b: unknown) => boolean) => void): string[] {
   const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: String(query.from), to: String(query.to) };
   const choices: Json = {};
-  if (query.placement !== undefined) turn.placement = choices.placement = String(query.placement);
-  if (query.exit !== undefined) turn.exit = choices.exit = String(query.exit);
-  if (query.reporter_target !== undefined) turn.reporterTarget = choices.reporter_target = String(query.reporter_target);
+  // A choice given as null is echoed but means "none" (e.g. a declined reporter kill).
+  for (const [field, key] of [['placement', 'placement'], ['exit', 'exit'], ['reporter_target', 'reporterTarget']] as const) {
+    const value = query[field];
+    if (value === undefined) continue;
+    choices[field] = value;
+    if (value !== null) turn[key] = String(value);
+  }
   const diagnosis = diagnoseTurn(pos, turn);
   const played = playTurn(pos, turn);
   const problems: string[] = [];
