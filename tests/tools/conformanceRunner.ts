@@ -140,7 +140,7 @@ function runCase(c: Json, defaults: Json): string[] {
         type === 'legal_destinations_many'
           ? (query.from as string[])
           : pieces(pos)
-              .filter((p) => p.alive && controllerOf(pos, p.colour) === query.colour)
+              .filter((p) => p.alive && controllerOf(pos, p.colour) === (query.colour ?? c.to_move))
               .map((p) => p.square);
       const exp = isObj(expected.by_square) ? (expected.by_square as Record<string, string[]>) : {};
       const all = new Set([...froms, ...Object.keys(exp)]);
