@@ -60,9 +60,11 @@ export function genDestinations(b: Board, piece: number, p: number, out: number[
 /** Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`). */
 function scanRay(b: Board, kind: number, from: Sq, ray: Int8Array, p: number, out: number[], stopAtFirst: boolean): void {
   const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
+  const board = b.board;
+  const plain = kind === REPORTER ? Action.Report : Action.Move;
   for (let k = 0; k < len; k++) {
     const t = ray[k];
-    const occ = b.board[t];
+    const occ = board[t];
     if (occ < 0) {
       if (t === MAZE_SQ) {
         if (kind === CHIEF) {
@@ -71,7 +73,7 @@ function scanRay(b: Board, kind: number, from: Sq, ray: Int8Array, p: number, ou
         }
         continue; // the empty maze can be crossed
       }
-      out.push(t, kind === REPORTER ? Action.Report : Action.Move);
+      out.push(t, plain);
       if (stopAtFirst) return;
       continue;
     }
