@@ -179,6 +179,8 @@ export const en = {
     eliminated: 'Out',
     eliminatedEntry: (c: Colour, cause: EliminationCause, by: Colour | null): string =>
       `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` by ${COLOUR_NAMES[by]}` : ''})`,
+    /** A player whose clock ran out (the engine records it as a resignation). */
+    eliminatedOnTime: (c: Colour): string => `${COLOUR_NAMES[c]} (out of time)`,
     clocks: 'Clocks',
     resultWin: (c: Colour): string => `${COLOUR_NAMES[c]} wins`,
     resultDraw: (reason: DrawReason): string => `Draw: ${DRAW_REASONS[reason]}`,
@@ -232,6 +234,7 @@ export const en = {
     none: 'No moves yet.',
     pass: 'pass',
     resign: 'resigns',
+    timeout: 'out of time',
     moveLabel: (n: number, text: string): string => `Move ${n}: ${text}`,
   },
 

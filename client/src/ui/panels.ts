@@ -66,9 +66,13 @@ export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position 
     const active = new Set(activePlayers(pos));
     const out = (history ? pos.eliminations : snap.eliminations).filter((e) => !active.has(e.colour as Colour));
     if (out.length) {
+      // A flag fall is a resignation to the engine; the move list says which it was.
+      const onTime = new Set(snap.moves.filter((m) => m.kind === 'timeout').map((m) => m.colour));
       rows.push(h('div', {}, h('strong', {}, S.status.eliminated),
         h('ul', { class: 'out' }, ...out.map((e) => h('li', {}, swatch(e.colour as Colour),
-          S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null)))),
+          e.cause === 'resigned' && onTime.has(e.colour as Colour)
+            ? S.status.eliminatedOnTime(e.colour as Colour)
+            : S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null)))),
       ));
     }
   }
@@ -143,7 +147,8 @@ function swapButton(seat: SeatSnapshot, mine: SeatSnapshot | undefined, onSwap: 
 export function moveText(m: MoveRecord): string {
   if (m.kind === 'turn') return m.text;
   if (m.kind === 'pass') return S.moves.pass;
-  if (m.kind === 'resign' || m.kind === 'timeout') return S.moves.resign;
+  if (m.kind === 'resign') return S.moves.resign;
+  if (m.kind === 'timeout') return S.moves.timeout;
   if (m.kind === 'draw') return S.status.resultDraw('agreement');
   return m.text || m.kind;
 }
