@@ -12,9 +12,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { initialPosition, makeFen, parseRules, parseTurn, playTurn, type Colour, type Position } from '@djambi/shared';
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import {
-  CHROMIUM,
   CLIENT_DIST,
-  chromiumAvailable,
   ensureClientBuilt,
   launchChromium,
   outputFile,
@@ -24,19 +22,10 @@ import {
   waitForText,
   waitReady,
   waitState,
+  describeWithBrowser,
 } from './helpers.js';
 
-const HAVE_BROWSER = chromiumAvailable();
-if (!HAVE_BROWSER) {
-  if (process.env.CI === 'true') {
-    test('Chromium is installed for the browser tests', () => {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    });
-  } else {
-    console.warn(`[e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
-  }
-}
-const describeBrowser = HAVE_BROWSER ? describe : describe.skip;
+const describeBrowser = describeWithBrowser();
 
 /**
  * The clock of the clocked game. Red must see its clock count down and move within INITIAL

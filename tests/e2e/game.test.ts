@@ -9,8 +9,6 @@ import { initialPosition, makeFen, parseTurn, playTurn, resign, type Colour, typ
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import {
   CLIENT_DIST,
-  CHROMIUM,
-  chromiumAvailable,
   clickSquare,
   dragSquare,
   ensureClientBuilt,
@@ -24,19 +22,10 @@ import {
   waitForValue,
   waitReady,
   waitState,
+  describeWithBrowser,
 } from './helpers.js';
 
-const HAVE_BROWSER = chromiumAvailable();
-if (!HAVE_BROWSER) {
-  if (process.env.CI === 'true') {
-    test('Chromium is installed for the browser tests', () => {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    });
-  } else {
-    console.warn(`[e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
-  }
-}
-const describeBrowser = HAVE_BROWSER ? describe : describe.skip;
+const describeBrowser = describeWithBrowser();
 
 /** Each seat's own corner, which must be at the bottom of its view. */
 const CORNER: Record<Colour, string> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };

@@ -45,6 +45,22 @@ export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM);
 }
 
+/**
+ * `describe` for a browser suite: without Chromium the suite is skipped with a warning, except
+ * under CI=true, where a failing test says the browser is missing.
+ */
+export function describeWithBrowser(): jest.Describe {
+  if (chromiumAvailable()) return describe;
+  if (process.env.CI === 'true') {
+    test('Chromium is installed for the browser tests', () => {
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    });
+  } else {
+    console.warn(`[e2e] ${CHROMIUM} not found: browser tests skipped (apt-get install -y chromium)`);
+  }
+  return describe.skip;
+}
+
 /** Build the client if it has not been built (npm test builds it first anyway). */
 export function ensureClientBuilt(): void {
   if (existsSync(path.join(CLIENT_DIST, 'index.html'))) return;

@@ -13,7 +13,6 @@ import { createServer, type RunningServer } from '../../server/src/app.js';
 import {
   CLIENT_DIST,
   ROOT,
-  chromiumAvailable,
   ensureClientBuilt,
   launchChromium,
   playByClicks,
@@ -21,9 +20,10 @@ import {
   waitForText,
   waitReady,
   waitState,
+  describeWithBrowser,
 } from './helpers.js';
 
-const describeBrowser = chromiumAvailable() ? describe : describe.skip;
+const describeBrowser = describeWithBrowser();
 const DOCS = process.env.DOCS_SCREENSHOTS === '1';
 const DOCS_DIR = path.join(ROOT, 'docs', 'screenshots');
 
