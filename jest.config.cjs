@@ -21,4 +21,5 @@ module.exports = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/tests/tools/summaryReporter.cjs'],
 };
