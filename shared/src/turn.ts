@@ -17,8 +17,7 @@ import {
   genDestinations,
   mazePlacementOptions,
   placementOptions,
-  reporterAllVictims,
-  reporterTargets,
+  reporterVictims,
   turnCount,
 } from './rules/moves.js';
 import { nextTurn, popcount } from './rules/order.js';
@@ -162,9 +161,9 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       const mode = pos.rules.reporter;
       if (mode === 'all_adjacent') {
         if (t.target >= 0) return error('unexpected_choice', 'with reporter=all_adjacent the victims are not named');
-        return complete(reporterAllVictims(pos, from, to, p));
+        return complete(reporterVictims(pos, from, to, p));
       }
-      const targets = reporterTargets(pos, from, to, p);
+      const targets = reporterVictims(pos, from, to, p);
       if (targets.length === 0) {
         if (t.target >= 0) return error('illegal_reporter_target', 'no victim next to the reporter', 'reporter', targets);
         return complete();

@@ -231,33 +231,28 @@ export function mazeTurnCount(b: Board, action: Action, from: Sq): number {
   return places * exits - lost;
 }
 
-/** Reporter victims at `to` after moving from `from` (N-3), for optional/mandatory single. */
-export function reporterTargets(b: Board, from: Sq, to: Sq, p: number): Sq[] {
+/**
+ * The reporter's candidates at `to` after moving from `from` (N-3): hostile orthogonal
+ * neighbours for optional_single and mandatory_single; under all_adjacent, the victims: every
+ * living orthogonal neighbour but the mover's own chief and untouchable frozen pieces.
+ */
+export function reporterVictims(b: Board, from: Sq, to: Sq, p: number): Sq[] {
+  const all = b.rules.reporter === 'all_adjacent';
   const out: Sq[] = [];
   const ns = ORTHO[to];
   for (let k = 0; k < ns.length; k++) {
     const s = ns[k];
-    if (s === from) continue;
     const occ = b.board[s];
-    if (occ >= 0 && isHostile(b, occ, p)) out.push(s);
+    if (s === from || occ < 0) continue;
+    if (all ? isAllAdjacentVictim(b, occ, p) : isHostile(b, occ, p)) out.push(s);
   }
   return out;
 }
 
-/** Victims of an all_adjacent reporter at `to` (N-3): every living orthogonal neighbour but the mover's chief and untouchable frozen pieces. */
-export function reporterAllVictims(b: Board, from: Sq, to: Sq, p: number): Sq[] {
-  const out: Sq[] = [];
-  const ns = ORTHO[to];
-  for (let k = 0; k < ns.length; k++) {
-    const s = ns[k];
-    if (s === from) continue;
-    const occ = b.board[s];
-    if (occ < 0 || !b.alive[occ]) continue;
-    if (b.kind[occ] === CHIEF && b.army[occ] === p) continue;
-    if (b.control[b.army[occ]] === FROZEN && b.rules.neutral_pieces_untouchable) continue;
-    out.push(s);
-  }
-  return out;
+function isAllAdjacentVictim(b: Board, occ: number, p: number): boolean {
+  if (!b.alive[occ]) return false;
+  if (b.kind[occ] === CHIEF && b.army[occ] === p) return false;
+  return b.control[b.army[occ]] !== FROZEN || !b.rules.neutral_pieces_untouchable;
 }
 
 /** Number of complete turns for one destination (perft leaves). */
@@ -269,7 +264,7 @@ export function turnCount(b: Board, from: Sq, to: Sq, action: number, p: number,
     case Action.Report: {
       const r = b.rules.reporter;
       if (r === 'all_adjacent') return 1;
-      const t = reporterTargets(b, from, to, p).length;
+      const t = reporterVictims(b, from, to, p).length;
       return r === 'optional_single' ? t + 1 : t > 0 ? t : 1;
     }
     case Action.KillPlace:
