@@ -511,9 +511,13 @@ function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, ruler
   return { position: d, effects: fx ?? [] };
 }
 
-/** N-5 steps 2-4: find the ruler, eliminate encircled players until none is new, give frozen armies to the ruler. */
+/**
+ * N-5 steps 2-4: eliminate encircled players until a pass finds nobody new, then give frozen
+ * armies to the ruler. The ruler is found again before each hand-over (after the pass's
+ * eliminations), so a player eliminated here, the ruler before the move or the mover included,
+ * never receives or keeps an army: with no active ruler the armies freeze.
+ */
 function settle(d: Draft, mover: number, group: number, fx: Effects): void {
-  const k = rulerIndex(d);
   for (;;) {
     const encircled: number[] = [];
     for (let c = 0; c < 4; c++) {
@@ -528,9 +532,16 @@ function settle(d: Draft, mover: number, group: number, fx: Effects): void {
       fx?.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
       eliminate(d, c, 'encircled', mover, group, fx);
     }
-    for (const c of encircled) for (let a = 0; a < 4; a++) if (d.control[a] === c) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+    for (const c of encircled) handOver(d, c, fx);
   }
+  const k = rulerIndex(d);
   if (k >= 0) for (let a = 0; a < 4; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
+}
+
+/** Eliminated player x's armies go to the ruler found now (never x itself: it is inactive), or freeze. */
+function handOver(d: Draft, x: number, fx: Effects): void {
+  const k = rulerIndex(d);
+  for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
 }
 
 /** N-5 steps 5-6: set the result if the game ended; returns true when it did. */
@@ -588,8 +599,7 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
     fx.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
   }
   eliminate(d, x, 'resigned', -1, group, fx);
-  const k = rulerIndex(d);
-  for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+  handOver(d, x, fx); // the ruler is found after the chief's death and the elimination: never x
   const toMove = colourIndex(pos.toMove);
   settle(d, -1, group, fx); // encirclements caused by a resignation are nobody's move
   d.quiet = 0;

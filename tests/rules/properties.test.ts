@@ -3,7 +3,9 @@
  * PROPERTY_GAMES sets the number of games (default 500).
  */
 import {
+  COLOURS,
   activePlayers,
+  controllerOf,
   countTurns,
   initialPosition,
   legalTurns,
@@ -19,7 +21,12 @@ import {
   randomTurn,
   replayRecord,
   resign,
+  setupPosition,
+  type Colour,
+  type Controller,
   type Effect,
+  type Kind,
+  type PieceSetup,
   type Position,
   type RecordEvent,
   type Rules,
@@ -96,6 +103,15 @@ function checkPosition(pos: Position): void {
   check(back.ok && makeFen(back.value) === fen, 'position notation round-trips', pos);
 }
 
+/** No eliminated player (nor a satellite or hostage seat) controls an army (N-1, N-5 step 3, N-7). */
+function checkControllers(pos: Position): void {
+  const active = activePlayers(pos);
+  for (const army of COLOURS) {
+    const c = controllerOf(pos, army);
+    if (c !== null && c !== 'frozen' && c !== 'hostage') check(active.includes(c), `army ${army} is controlled by the inactive ${c}`, pos);
+  }
+}
+
 /** A corpse reaches the maze only when a reporter kills the chief there, or the ruler resigns. */
 function checkMazeCorpse(before: Position, after: Position, effects: readonly Effect[]): void {
   const was = pieces(before).find((p) => p.square === 'e5');
@@ -107,6 +123,36 @@ function checkMazeCorpse(before: Position, after: Position, effects: readonly Ef
   const reporterMoved = effects.some((e) => e.type === 'move' && pieces(after)[e.piece].kind === 'reporter');
   const resigned = effects.some((e) => e.type === 'resign');
   check(reporterMoved || resigned, 'only a reporter or a resignation leaves a corpse on the maze', after);
+}
+
+/**
+ * A random crowded position (many corpses, few living pieces, a chief on the maze one time in
+ * four) where encirclements, rulers walled in and cascades are common; the player to move is random.
+ */
+function crowdedPosition(random: () => number): Position {
+  const players = pick(random, [2, 2, 3, 4] as const);
+  const rules = parseRules({
+    players,
+    reporter: pick(random, ['optional_single', 'mandatory_single', 'all_adjacent']),
+    encirclement: pick(random, ['group', 'literal_ring', 'throne_access']),
+    self_kill: random() < 0.3,
+  });
+  if (!rules.ok) throw new Error(rules.error.message);
+  const free = SQUARES.filter((sq) => sq !== 'e5');
+  const take = () => free.splice(Math.floor(random() * free.length), 1)[0];
+  const kinds: Kind[] = ['assassin', 'reporter', 'diplomat', 'militant', 'militant', 'militant'];
+  const list: PieceSetup[] = [];
+  for (const colour of COLOURS) {
+    const onMaze = random() < 0.25 && !list.some((p) => p.square === 'e5');
+    list.push({ colour, kind: 'chief', square: onMaze ? 'e5' : take(), alive: true });
+    for (let k = 1 + Math.floor(random() * 4); k > 0; k--) list.push({ colour, kind: random() < 0.05 ? 'necromobile' : pick(random, kinds), square: take(), alive: true });
+  }
+  for (let k = 30 + Math.floor(random() * 30); k > 0; k--) list.push({ colour: pick(random, COLOURS), kind: 'militant', square: take(), alive: false });
+  const control: Partial<Record<Colour, Controller>> = players === 2 ? { B: 'R', G: 'Y' } : players === 3 ? { G: 'hostage' } : {};
+  const active: Colour[] = players === 2 ? ['R', 'Y'] : players === 3 ? ['R', 'B', 'Y'] : ['R', 'B', 'Y', 'G'];
+  const r = setupPosition({ pieces: list, control, active, toMove: pick(random, active) }, rules.value);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
 }
 
 describe(`random games (${GAMES})`, () => {
@@ -133,6 +179,7 @@ describe(`random games (${GAMES})`, () => {
           pos = r.value.position;
           checkMazeCorpse(before, pos, r.value.effects);
           checkPosition(pos);
+          checkControllers(pos);
           continue;
         }
         if (turns % 25 === 0) {
@@ -141,7 +188,11 @@ describe(`random games (${GAMES})`, () => {
           check(all.length === countTurns(pos), 'enumeration and count agree', pos);
           const legal = new Set(all.map((t) => makeTurn(t)));
           const fen = makeFen(pos);
-          for (let k = 0; k < 4; k++) check(playTurn(pos, pick(random, all)).ok, 'an enumerated turn is accepted', pos);
+          for (let k = 0; k < 4; k++) {
+            const sample = playTurn(pos, pick(random, all));
+            check(sample.ok, 'an enumerated turn is accepted', pos);
+            if (sample.ok) checkControllers(sample.value.position);
+          }
           for (let k = 0; k < 6; k++) {
             const bad = mutate(random, pick(random, all));
             const r = playTurn(pos, bad as Turn);
@@ -162,6 +213,7 @@ describe(`random games (${GAMES})`, () => {
         pos = r.value.position;
         checkMazeCorpse(before, pos, r.value.effects);
         checkPosition(pos);
+        checkControllers(pos);
       }
       const key = pos.result!.kind === 'win' ? 'win' : `draw:${pos.result!.reason}`;
       ends[key] = (ends[key] ?? 0) + 1;
@@ -194,5 +246,26 @@ describe(`random games (${GAMES})`, () => {
       return out.join(' ');
     };
     expect(play(99)).toBe(play(99));
+  });
+});
+
+describe(`crowded random positions (${GAMES * 2})`, () => {
+  test('no eliminated player controls an army after any turn or resignation (N-5 step 3, N-7)', () => {
+    const random = seeded(20260512);
+    let eliminations = 0;
+    for (let g = 0; g < GAMES * 2; g++) {
+      let pos = crowdedPosition(random);
+      for (let t = 0; t < 40 && !pos.result; t++) {
+        const resigning = random() < 0.05;
+        const r = resigning ? resign(pos, pick(random, activePlayers(pos))) : playTurn(pos, randomTurn(pos, random));
+        check(r.ok, resigning ? 'an active player may resign' : 'a random legal turn is accepted', pos);
+        if (!r.ok) break;
+        pos = r.value.position;
+        eliminations += r.value.effects.filter((e) => e.type === 'eliminated').length;
+        checkControllers(pos);
+      }
+    }
+    // The positions do eliminate players (so the check is not vacuous).
+    expect(eliminations).toBeGreaterThan(GAMES);
   });
 });

@@ -1,5 +1,6 @@
 /** Table-driven tests per rule, beyond the conformance cases (RULES.md identifiers in the names). */
 import {
+  COLOURS,
   DEFAULT_RULES,
   activePlayers,
   controllerOf,
@@ -7,6 +8,7 @@ import {
   initialPosition,
   legalDestinations,
   legalTurns,
+  makeFen,
   mustPass,
   nextChoice,
   parseRules,
@@ -19,7 +21,7 @@ import {
   type Position,
   type Turn,
 } from '@djambi/shared';
-import { position } from '../support/positions.js';
+import { position, type PositionOptions } from '../support/positions.js';
 
 function play(pos: Position, turn: Turn): Position {
   const r = playTurn(pos, turn);
@@ -239,6 +241,115 @@ describe('encirclement (R-8)', () => {
   ] as const)('%s: a chief boxed in a corner by corpses is encircled', (rule, out) => {
     const pos = play(position(walled, { toMove: 'B', rules: { encirclement: rule } }), { from: 'e4', to: 'e3' });
     expect(!activePlayers(pos).includes('R')).toBe(out);
+  });
+});
+
+describe('hand-overs after an elimination go to the ruler found again (N-5 step 3, N-7)', () => {
+  // 2 players: Red rules through Blue's chief on e5 while its seat chief a9 stands walled on two sides.
+  const TWO: PositionOptions = { rules: { players: 2 }, active: ['R', 'Y'], control: { B: 'R', G: 'Y' } };
+  const SELF_WALL = 'Rc a9, rm a8, rm b8, Ra b9, Bc e5, Yc i1, Gc a1, Ym d7';
+  // Yellow's chief i1 lacks only i2; Red's a9 is free only through Green's living militant on b9.
+  const CASCADE = 'Rc a9, rm a8, rm b8, Gm b9, rm c8, rm c9, Bc e5, Yc i1, ym h1, ym h2, Gc a1, Rm e3';
+  type Event = Turn | { resign: Colour };
+  test.each<[string, string, PositionOptions, Event, { control: string; ruler: Colour | null; result: string; eliminated: string[]; fen: string }]>([
+    [
+      '2 players: the ruler walls in its own seat chief with its assassin’s corpse: its armies freeze, Yellow wins',
+      SELF_WALL,
+      TWO,
+      { from: 'b9', to: 'd7' },
+      { control: 'ffYY', ruler: null, result: 'win:Y', eliminated: ['R encircled by R'], fen: 'rcym7/rmrm7/3Ra5/9/4Bc4/9/9/9/Gc7Yc ffYY Y - n R 0 1 win:Y' },
+    ],
+    [
+      '2 players: the opponent’s reporter walls in the ruler’s seat chief: the ruler’s armies freeze, Yellow wins',
+      'Rc a9, rm a8, rm b8, Rm b9, Bc e5, Yc i1, Gc a1, Yr c5',
+      { ...TWO, toMove: 'Y' },
+      { from: 'c5', to: 'c9', reporterTarget: 'b9' },
+      { control: 'ffYY', ruler: null, result: 'win:Y', eliminated: ['R encircled by Y'], fen: 'rcrmYr6/rmrm7/9/9/4Bc4/9/9/9/Gc7Yc ffYY Y - n Y 0 1 win:Y' },
+    ],
+    [
+      '2 players: one corpse walls in both seat chiefs, the ruler’s included: every army freezes, draw',
+      'Rc a9, rm a8, rm b8, ym c8, ym d8, ym d9, Yc c9, Bc e5, Gc a1, Rm e3, Ym e4',
+      TWO,
+      { from: 'e3', to: 'e4', placement: 'b9' },
+      {
+        control: 'ffff',
+        ruler: null,
+        result: 'draw:mutual_elimination',
+        eliminated: ['R encircled by R', 'Y encircled by R'],
+        fen: 'rcymycym5/rmrmymym5/9/9/4Bc4/4Rm4/9/9/Gc8 ffff - - n R 0 1 draw:mutual_elimination',
+      },
+    ],
+    [
+      '2 players: the ruler stays active and takes the encircled opponent’s armies, and wins',
+      `${CASCADE.replace('Gm b9, ', '')}, Ym e4`,
+      TWO,
+      { from: 'e3', to: 'e4', placement: 'i2' },
+      { control: 'RRRR', ruler: 'R', result: 'win:R', eliminated: ['Y encircled by R'], fen: 'Rc1rm6/rmrmrm6/9/9/4Bc4/4Rm4/9/7ymym/Gc6ymyc RRRR R - n R 0 1 win:R' },
+    ],
+    [
+      '2 players: armies handed to the ruler wall in its own seat chief in the next pass: every army freezes, draw',
+      `${CASCADE}, Ym e4`,
+      TWO,
+      { from: 'e3', to: 'e4', placement: 'i2' },
+      {
+        control: 'ffff',
+        ruler: null,
+        result: 'draw:mutual_elimination',
+        eliminated: ['Y encircled by R', 'R encircled by R'],
+        fen: 'rcGmrm6/rmrmrm6/9/9/4Bc4/4Rm4/9/7ymym/Gc6ymyc ffff - - n R 0 1 draw:mutual_elimination',
+      },
+    ],
+    [
+      '2 players: a resignation hands the armies to the ruler, which they wall in: every army freezes, draw (N-7)',
+      CASCADE,
+      TWO,
+      { resign: 'Y' },
+      {
+        control: 'ffff',
+        ruler: null,
+        result: 'draw:mutual_elimination',
+        eliminated: ['Y resigned by -', 'R encircled by -'],
+        fen: 'rcGmrm6/rmrmrm6/9/9/4Bc4/9/4Rm4/7ym1/Gc6ymyc ffff - - n R 0 0 draw:mutual_elimination',
+      },
+    ],
+    [
+      '2 players: the ruler resigns with its satellite chief on the maze: its armies freeze (N-7)',
+      SELF_WALL,
+      TWO,
+      { resign: 'R' },
+      { control: 'ffYY', ruler: null, result: 'win:Y', eliminated: ['R resigned by -'], fen: 'rcRa7/rmrm7/3Ym5/9/4Bc4/9/9/9/Gc7Yc ffYY Y - n R 0 1 win:Y' },
+    ],
+    [
+      '4 players: the mover walls in its own chief: its army goes to the ruler in power, who stays in',
+      SELF_WALL,
+      {},
+      { from: 'b9', to: 'd7' },
+      { control: 'BBYG', ruler: 'B', result: '*', eliminated: ['R encircled by R'], fen: 'rcym7/rmrm7/3Ra5/9/4Bc4/9/9/9/Gc7Yc BBYG BYG B n B 0 1 *' },
+    ],
+    [
+      '3 players: with the hostage chief on the maze there is no ruler: the walled-in mover’s army freezes',
+      'Rc a9, rm a8, rm b8, Ra b9, Gc e5, Bc i9, Yc i1, Ym d7',
+      { rules: { players: 3 }, active: ['R', 'B', 'Y'], control: { G: 'hostage' } },
+      { from: 'b9', to: 'd7' },
+      { control: 'fBYh', ruler: null, result: '*', eliminated: ['R encircled by R'], fen: 'rcym6Bc/rmrm7/3Ra5/9/4Gc4/9/9/9/8Yc fBYh BY B n B 0 1 *' },
+    ],
+  ])('%s', (_name, list, opts, event, expected) => {
+    const pos0 = position(list, opts);
+    let pos: Position;
+    if ('resign' in event) {
+      const r = resign(pos0, event.resign);
+      if (!r.ok) throw new Error(r.error.message);
+      pos = r.value.position;
+    } else pos = play(pos0, event);
+    // The control map (R, B, Y, G): a colour, f frozen, h hostage; no controller is eliminated.
+    const controllers = COLOURS.map((c) => controllerOf(pos, c));
+    expect(controllers.map((c) => (c === 'frozen' ? 'f' : c === 'hostage' ? 'h' : c ?? '-')).join('')).toBe(expected.control);
+    for (const c of controllers) if (c !== null && c !== 'frozen' && c !== 'hostage') expect(activePlayers(pos)).toContain(c);
+    expect(ruler(pos)).toBe(expected.ruler);
+    const r = pos.result;
+    expect(r ? (r.kind === 'win' ? `win:${r.winner}` : `draw:${r.reason}`) : '*').toBe(expected.result);
+    expect(pos.eliminations.map((e) => `${e.colour} ${e.cause} by ${e.by ?? '-'}`)).toEqual(expected.eliminated);
+    expect(makeFen(pos)).toBe(expected.fen);
   });
 });
 
