@@ -133,7 +133,8 @@ export function parseRules(input: unknown): Result<Rules> {
       out.no_progress_rounds = value;
       continue;
     }
-    const allowed = RULE_VALUES[key as keyof Rules];
+    // Own properties only: `constructor`, `__proto__` or `toString` must not reach Object.prototype.
+    const allowed = Object.hasOwn(RULE_VALUES, key) ? RULE_VALUES[key as keyof Rules] : undefined;
     if (!allowed) return err('bad_rules', `unknown rule option ${JSON.stringify(key).slice(0, 40)}`);
     if (!allowed.includes(value)) return err('bad_rules', `${key} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
     (out as unknown as Record<string, unknown>)[key] = value;
