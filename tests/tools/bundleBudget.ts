@@ -1,0 +1,27 @@
+/**
+ * `npm run budget [-- DIST]`: the client bundle budget. Prints the gzipped JavaScript of the game
+ * page of the built client (`client/dist` unless DIST is given; build it first with `npm run
+ * build`) and exits 1 when it is above 250 KB (250 × 1024 bytes), 2 when it cannot measure.
+ * The measure is the client benchmark's (`tests/tools/bundleSize.ts`).
+ */
+import path from 'node:path';
+import { CLIENT_DIST } from '../e2e/helpers.js';
+import { type BundleSize, GAME_PAGE_BUDGET_BYTES, GAME_PAGE_BUDGET_KB, measureBundle, toKB } from './bundleSize.js';
+
+const dist = process.argv[2] ? path.resolve(process.argv[2]) : CLIENT_DIST;
+function measure(): BundleSize {
+  try {
+    return measureBundle(dist);
+  } catch (err) {
+    console.error(`budget: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
+const size = measure();
+for (const c of size.chunks) console.log(`${String(c.gzipBytes).padStart(8)} B gzip  ${String(c.bytes).padStart(8)} B  ${c.file}`);
+const ok = size.gzipBytes <= GAME_PAGE_BUDGET_BYTES;
+console.log(
+  `budget: game page JS ${toKB(size.gzipBytes)} KB gzip (${size.gzipBytes} B) in ${size.chunks.length} files, home entry ${toKB(size.entryGzipBytes)} KB; ` +
+    `limit ${GAME_PAGE_BUDGET_KB} KB (${GAME_PAGE_BUDGET_BYTES} B): ${ok ? 'ok' : 'OVER'}`,
+);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,111 @@
+/**
+ * The web client's JavaScript as the game page loads it, gzipped: the one measure behind the
+ * client benchmark (`npm run bench:client`) and the CI budget (`npm run budget`).
+ *
+ * Read from the built client (`client/dist`), no browser needed: the entry script of
+ * `index.html` (and its modulepreloads), then every chunk it imports, following static imports
+ * everywhere; of the entry's dynamic imports (one per route) only the game page's chunk
+ * (`gamePage-*.js`, from `client/src/ui/gamePage.ts`), and below that every dynamic import too.
+ * Pixi picks one renderer at run time and the figure counts all of them (its renderer chunks are
+ * a few hundred bytes), so it is an upper bound of what a browser fetches for `/g/CODE`.
+ *
+ * Sizes are `gzipSync` (level 6) of each file, added up; KB here means 1024 bytes.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** The game page's budget: 250 KB of gzipped JavaScript. */
+export const GAME_PAGE_BUDGET_KB = 250;
+export const GAME_PAGE_BUDGET_BYTES = GAME_PAGE_BUDGET_KB * 1024;
+
+/** The chunk of the game route, as Vite names it after `client/src/ui/gamePage.ts`. */
+const GAME_PAGE_CHUNK = /^gamePage-[^/]*\.js$/;
+
+/** Gzipped size in bytes, as counted everywhere here. */
+export function gzipBytes(data: Buffer | string): number {
+  return gzipSync(data).length;
+}
+
+/** Bytes to KB (1024), one decimal. */
+export function toKB(bytes: number): number {
+  return Math.round((bytes / 1024) * 10) / 10;
+}
+
+export interface ChunkSize {
+  /** Path under the dist folder, e.g. `assets/index-abc.js`. */
+  readonly file: string;
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+export interface BundleSize {
+  /** Gzipped JavaScript of the game page: the entry and every chunk it loads. */
+  readonly gzipBytes: number;
+  /** The entry script alone (all that the home page needs). */
+  readonly entryGzipBytes: number;
+  /** Every counted file, entry first. */
+  readonly chunks: readonly ChunkSize[];
+}
+
+interface Imports {
+  readonly static: string[];
+  readonly dynamic: string[];
+}
+
+/**
+ * Relative `.js` specifiers of a built chunk: `from"./x.js"`, `import"./x.js"` and
+ * `import("./x.js")` (any quote), resolved against the chunk's folder.
+ */
+function importsOf(code: string, dir: string): Imports {
+  const out: Imports = { static: [], dynamic: [] };
+  const re = /\b(from|import)\s*(\(\s*)?(["'`])(\.{1,2}\/[^"'`\s]+?\.js)\3/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    const target = path.posix.normalize(path.posix.join(dir, m[4]));
+    (m[1] === 'import' && m[2] ? out.dynamic : out.static).push(target);
+  }
+  return out;
+}
+
+/** Module scripts and modulepreloads of the built `index.html`, as paths under the dist folder. */
+function entriesOf(html: string): string[] {
+  const out: string[] = [];
+  const tag = /<(script|link)\b[^>]*>/gi;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    const t = m[0];
+    const isModule = m[1].toLowerCase() === 'script' ? /\btype=["']?module/i.test(t) : /\brel=["']?modulepreload/i.test(t);
+    const src = /\b(?:src|href)=["']?([^"'\s>]+)/i.exec(t)?.[1];
+    if (isModule && src && !/^[a-z]+:|^\/\//i.test(src)) out.push(src.replace(/^\.?\//, ''));
+  }
+  return out;
+}
+
+/** Gzipped JavaScript of the game page of the client built in `distDir` (see the file comment). */
+export function measureBundle(distDir: string): BundleSize {
+  const html = path.join(distDir, 'index.html');
+  if (!existsSync(html)) throw new Error(`${html} is missing: build the client first (npm run build)`);
+  const entries = entriesOf(readFileSync(html, 'utf8'));
+  if (entries.length === 0) throw new Error(`${html} has no module script`);
+  const seen = new Set<string>();
+  const chunks: ChunkSize[] = [];
+  let gamePage = false;
+  const visit = (file: string, isEntry: boolean): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const abs = path.join(distDir, file);
+    if (!existsSync(abs)) throw new Error(`${file} is imported but missing from ${distDir}`);
+    const code = readFileSync(abs);
+    chunks.push({ file, bytes: code.length, gzipBytes: gzipBytes(code) });
+    const { static: imports, dynamic } = importsOf(code.toString('utf8'), path.posix.dirname(file));
+    for (const f of imports) visit(f, false);
+    for (const f of dynamic) {
+      const isGame = GAME_PAGE_CHUNK.test(path.posix.basename(f));
+      gamePage ||= isGame;
+      if (!isEntry || isGame) visit(f, false);
+    }
+  };
+  for (const e of entries) visit(e, true);
+  if (!gamePage) throw new Error(`no game page chunk (gamePage-*.js) is imported from ${entries.join(', ')}`);
+  const entryGzipBytes = chunks.find((c) => c.file === entries[0])?.gzipBytes ?? 0;
+  return { gzipBytes: chunks.reduce((s, c) => s + c.gzipBytes, 0), entryGzipBytes, chunks };
+}
