@@ -37,7 +37,7 @@ const CHIEFS = ['Rc:a9', 'Bc:i9', 'Yc:i1', 'Gc:a1'];
 
 function setup(pos: Position, seat: Colour | null, confirm = false) {
   const sent: Turn[] = [];
-  const c = new GameController({ confirm, onSubmit: (t: Turn) => sent.push(t) });
+  const c = new GameController({ confirm, onSubmit: (t: Turn) => void sent.push(t) });
   c.setPosition(pos, seat);
   return { c, sent };
 }

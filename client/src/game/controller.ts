@@ -38,7 +38,8 @@ export type PromptKey =
   | 'reporter'
   | 'reporterRequired'
   | 'confirm'
-  | 'sending';
+  | 'sending'
+  | 'reconnecting';
 
 /** The prompt plus the player it is about (for `notYourTurn`). */
 export interface Prompt {
@@ -81,7 +82,10 @@ export interface ControllerView {
   readonly choice: Choice | null;
   /** The complete turn waiting for confirmation or being sent. */
   readonly pending: Turn | null;
+  /** A turn is with the server (or on its way): the board waits for the answer. */
   readonly sending: boolean;
+  /** The turn being sent waits for the link to come back (it is sent again then). */
+  readonly queued: boolean;
   readonly prompt: Prompt;
   readonly highlights: Highlights;
   readonly preview: Preview;
@@ -99,8 +103,30 @@ export type Outcome = 'selected' | 'deselected' | 'chosen' | 'complete' | 'submi
 export interface ControllerOptions {
   /** Ask for confirmation before sending a complete turn. */
   confirm?: boolean;
-  /** Called with each complete turn to send to the server. */
-  onSubmit?: (turn: Turn) => void;
+  /**
+   * Called with each complete turn to send to the server, and the state version it was made on
+   * (the `version` given to `setPosition`). Returns false when the turn could not go out: it is
+   * kept and sent again, with the same version, when the link is back (`setLink(true)`).
+   */
+  onSubmit?: (turn: Turn, version: number | undefined) => boolean | void;
+}
+
+/**
+ * A complete turn handed to the server and not yet answered, by a new state or a refusal. It
+ * outlives a dropped link and a look at the history: an intent is never dropped.
+ */
+interface Outbox {
+  readonly turn: Turn;
+  /** The state version the turn was made on: sent with it and with every resend. */
+  readonly version: number | undefined;
+  /** The seat and the position (ply, player to move) it was made for. */
+  readonly seat: Colour;
+  readonly ply: number;
+  readonly toMove: Colour | null;
+  /** The last send went out on an open socket. */
+  delivered: boolean;
+  /** How many sends went out (each is answered by the new state or a refusal). */
+  sends: number;
 }
 
 const NO_PREVIEW: Preview = { moved: new Map(), lifted: [], killed: [] };
@@ -113,10 +139,15 @@ export class GameController {
   private started = true;
   private history = false;
   private confirmTurns: boolean;
-  private readonly onSubmit: (turn: Turn) => void;
+  private readonly onSubmit: (turn: Turn, version: number | undefined) => boolean | void;
   private steps: { field: Field; value: Square | null }[] = [];
   private pending: Turn | null = null;
-  private sending = false;
+  private outbox: Outbox | null = null;
+  /** The live state version (docs/PROTOCOL.md), as last given to `setPosition`. */
+  private version: number | undefined = undefined;
+  private linkUp = true;
+  /** `stale` refusals still to come for resends of turns a new state already settled. */
+  private staleOwed = 0;
   private error: string | null = null;
   private movable: readonly Square[] = [];
   private cached: ControllerView | null = null;
@@ -128,25 +159,49 @@ export class GameController {
   }
 
   /**
-   * Show a position. `seat` is the viewer's seat (null for a spectator). A new position (another
-   * ply) drops the turn being built; the same position again keeps it.
+   * Show a position. `seat` is the viewer's seat (null for a spectator); `version` is the live
+   * state's version, sent with a turn. A new position (another ply, another version) drops the
+   * turn being built; the same position again keeps it. The turn being sent is settled (applied
+   * or overtaken) by a new live position or version, and kept across a look at the history.
    */
-  setPosition(position: Position | null, seat: Colour | null, opts: { started?: boolean; history?: boolean } = {}): void {
+  setPosition(position: Position | null, seat: Colour | null, opts: { started?: boolean; history?: boolean; version?: number } = {}): void {
+    const history = opts.history ?? false;
+    const version = opts.version ?? this.version;
     const samePosition = position !== null && this.position !== null && position.ply === this.position.ply && position.toMove === this.position.toMove;
-    const sameContext = samePosition && seat === this.seat && (opts.history ?? false) === this.history;
+    const sameContext = samePosition && seat === this.seat && history === this.history && version === this.version;
     this.position = position;
     this.seat = seat;
     this.started = opts.started ?? true;
-    this.history = opts.history ?? false;
-    if (!sameContext) this.reset();
+    this.history = history;
+    this.version = version;
+    const settled = this.settleOutbox();
+    if (!sameContext || settled) {
+      this.reset();
+      if (this.outbox && !history) this.showOutbox(this.outbox.turn);
+    }
     this.movable = this.canAct() && position ? optionsOf(nextChoice(position, {}), 'piece') : [];
+    this.changed();
+  }
+
+  /**
+   * The link to the server went down, or came back (a new room). While it is down a turn being
+   * sent waits (the prompt says it will be sent); when it is back the turn is sent again, once,
+   * with the version it was made on: if the server had it already, its stale check refuses the
+   * copy and the new state settles the turn.
+   */
+  setLink(up: boolean): void {
+    const was = this.linkUp;
+    this.linkUp = up;
+    const box = this.outbox;
+    if (box && !up) box.delivered = false;
+    else if (box && up && (!was || !box.delivered)) this.deliver(box);
     this.changed();
   }
 
   /** Turn the confirmation step on or off. */
   setConfirm(on: boolean): void {
     this.confirmTurns = on;
-    if (!on && this.pending && !this.sending) this.submit();
+    if (!on && this.pending && !this.outbox) this.submit();
     this.changed();
   }
 
@@ -154,7 +209,7 @@ export class GameController {
   click(square: Square): Outcome {
     this.error = null;
     const choice = this.currentChoice();
-    if (!choice || this.sending) return this.done('ignored');
+    if (!choice || this.outbox) return this.done('ignored');
     const from = this.partial().from;
     switch (choice.kind) {
       case 'piece':
@@ -186,7 +241,7 @@ export class GameController {
 
   /** A drag of the piece on `from` dropped on `to`. */
   drop(from: Square, to: Square): Outcome {
-    if (from === to) return this.done('ignored');
+    if (from === to || this.outbox) return this.done('ignored');
     const choice = this.currentChoice();
     if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return this.done('ignored');
     if (this.partial().from !== from) {
@@ -204,6 +259,7 @@ export class GameController {
 
   /** True when a drag may start on this square (a piece the viewer can move now). */
   canDrag(square: Square): boolean {
+    if (this.outbox) return false;
     const choice = this.currentChoice();
     if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return false;
     return this.movable.includes(square);
@@ -213,14 +269,14 @@ export class GameController {
   noKill(): Outcome {
     this.error = null;
     const choice = this.currentChoice();
-    if (choice?.kind !== 'reporter' || choice.required || this.sending) return this.done('ignored');
+    if (choice?.kind !== 'reporter' || choice.required || this.outbox) return this.done('ignored');
     return this.push('reporterTarget', null);
   }
 
   /** Take back the last choice of the turn being built. */
   undo(): Outcome {
     this.error = null;
-    if (this.sending || this.steps.length === 0) return this.done('ignored');
+    if (this.outbox || this.steps.length === 0) return this.done('ignored');
     this.steps.pop();
     this.pending = null;
     return this.done('undone');
@@ -229,14 +285,14 @@ export class GameController {
   /** Drop the whole turn being built. */
   cancel(): Outcome {
     this.error = null;
-    if (this.sending || this.steps.length === 0) return this.done('ignored');
+    if (this.outbox || this.steps.length === 0) return this.done('ignored');
     return this.clear('deselected');
   }
 
   /** Send the turn waiting for confirmation. */
   confirm(): Outcome {
     this.error = null;
-    if (!this.pending || this.sending) return this.done('ignored');
+    if (!this.pending || this.outbox) return this.done('ignored');
     this.submit();
     return this.done('submitted');
   }
@@ -263,11 +319,21 @@ export class GameController {
     return outcome;
   }
 
-  /** The server refused the sent turn: start the turn again and keep the code to show. */
-  rejected(code: string): void {
+  /**
+   * The server refused a turn: start the turn again and keep the code to show; returns true.
+   * A `stale` refusal of a resend whose turn a new state already settled (the server had the
+   * first copy) changes nothing and returns false: there is nothing to say.
+   */
+  rejected(code: string): boolean {
+    if (code === 'stale' && (this.staleOwed > 0 || !this.outbox)) {
+      this.staleOwed = Math.max(0, this.staleOwed - 1);
+      return false;
+    }
+    this.outbox = null;
     this.reset();
     this.error = code;
     this.changed();
+    return true;
   }
 
   /** The current view (cached until the next change). */
@@ -332,9 +398,51 @@ export class GameController {
   }
 
   private submit(): void {
-    if (!this.pending) return;
-    this.sending = true;
-    this.onSubmit(this.pending);
+    const pos = this.position;
+    if (!this.pending || !pos || !this.seat) return;
+    const box: Outbox = { turn: this.pending, version: this.version, seat: this.seat, ply: pos.ply, toMove: pos.toMove, delivered: false, sends: 0 };
+    this.outbox = box;
+    this.deliver(box);
+  }
+
+  /** Hand the turn to the server; a send that cannot go out leaves it waiting for the link. */
+  private deliver(box: Outbox): void {
+    box.delivered = this.onSubmit(box.turn, box.version) !== false;
+    if (box.delivered) box.sends++;
+  }
+
+  /**
+   * Drop the turn being sent once the live game moved on (a new version, another live
+   * position) or the seat changed: the new state is the server's answer. Sends beyond the first
+   * may still be answered `stale`. Returns true when a turn was settled.
+   */
+  private settleOutbox(): boolean {
+    const box = this.outbox;
+    if (!box) return false;
+    const pos = this.position;
+    const newVersion = box.version !== undefined && this.version !== undefined && this.version !== box.version;
+    const moved = !this.history && pos !== null && (pos.ply !== box.ply || pos.toMove !== box.toMove);
+    if (!newVersion && !moved && this.seat === box.seat) return false;
+    this.staleOwed += Math.max(0, box.sends - 1);
+    this.outbox = null;
+    return true;
+  }
+
+  /** Show the turn being sent as chosen squares (after a look at the history). */
+  private showOutbox(turn: Turn): void {
+    if (!('from' in turn)) return;
+    this.steps = [
+      { field: 'from', value: turn.from },
+      { field: 'to', value: turn.to },
+    ];
+    for (const field of ['exit', 'placement', 'reporterTarget'] as const) {
+      const value = turn[field];
+      if (value) this.steps.push({ field, value });
+    }
+    // A declined reporter kill is a choice too.
+    const next = this.position ? nextChoice(this.position, this.partial()) : null;
+    if (next?.ok && next.value.kind === 'reporter') this.steps.push({ field: 'reporterTarget', value: null });
+    this.pending = turn;
   }
 
   private illegal(code = 'illegal_choice'): Outcome {
@@ -347,10 +455,10 @@ export class GameController {
     return this.done(outcome);
   }
 
+  /** Drop the turn being built (not the one being sent). */
   private reset(): void {
     this.steps = [];
     this.pending = null;
-    this.sending = false;
     this.error = null;
   }
 
@@ -370,14 +478,15 @@ export class GameController {
     const pos = this.position;
     const partial = this.partial();
     const choice = this.currentChoice();
-    const interactive = choice !== null && !this.sending;
+    const sending = this.outbox !== null;
+    const interactive = choice !== null && !sending;
     const chosen = this.steps.slice(1).flatMap((s) => (s.value ? [s.value] : []));
     const highlights: Highlights = pos
       ? {
           selected: partial.from ?? null,
           chosen,
-          options: choice && choice.kind !== 'complete' && !this.sending ? choice.options : [],
-          optionKind: choice && !this.sending ? choice.kind : null,
+          options: choice && choice.kind !== 'complete' && !sending ? choice.options : [],
+          optionKind: choice && !sending ? choice.kind : null,
         }
       : NO_HIGHLIGHTS;
     return {
@@ -387,12 +496,13 @@ export class GameController {
       partial,
       choice,
       pending: this.pending,
-      sending: this.sending,
+      sending,
+      queued: sending && !this.delivering(),
       prompt: this.prompt(choice, partial),
       highlights,
       preview: pos ? this.preview(pos, partial) : NO_PREVIEW,
-      canSkipKill: choice?.kind === 'reporter' && !choice.required && !this.sending,
-      canUndo: this.steps.length > 0 && !this.sending,
+      canSkipKill: choice?.kind === 'reporter' && !choice.required && !sending,
+      canUndo: this.steps.length > 0 && !sending,
       error: this.error,
     };
   }
@@ -404,7 +514,7 @@ export class GameController {
     if (pos.result || pos.toMove === null) return { key: 'gameOver' };
     if (this.seat === null) return { key: 'spectator' };
     if (pos.toMove !== this.seat) return { key: 'notYourTurn', colour: pos.toMove };
-    if (this.sending) return { key: 'sending' };
+    if (this.outbox) return { key: this.delivering() ? 'sending' : 'reconnecting' };
     if (!choice) return { key: 'notYourTurn', colour: pos.toMove };
     switch (choice.kind) {
       case 'piece':
@@ -425,6 +535,11 @@ export class GameController {
       case 'complete':
         return { key: 'confirm' };
     }
+  }
+
+  /** The turn being sent went out on a link that is still up. */
+  private delivering(): boolean {
+    return this.linkUp && !!this.outbox?.delivered;
   }
 
   /** Show the mover on its destination (and exit), the victim lifted until placed. */

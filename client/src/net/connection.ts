@@ -8,7 +8,10 @@ import { PRESS_SERVER_MESSAGES, type Colour, type Effect, type Turn } from '@dja
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 
-/** The state of the socket, for the reconnection banner. */
+/**
+ * The state of the socket, for the reconnection banner. `connected` is reported each time a
+ * room object is attached (the first join and every reconnection): intents may be sent again.
+ */
 export type LinkState =
   | { readonly kind: 'connecting' }
   | { readonly kind: 'connected' }
@@ -123,16 +126,30 @@ export class GameConnection {
     await this.join(request);
   }
 
-  /** Send a complete turn. */
-  sendTurn(turn: Turn, version?: number): void {
+  /**
+   * Send a complete turn with the state version it was made on. Returns false when it could not
+   * go out: the caller keeps it and sends it again (same version) once the link is back.
+   */
+  sendTurn(turn: Turn, version?: number): boolean {
     const msg: Record<string, unknown> = { ...turn };
     if (version !== undefined) msg.version = version;
-    this.send('turn', msg);
+    return this.send('turn', msg);
   }
 
-  /** Send a room message (`start`, `resign`, `swap`, `name`, `draw_offer`, …). */
-  send(type: string, message?: unknown): void {
-    this.room?.send(type, message ?? {});
+  /**
+   * Send a room message (`start`, `resign`, `swap`, `name`, `draw_offer`, …). Returns false,
+   * having sent nothing, when there is no open socket (dropped, or not noticed as dropped yet):
+   * a message is never dropped without saying so.
+   */
+  send(type: string, message?: unknown): boolean {
+    const room = this.room;
+    if (!room || !room.connection.isOpen) return false;
+    try {
+      room.send(type, message ?? {});
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Retry a dropped connection at once. */

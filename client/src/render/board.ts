@@ -9,6 +9,7 @@
 import { Application, Container, Graphics, Text, TextStyle, type FederatedPointerEvent } from 'pixi.js';
 import { MAZE, type Colour, type Effect, type PieceInfo, type Square } from '@djambi/shared';
 import type { Highlights, Preview } from '../game/controller.js';
+import { PointerGesture } from '../game/gesture.js';
 import { cellOf, edgeLabels, squareAt } from '../game/orientation.js';
 import { PieceSprite, UNIT } from './pieces.js';
 import { BOARD } from './theme.js';
@@ -24,6 +25,11 @@ export interface BoardScene {
 
 /** What the board reports. */
 export interface BoardHandlers {
+  /**
+   * Called first on every press: finish a running animation (`finishAnimation`) and show the
+   * position after it, so that the press acts on that position.
+   */
+  settle(): void;
   click(square: Square): void;
   drop(from: Square, to: Square): void;
   canDrag(square: Square): boolean;
@@ -43,7 +49,6 @@ export interface FrameStats {
 
 const EMPTY_PREVIEW: Preview = { moved: new Map(), lifted: [], killed: [] };
 const STEP_MS = 220;
-const DRAG_THRESHOLD = 5;
 
 interface Tween {
   sprite: PieceSprite;
@@ -92,8 +97,15 @@ export class BoardView {
   private scene: BoardScene | null = null;
   private tweens: Tween[] = [];
   private animating = false;
+  /** Counts animations, so that one finished early or taken over stops stepping. */
+  private animationRun = 0;
+  /** The scene a running animation ends on. */
+  private finalScene: BoardScene | null = null;
   private raf = 0;
-  private drag: { from: Square; sprite: PieceSprite | null; startX: number; startY: number; moved: boolean; selectedBefore: boolean } | null = null;
+  private readonly gesture: PointerGesture;
+  /** The sprite following the pointer in a drag. */
+  private dragSprite: PieceSprite | null = null;
+  private dragging = false;
   private readonly resizeObserver: ResizeObserver;
   private recording: { samples: number[]; intervals: number[]; last: number } | null = null;
 
@@ -102,6 +114,16 @@ export class BoardView {
     private readonly host: HTMLElement,
     private readonly handlers: BoardHandlers,
   ) {
+    this.gesture = new PointerGesture({
+      settle: () => {
+        handlers.settle();
+        this.finishAnimation();
+      },
+      canDrag: (sq) => handlers.canDrag(sq),
+      selected: () => this.scene?.highlights.selected ?? null,
+      click: (sq) => handlers.click(sq),
+      drop: (from, to) => handlers.drop(from, to),
+    });
     app.stage.addChild(this.squares, this.lastLayer, this.highlightLayer, this.coords, this.pieceLayer, this.optionLayer);
     app.stage.eventMode = 'static';
     app.stage.hitArea = app.screen;
@@ -161,17 +183,20 @@ export class BoardView {
 
   /**
    * Animate a turn: start from `before`, play the effects in order, end on `scene`.
-   * Resolves when the animation is over.
+   * Resolves when the animation is over (or was finished early by `finishAnimation`).
    */
   async animate(before: readonly PieceInfo[], effects: readonly Effect[], scene: BoardScene): Promise<void> {
     this.finishTweens();
+    const run = ++this.animationRun;
+    this.finalScene = scene;
     this.scene = { ...scene, pieces: before, preview: EMPTY_PREVIEW, highlights: { selected: null, chosen: [], options: [], optionKind: null } };
     this.drawHighlights();
     this.placePieces();
     this.animating = true;
+    const over = (): boolean => !this.animating || this.animationRun !== run;
     const byId = new Map(before.map((p) => [p.id, p]));
     for (const e of effects) {
-      if (!this.animating) break;
+      if (over()) return;
       if (e.type === 'move' || e.type === 'exit' || e.type === 'displace' || e.type === 'place') {
         await this.tweenPiece(e.piece, e.to, STEP_MS);
       } else if (e.type === 'kill') {
@@ -180,8 +205,21 @@ export class BoardView {
         if (p && sprite) await this.fade(sprite, () => sprite.set(p.colour, p.kind, false));
       }
     }
-    this.animating = false;
+    if (over()) return;
+    this.finalScene = null;
     this.render(scene);
+  }
+
+  /**
+   * Skip a running animation to its end at once: the pieces stand where the turn left them
+   * before this returns. True if an animation was running.
+   */
+  finishAnimation(): boolean {
+    const scene = this.finalScene;
+    if (!this.animating || !scene) return false;
+    this.finalScene = null;
+    this.render(scene);
+    return true;
   }
 
   /** Centre of a square in page (CSS) pixels, for tests and tools. */
@@ -390,48 +428,31 @@ export class BoardView {
   }
 
   private pointerDown(e: FederatedPointerEvent): void {
-    if (this.animating) this.finishTweens();
-    const sq = this.squareOf(e);
-    if (!sq) return;
-    if (this.handlers.canDrag(sq)) {
-      const selectedBefore = this.scene?.highlights.selected === sq;
-      if (!selectedBefore) this.handlers.click(sq);
-      const piece = this.scene?.pieces.find((p) => p.square === sq && p.alive);
-      this.drag = { from: sq, sprite: piece ? this.sprites.get(piece.id) ?? null : null, startX: e.global.x, startY: e.global.y, moved: false, selectedBefore };
-    } else {
-      this.drag = { from: sq, sprite: null, startX: e.global.x, startY: e.global.y, moved: false, selectedBefore: false };
-    }
+    // The gesture settles the board first: a running animation ends, the scene is the
+    // position after it, and the press is decided on that position.
+    this.gesture.down(this.squareOf(e), e.global.x, e.global.y);
+    const from = this.gesture.pressed;
+    const piece = from ? this.scene?.pieces.find((p) => p.square === from && p.alive) : undefined;
+    this.dragSprite = piece ? this.sprites.get(piece.id) ?? null : null;
+    this.dragging = false;
   }
 
   private pointerMove(e: FederatedPointerEvent): void {
-    const d = this.drag;
-    if (!d || !d.sprite) return;
-    if (!d.moved && Math.hypot(e.global.x - d.startX, e.global.y - d.startY) < DRAG_THRESHOLD) return;
-    d.moved = true;
-    d.sprite.zIndex = 10;
-    d.sprite.position.set(e.global.x, e.global.y);
+    if (!this.gesture.move(e.global.x, e.global.y)) return;
+    this.dragging = true;
+    const sprite = this.dragSprite;
+    if (!sprite) return;
+    sprite.zIndex = 10;
+    sprite.position.set(e.global.x, e.global.y);
     this.requestFrame();
   }
 
   private pointerUp(e: FederatedPointerEvent): void {
-    const d = this.drag;
-    this.drag = null;
-    if (!d) return;
-    const sq = this.squareOf(e);
-    if (d.moved && d.sprite) {
-      if (sq && sq !== d.from) this.handlers.drop(d.from, sq);
-      else this.placePieces();
-      this.requestFrame();
-      return;
-    }
-    if (!sq) return;
-    if (d.sprite) {
-      // Pressed on a movable piece: it was selected on press; a second tap deselects.
-      if (sq === d.from && d.selectedBefore) this.handlers.click(sq);
-      else if (sq !== d.from) this.handlers.click(sq);
-      return;
-    }
-    if (sq === d.from) this.handlers.click(sq);
+    const end = this.gesture.up(this.squareOf(e));
+    this.dragSprite = null;
+    this.dragging = false;
+    if (end === 'returned') this.placePieces();
+    if (end === 'returned' || end === 'dropped') this.requestFrame();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -513,6 +534,6 @@ export class BoardView {
       if (rec.last) rec.intervals.push(now - rec.last);
       rec.last = now;
     }
-    if (this.tweens.length > 0 || this.drag?.moved) this.requestFrame();
+    if (this.tweens.length > 0 || this.dragging) this.requestFrame();
   }
 }

@@ -14,6 +14,7 @@ import {
   type Position,
   type Square,
 } from '@djambi/shared';
+import { AnimationGate } from '../game/animationGate.js';
 import { GameController, type ControllerView } from '../game/controller.js';
 import { PressModel } from '../game/press.js';
 import { lastTurnSquares, type GameSnapshot } from '../game/snapshot.js';
@@ -37,7 +38,7 @@ export interface DjambiDebug {
   /** `performance.now()` when the board first accepted a move from this viewer. */
   interactiveAt: number | null;
   squareCenter(square: Square): { x: number; y: number } | null;
-  state(): { fen: string; seat: Colour | null; view: Colour; phase: string; moves: number; renderer: string; toMove: string; prompt: string };
+  state(): { fen: string; seat: Colour | null; view: Colour; phase: string; moves: number; renderer: string; toMove: string; prompt: string; interactive: boolean; selected: Square | null };
   /** The negotiation as this page holds it (tabs, unread counts, …). */
   press(): ReturnType<PressModel['summary']>;
   recordFrames(on: boolean): { samples: readonly number[]; intervals: readonly number[] };
@@ -92,7 +93,8 @@ class GamePage {
   private chosenView: Colour | null = null;
   private board: BoardView | null = null;
   private shownPieces: readonly PieceInfo[] = [];
-  private animating = false;
+  /** The turn animating on the board; any input finishes it first and redraws the board. */
+  private readonly animation = new AnimationGate(() => this.refreshBoard());
   /** While a new state is taken in, the board waits (so the turn can be animated). */
   private holdBoard = false;
   private wasMyTurn = false;
@@ -163,9 +165,9 @@ class GamePage {
     this.signal.setTitle(S.title.game(code));
     this.controller = new GameController({
       confirm: pref.get('confirm', false),
-      onSubmit: (turn) => this.conn.sendTurn(turn, this.snap?.version),
+      onSubmit: (turn, version) => this.conn.sendTurn(turn, version),
     });
-    this.access = new BoardAccess((sq) => this.controller.click(sq));
+    this.access = new BoardAccess(this.animation.guard((sq: Square) => this.controller.click(sq)));
     consumeSeatLink(code);
     this.press = new PressModel((type, payload) => this.conn.send(type, payload));
     this.pressPanel = new PressPanel(this.press, { seatName: (c) => this.seatName(c) });
@@ -220,10 +222,12 @@ class GamePage {
 
   private buildDom(): void {
     const b = this.buttons;
-    b.undo.addEventListener('click', () => this.controller.undo());
-    b.cancel.addEventListener('click', () => this.controller.cancel());
-    b.noKill.addEventListener('click', () => this.controller.noKill());
-    b.confirm.addEventListener('click', () => this.controller.confirm());
+    // Every input first finishes a running animation, and then acts on the position after it.
+    const input = <A extends unknown[]>(handler: (...args: A) => unknown) => this.animation.guard((...args: A) => void handler(...args));
+    b.undo.addEventListener('click', input(() => this.controller.undo()));
+    b.cancel.addEventListener('click', input(() => this.controller.cancel()));
+    b.noKill.addEventListener('click', input(() => this.controller.noKill()));
+    b.confirm.addEventListener('click', input(() => this.controller.confirm()));
     const confirmBox = h('input', { type: 'checkbox', id: 'confirm-toggle', checked: pref.get('confirm', false) });
     confirmBox.addEventListener('change', () => {
       pref.set('confirm', confirmBox.checked);
@@ -237,19 +241,19 @@ class GamePage {
     const keyForm = h('form', { class: 'keyboard' },
       h('label', { for: 'square-input' }, S.controls.keyboardLabel), this.keyInput,
       h('small', { id: 'square-hint', class: 'sr-only' }, S.controls.keyboardHint));
-    keyForm.addEventListener('submit', (e) => {
+    keyForm.addEventListener('submit', input((e: SubmitEvent) => {
       e.preventDefault();
       this.controller.input(this.keyInput.value);
       this.keyInput.value = '';
-    });
-    this.keyInput.addEventListener('keydown', (e) => {
+    }));
+    this.keyInput.addEventListener('keydown', input((e: KeyboardEvent) => {
       if (e.key === 'Backspace' && this.keyInput.value === '') this.controller.undo();
       if (e.key === 'Escape') this.controller.cancel();
-    });
-    this.viewSelect.addEventListener('change', () => {
+    }));
+    this.viewSelect.addEventListener('change', input(() => {
       this.chosenView = this.viewSelect.value as Colour;
       this.refreshBoard();
-    });
+    }));
     const nav = h('div', { class: 'move-nav', role: 'group', 'aria-label': S.moves.title },
       h('button', { type: 'button', id: 'nav-first', 'aria-label': S.controls.first, onclick: () => this.step('first') }, '«'),
       h('button', { type: 'button', id: 'nav-prev', 'aria-label': S.controls.prev, onclick: () => this.step('prev') }, '‹'),
@@ -294,6 +298,7 @@ class GamePage {
     const q = new URLSearchParams(location.search);
     const renderer = q.get('renderer');
     const board = await BoardView.create(this.boardHost, {
+      settle: () => void this.animation.settle(),
       click: (sq) => this.controller.click(sq),
       drop: (from, to) => this.controller.drop(from, to),
       canDrag: (sq) => this.controller.canDrag(sq),
@@ -349,10 +354,12 @@ class GamePage {
         renderer: this.board?.rendererName ?? '',
         toMove: this.snap?.toMove ?? '',
         prompt: this.prompt.textContent ?? '',
+        interactive: this.controller.view.interactive,
+        selected: this.controller.view.highlights.selected,
       }),
       press: () => this.press.summary(),
       recordFrames: (on) => this.board?.recordFrames(on) ?? { samples: [], intervals: [] },
-      animating: () => this.animating,
+      animating: () => this.animation.running,
     };
   }
 
@@ -360,6 +367,8 @@ class GamePage {
   // Events
 
   private onState(snap: GameSnapshot): void {
+    // A new turn while the last one animates: finish that one, the next starts where it ended.
+    if (snap.version !== this.snap?.version) this.animation.settle();
     const prev = this.snap;
     this.snap = snap;
     if (snap.fen && snap.fen !== this.liveFen) {
@@ -377,6 +386,7 @@ class GamePage {
       this.controller.setPosition(this.viewIndex === null ? this.livePos : this.timeline.positionAfter(this.viewIndex), mySeat, {
         started: snap.phase !== 'waiting',
         history: this.viewIndex !== null,
+        version: snap.version,
       });
     } finally {
       this.holdBoard = false;
@@ -399,12 +409,12 @@ class GamePage {
 
   private async animate(before: readonly PieceInfo[], effects: readonly Effect[]): Promise<void> {
     const board = this.board!;
-    this.animating = true;
+    const ended = this.animation.start(() => board.finishAnimation());
     try {
       await board.animate(before, effects, this.scene());
     } finally {
-      this.animating = false;
-      this.refreshBoard();
+      // Finished early, the gate has redrawn the board already.
+      if (ended()) this.refreshBoard();
     }
   }
 
@@ -415,6 +425,7 @@ class GamePage {
     this.controller.setPosition(this.controller.view.position, seat?.colour ?? null, {
       started: this.snap?.phase !== 'waiting',
       history: this.viewIndex !== null,
+      version: this.snap?.version,
     });
     this.refreshPanels();
     this.refreshJoin();
@@ -422,14 +433,19 @@ class GamePage {
 
   private onRejected(code: string, message: string, type: string, retryAfterMs?: number): void {
     if (this.press.rejected(type, code, message, retryAfterMs)) return;
-    if (type === 'turn' || this.controller.view.sending) this.controller.rejected(code);
-    this.message = type === 'turn' ? S.prompt.rejected(message || code) : S.prompt.refused(message || code);
+    if (type === 'turn' || (type === '' && this.controller.view.sending)) {
+      // A resend the server had already applied is refused as stale: nothing to say.
+      if (!this.controller.rejected(code)) return;
+      this.message = S.prompt.rejected(message || code);
+    } else this.message = S.prompt.refused(message || code);
     this.refreshControls(this.controller.view);
   }
 
   private onLink(l: LinkState): void {
     const was = this.link;
     this.link = l;
+    // Down, a turn being sent waits; back (a new room), it is sent again.
+    this.controller.setLink(l.kind === 'connected' || l.kind === 'moved');
     if (l.kind === 'waiting' || l.kind === 'retrying') this.hadDrop = true;
     if (l.kind === 'connected' && this.hadDrop && was.kind !== 'connected') {
       this.hadDrop = false;
@@ -454,7 +470,10 @@ class GamePage {
     if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
     if (e.key === 'ArrowLeft') this.step('prev');
     else if (e.key === 'ArrowRight') this.step('next');
-    else if (e.key === 'Escape') this.controller.cancel();
+    else if (e.key === 'Escape') {
+      this.animation.settle();
+      this.controller.cancel();
+    }
     else return;
     e.preventDefault();
   }
@@ -470,6 +489,7 @@ class GamePage {
   // History
 
   private step(where: 'first' | 'prev' | 'next' | 'last'): void {
+    this.animation.settle();
     if (!this.snap) return;
     const total = this.timeline.length;
     const cur = this.viewIndex ?? this.snap.moves.length;
@@ -479,9 +499,10 @@ class GamePage {
   }
 
   private viewAt(n: number | null): void {
+    this.animation.settle();
     this.viewIndex = n;
     const pos = n === null ? this.livePos : this.timeline.positionAfter(n);
-    this.controller.setPosition(pos, this.seat?.colour ?? null, { started: this.snap?.phase !== 'waiting', history: n !== null });
+    this.controller.setPosition(pos, this.seat?.colour ?? null, { started: this.snap?.phase !== 'waiting', history: n !== null, version: this.snap?.version });
     this.refreshBoard();
     this.refreshPanels();
   }
@@ -516,7 +537,7 @@ class GamePage {
     if (this.viewSelect.value !== view) this.viewSelect.value = view;
     const scene = this.scene();
     this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected);
-    if (!this.board || this.animating || this.holdBoard) return;
+    if (!this.board || this.animation.running || this.holdBoard) return;
     this.board.setView(view);
     this.board.render(scene);
     this.shownPieces = scene.pieces;
@@ -566,9 +587,9 @@ class GamePage {
     const canSwap = snap.phase === 'waiting' && !!mySeat;
     this.press.setContext({ seat: mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
     const partners = this.press.partners();
-    renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.conn.send('swap', { colour: c }) : null,
+    renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.sendAction('swap', { colour: c }) : null,
       partners.length ? { seats: partners, talk: (c) => this.pressPanel.talkWith(c) } : null,
-      canSwap ? (ready) => this.conn.send('ready', { ready }) : null);
+      canSwap ? (ready) => this.sendAction('ready', { ready }) : null);
     renderMoves(this.movesList, snap.moves, this.viewIndex, this.timeline.length, (n) => this.viewAt(n >= snap.moves.length ? null : n));
     this.renderActions(snap, mySeat);
     this.renderLobby(snap, mySeat);
@@ -583,11 +604,11 @@ class GamePage {
         if (snap.drawOffer.by !== mySeat && !snap.drawOffer.accepted.includes(mySeat!)) {
           // Name the offer answered, so that an answer to an offer that lapsed meanwhile is refused.
           const answer = snap.drawOffer.id > 0 ? { offer: snap.drawOffer.id } : {};
-          items.push(h('button', { type: 'button', id: 'draw-accept', onclick: () => this.conn.send('draw_accept', answer) }, S.game.acceptDraw));
-          items.push(h('button', { type: 'button', id: 'draw-decline', onclick: () => this.conn.send('draw_decline', answer) }, S.game.declineDraw));
+          items.push(h('button', { type: 'button', id: 'draw-accept', onclick: () => this.sendAction('draw_accept', answer) }, S.game.acceptDraw));
+          items.push(h('button', { type: 'button', id: 'draw-decline', onclick: () => this.sendAction('draw_decline', answer) }, S.game.declineDraw));
         }
       } else {
-        items.push(h('button', { type: 'button', id: 'draw-offer-btn', onclick: () => this.conn.send('draw_offer') }, S.game.offerDraw));
+        items.push(h('button', { type: 'button', id: 'draw-offer-btn', onclick: () => this.sendAction('draw_offer') }, S.game.offerDraw));
       }
       items.push(h('button', { type: 'button', id: 'resign', class: 'danger', onclick: () => this.confirmResign() }, S.game.resign));
     }
@@ -600,7 +621,7 @@ class GamePage {
     const dialog = h('dialog', { id: 'resign-dialog', class: 'dialog' },
       h('p', {}, S.game.resignConfirm),
       h('div', { class: 'row' },
-        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { this.conn.send('resign'); dialog.close(); dialog.remove(); } }, S.game.yes),
+        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { this.sendAction('resign'); dialog.close(); dialog.remove(); } }, S.game.yes),
         h('button', { type: 'button', id: 'resign-no', onclick: () => { dialog.close(); dialog.remove(); } }, S.game.no),
       ),
     );
@@ -622,7 +643,7 @@ class GamePage {
       if (box.dataset.qr !== invite) box.dataset.qr = invite;
       items.push(h('div', { class: 'qr-wrap' }, qrSvg(invite, S.game.qrLabel)));
       if (free > 0) items.push(h('p', { class: 'muted', id: 'waiting-note' }, S.game.waitingForPlayers(free)));
-      else if (mySeat) items.push(h('button', { type: 'button', id: 'start', class: 'primary', onclick: () => this.conn.send('start') }, S.game.start));
+      else if (mySeat) items.push(h('button', { type: 'button', id: 'start', class: 'primary', onclick: () => this.sendAction('start') }, S.game.start));
       else items.push(h('p', { class: 'muted' }, S.game.waitingForStart));
     }
     if (mySeat && this.seat && snap.phase !== 'over') {
@@ -690,6 +711,13 @@ class GamePage {
       await this.conn.join({ spectate: true }).catch(() => undefined);
     }
     this.refreshPanels();
+  }
+
+  /** Send a room action (start, swap, draw, resign, …); when it cannot go out now, say so. */
+  private sendAction(type: string, message?: unknown): void {
+    if (this.conn.send(type, message)) return;
+    this.message = S.net.notSent;
+    this.refreshControls(this.controller.view);
   }
 
   /** A seat's display name: its player's name, else the colour. */
