@@ -26,6 +26,12 @@ export type ChannelId = string;
 
 /** Longest message, in Unicode code points after trimming (the server decides; the client counts). */
 export const MAX_MESSAGE_CHARS = 500;
+/** Messages per channel in a `press_history` and in the reveal: the latest ones; older ones are paged with `press_page`. */
+export const HISTORY_MESSAGES = 50;
+/** Messages a `press_page` answer holds when the request names no `limit`. */
+export const PAGE_MESSAGES = 50;
+/** Largest `limit` of a `press_page` request. */
+export const MAX_PAGE_MESSAGES = 100;
 
 /** One message as delivered and kept. `id` counts from 1 within its channel only. */
 export interface PressMessage {
@@ -53,9 +59,12 @@ export interface ChannelInfo {
   readonly ply: number;
 }
 
-/** A channel as one member sees it: its messages and that member's read state. */
+/** A channel as one member sees it: its latest messages and that member's read state. */
 export interface ChannelView extends ChannelInfo {
+  /** The latest messages (at most `HISTORY_MESSAGES`), oldest first. */
   readonly messages: readonly PressMessage[];
+  /** True when the server holds older messages than `messages[0]`: ask for them with `press_page`. */
+  readonly more: boolean;
   /** Highest message id this member has read (0: none). */
   readonly readUpTo: number;
   /** Messages from others after `readUpTo`. */
@@ -166,16 +175,45 @@ export type RevealItem =
   | ({ readonly kind: 'betrayal' } & Betrayal)
   | { readonly kind: 'draw'; readonly event: DrawEvent; readonly offer: number; readonly by: Colour | null; readonly ply: number; readonly at: number };
 
+/** A revealed channel: its info, and whether the timeline left out older messages of it. */
+export interface RevealChannel extends ChannelInfo {
+  /** True when the timeline holds only the latest `HISTORY_MESSAGES` of this channel: page the rest with `press_page`. */
+  readonly more: boolean;
+}
+
 /** Everything revealed after the game (`press_reveal`). */
 export interface PressReveal {
   /** False when `reveal_press_after_game` is off: private, group and spectator talk stay hidden. */
   readonly conversations: boolean;
   /** Every channel whose content is revealed (table always; the others when `conversations`). */
-  readonly channels: readonly ChannelInfo[];
+  readonly channels: readonly RevealChannel[];
   readonly pacts: readonly PactView[];
   readonly betrayals: readonly Betrayal[];
-  /** Messages, channel openings, pact events, betrayals and draw events in the order they happened. */
+  /**
+   * Channel openings, pact events, betrayals, draw events and, per revealed channel, its latest
+   * `HISTORY_MESSAGES` messages, in the order they happened.
+   */
   readonly timeline: readonly RevealItem[];
+}
+
+/** `press_page` from the client: up to `limit` messages of `channel` older than message id `before`. */
+export interface PressPageRequest {
+  readonly channel: ChannelId;
+  /** A message id (an integer from 1): the answer holds messages with smaller ids only. */
+  readonly before: number;
+  /** 1..`MAX_PAGE_MESSAGES`; default `PAGE_MESSAGES`. */
+  readonly limit?: number;
+}
+
+/** `press_page` from the server, to the requester only: the latest messages older than `before`. */
+export interface PressPage {
+  readonly channel: ChannelId;
+  /** The `before` of the request. */
+  readonly before: number;
+  /** Oldest first; contiguous ids ending at most at `before - 1`. */
+  readonly messages: readonly PressMessage[];
+  /** True when the server holds still older messages of this channel. */
+  readonly more: boolean;
 }
 
 // ---- message names and payloads ---------------------------------------------------------------
@@ -191,6 +229,7 @@ export interface PressServerMessages {
   betrayal: { readonly betrayal: Betrayal; readonly pact: PactView };
   draw: { readonly event: DrawEvent; readonly by: Colour | null; readonly offer: DrawOfferView };
   press_reveal: PressReveal;
+  press_page: PressPage;
 }
 /** A server → client press message type. */
 export type PressServerMessage = keyof PressServerMessages;
@@ -205,6 +244,7 @@ export const PRESS_SERVER_MESSAGES = [
   'betrayal',
   'draw',
   'press_reveal',
+  'press_page',
 ] as const satisfies readonly PressServerMessage[];
 // Compile-time check: fails while a key of `PressServerMessages` is missing from the list above.
 type ListsEvery<Missing extends never> = Missing;
@@ -215,6 +255,7 @@ export const PRESS_CLIENT_MESSAGES = [
   'press_send',
   'press_open',
   'press_read',
+  'press_page',
   'pact_propose',
   'pact_accept',
   'pact_decline',
@@ -242,6 +283,9 @@ export type PressErrorCode =
   | 'message_too_long'
   | 'bad_text'
   | 'rate_limited'
+  /** The sender (its limit key) has posted as many messages in this channel as one author may in a game. */
+  | 'author_limit'
+  /** No longer sent: a full channel now forgets its oldest messages instead of refusing new ones. */
   | 'channel_full'
   | 'bad_members'
   | 'game_not_started'

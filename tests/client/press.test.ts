@@ -461,3 +461,133 @@ describe('press model with the server press', () => {
     }
   });
 });
+
+describe('press model: older messages (press_page)', () => {
+  const messages = (channel: string, from: number, to: number, who = 'B') =>
+    Array.from({ length: to - from + 1 }, (_, i) => msg(channel, from + i, who).message);
+  const ids = (m: PressModel, channel: string) => m.channel(channel)!.messages.map((x) => x.id);
+
+  function paged() {
+    const { m, sent } = model();
+    m.receive('press_history', history({
+      channels: [
+        { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: messages('table', 71, 120), more: true, readUpTo: 60, unread: 60 },
+        { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: messages('dm:RB', 1, 3), more: false, readUpTo: 0, unread: 3 },
+      ],
+    }));
+    return { m, sent };
+  }
+
+  test('"has older messages" comes from the history; loading one page at a time', () => {
+    const { m, sent } = paged();
+    expect(m.hasOlder('table')).toBe(true);
+    expect(m.hasOlder('dm:RB')).toBe(false);
+    expect(m.loadOlder('dm:RB')).toBe(false);
+    expect(m.loadOlder('table')).toBe(true);
+    expect(m.loadingOlder('table')).toBe(true);
+    expect(m.loadOlder('table')).toBe(false); // one page on its way is enough
+    expect(sent).toEqual([{ type: 'press_page', payload: { channel: 'table', before: 71, limit: 50 } }]);
+  });
+
+  test('a page is put in front, without repeats; unread counts and read marks do not change', () => {
+    const { m } = paged();
+    m.loadOlder('table');
+    const before = { unread: m.channel('table')!.unread, readUpTo: m.channel('table')!.readUpTo, total: m.totalUnread };
+    // The answer overlaps what is held (71, 72): kept once.
+    expect(m.receive('press_page', { channel: 'table', before: 73, messages: messages('table', 23, 72), more: true })).toBe(true);
+    expect(ids(m, 'table')).toEqual(Array.from({ length: 98 }, (_, i) => 23 + i));
+    expect(m.loadingOlder('table')).toBe(false);
+    expect(m.hasOlder('table')).toBe(true);
+    expect({ unread: m.channel('table')!.unread, readUpTo: m.channel('table')!.readUpTo, total: m.totalUnread }).toEqual(before);
+    expect(m.feed('table')[0]).toMatchObject({ kind: 'message', message: { id: 23 } });
+    // The last page: nothing older left.
+    m.loadOlder('table');
+    m.receive('press_page', { channel: 'table', before: 23, messages: messages('table', 1, 22), more: false });
+    expect(ids(m, 'table')).toHaveLength(120);
+    expect(m.hasOlder('table')).toBe(false);
+    expect(m.loadOlder('table')).toBe(false);
+    // A live message still counts as before.
+    m.receive('press_message', msg('table', 121, 'Y'));
+    expect(m.channel('table')!.unread).toBe(before.unread + 1);
+  });
+
+  test('a page that does not join on to what is held, or of another channel, changes nothing', () => {
+    const { m } = paged();
+    m.receive('press_page', { channel: 'table', before: 40, messages: messages('table', 1, 39), more: false });
+    expect(ids(m, 'table')[0]).toBe(71);
+    expect(m.hasOlder('table')).toBe(true);
+    // Messages of another channel, or not older than `before`, are dropped.
+    m.receive('press_page', { channel: 'table', before: 71, messages: [...messages('dm:RB', 60, 70), ...messages('table', 69, 75)], more: true });
+    expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
+    expect(ids(m, 'dm:RB')).toEqual([1, 2, 3]);
+    // Junk.
+    for (const junk of [null, {}, { channel: 'nowhere', before: 5, messages: [] }, { channel: 'table', before: 0, messages: [] }]) expect(m.receive('press_page', junk)).toBe(true);
+    expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
+  });
+
+  test('a refused page frees the button and shows why', () => {
+    const { m } = paged();
+    m.loadOlder('table');
+    expect(m.rejected('press_page', 'rate_limited', 'too many pages', 800)).toBe(true);
+    expect(m.loadingOlder('table')).toBe(false);
+    expect(m.error).toMatchObject({ area: 'chat', code: 'rate_limited', retryAfterMs: 800 });
+    expect(m.loadOlder('table')).toBe(true);
+  });
+
+  test('after the game, revealed channels page into the reveal, in the order of the story', () => {
+    const { m, sent } = model({ seat: null, phase: 'over' });
+    const item = (channel: string, id: number, ply: number) => ({ kind: 'message', ...msg(channel, id, 'B', `m${id}`, ply).message });
+    m.receive('press_history', history({
+      you: 'spec',
+      role: 'spectator',
+      phase: 'over',
+      channels: [{ id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: [], more: false, readUpTo: 0, unread: 0 }],
+      reveal: {
+        conversations: true,
+        channels: [{ id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, more: false }, { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 0, more: true }],
+        pacts: [],
+        betrayals: [],
+        timeline: [
+          { kind: 'draw', event: 'offered', offer: 1, by: 'R', ply: 1, at: 1000 },
+          item('dm:RB', 51, 2),
+          item('dm:RB', 52, 3),
+        ],
+      },
+    }));
+    expect(m.revealOlder()).toEqual(['dm:RB']);
+    expect(m.revealHasOlder('table')).toBe(false);
+    expect(m.loadOlderRevealed('dm:RB')).toBe(true);
+    expect(sent).toEqual([{ type: 'press_page', payload: { channel: 'dm:RB', before: 51, limit: 50 } }]);
+    const older = [1, 2, 3].map((id) => msg('dm:RB', id, 'R', `old${id}`, id === 3 ? 2 : 0).message);
+    m.receive('press_page', { channel: 'dm:RB', before: 51, messages: older, more: false });
+    expect(m.reveal!.timeline.map((i) => (i.kind === 'message' ? i.id : i.kind))).toEqual([1, 2, 'draw', 3, 51, 52]);
+    expect(m.revealOlder()).toEqual([]);
+    expect(m.loadOlderRevealed('dm:RB')).toBe(false);
+  });
+
+  test('with the server press: a late spectator gets the latest messages, then pages back to the first', () => {
+    const t = new Table();
+    t.press.start(t.pos);
+    const red = t.join('R');
+    for (let i = 1; i <= 120; i++) {
+      red.setDraft(`line ${i}`);
+      red.sendDraft();
+    }
+    expect(red.error).toBeNull();
+    const late = t.join('spec-late');
+    expect(late.channel('table')!.messages).toHaveLength(50);
+    expect(late.hasOlder('table')).toBe(true);
+    const unread = late.channel('table')!.unread;
+    expect(unread).toBe(120);
+    while (late.loadOlder('table')) {
+      // each page answers at once through the server press
+    }
+    expect(late.channel('table')!.messages.map((x) => x.text)).toEqual(Array.from({ length: 120 }, (_, i) => `line ${i + 1}`));
+    expect(late.hasOlder('table')).toBe(false);
+    expect(late.channel('table')!.unread).toBe(unread);
+    expect(late.error).toBeNull();
+    // A spectator may not page a private channel: the server says so, and the model shows it.
+    t.press.handle('R', 'press_open', { members: ['B'] }, (t.now += 1500));
+    expect(t.press.handle('spec-late', 'press_page', { channel: 'dm:RB', before: 5 }, (t.now += 1500))).toMatchObject({ ok: false, error: { code: 'not_member' } });
+  });
+});

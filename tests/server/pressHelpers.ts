@@ -17,7 +17,7 @@ import {
   type Rules,
   type Turn,
 } from '@djambi/shared';
-import type { RunningServer } from '../../server/src/app.js';
+import type { RunningServer, ServerConfig } from '../../server/src/app.js';
 import { countTaken, holder, sdk, seeded, startServer, TestClient, waitClients, type State } from './helpers.js';
 
 /** A server clock that follows real time plus an offset the test moves forward. */
@@ -32,8 +32,8 @@ export class TestClock {
 }
 
 /** Starts a server whose rooms read `clock`. */
-export function startPressServer(clock: TestClock): Promise<RunningServer> {
-  return startServer({ now: clock.now });
+export function startPressServer(clock: TestClock, config: Partial<ServerConfig> = {}): Promise<RunningServer> {
+  return startServer({ now: clock.now, ...config });
 }
 
 /** A test client that also records every decoded state (as JSON) and every raw frame it receives. */

@@ -14,7 +14,9 @@ quietSdkWarnings();
 const clock = new TestClock();
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startPressServer(clock);
+  // Dozens of refused messages go out back to back here: a budget roomy enough for them (the
+  // connection budget itself is tested in roomLimits.test.ts).
+  server = await startPressServer(clock, { rooms: { budget: { burst: 1000, perSecond: 500, strikes: 100, strikesPerSecond: 10 } } });
 });
 afterAll(async () => {
   await server.close();

@@ -1,7 +1,8 @@
 /**
  * The negotiation ("press", docs/PRESS.md) as this viewer sees it: the channels the server told
- * it about, with their messages and unread counts; the pacts, betrayals and the after-game
- * reveal it was sent; and the panel's own state (selected tab, drafts, the inline rejection).
+ * it about, with their messages (the latest ones first, older pages on request with
+ * `press_page`) and unread counts; the pacts, betrayals and the after-game reveal it was sent;
+ * and the panel's own state (selected tab, drafts, the inline rejection, pages on their way).
  * Everything comes from server messages: who may read or write, whether a pact is in force,
  * what is a betrayal, all of that is the server's. The intents go out through `send`.
  * Pure TypeScript, no DOM and no Colyseus, so it is tested without a browser.
@@ -11,6 +12,7 @@ import {
   COLOURS,
   DRAW_EVENTS,
   MAX_MESSAGE_CHARS,
+  PAGE_MESSAGES,
   PACT_END_REASONS,
   PACT_EVENTS,
   PACT_STATUSES,
@@ -28,13 +30,14 @@ import {
   type PressMessage,
   type PressPhase,
   type PressReveal,
+  type RevealChannel,
   type PressServerMessage,
   type PressServerMessages,
   type RevealItem,
 } from '@djambi/shared';
 
 /** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
-const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const satisfies readonly PressClientMessage[];
+const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'press_page', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const satisfies readonly PressClientMessage[];
 
 /** Live pact events kept for the panel's notices. */
 const MAX_NOTICES = 12;
@@ -156,8 +159,45 @@ function readChannel(v: unknown): Mutable<Channel> | null {
   const info = readChannelInfo(v);
   if (!info) return null;
   const o = obj(v);
-  const messages = arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === info.id);
-  return { ...info, members: info.members ?? [], messages, readUpTo: num(o.readUpTo), unread: num(o.unread) };
+  const messages = sortById(arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === info.id));
+  return { ...info, members: info.members ?? [], messages, more: o.more === true, readUpTo: num(o.readUpTo), unread: num(o.unread) };
+}
+
+function readRevealChannel(v: unknown): RevealChannel | null {
+  const info = readChannelInfo(v);
+  return info && { ...info, more: obj(v).more === true };
+}
+
+/** Messages by id, without repeats. */
+function sortById(messages: readonly PressMessage[]): PressMessage[] {
+  const byId = new Map<number, PressMessage>();
+  for (const m of messages) if (!byId.has(m.id)) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Read a `press_page` answer, or null. */
+export function readPage(v: unknown): { channel: string; before: number; messages: PressMessage[]; more: boolean } | null {
+  const o = obj(v);
+  const channel = str(o.channel);
+  const before = num(o.before, -1);
+  if (!channelKind(channel) || before < 1) return null;
+  const messages = sortById(arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === channel && m.id < before));
+  return { channel, before, messages, more: o.more === true };
+}
+
+/**
+ * Adds older reveal messages of one channel to a timeline, keeping the order of the story
+ * (turn, then time); a message of the same turn and time goes before the items already there.
+ */
+function mergeTimeline(timeline: readonly RevealItem[], older: readonly PressMessage[]): RevealItem[] {
+  const out: RevealItem[] = [];
+  let j = 0;
+  for (const item of timeline) {
+    while (j < older.length && (older[j].ply < item.ply || (older[j].ply === item.ply && older[j].at <= item.at))) out.push({ kind: 'message', ...older[j++] });
+    out.push(item);
+  }
+  while (j < older.length) out.push({ kind: 'message', ...older[j++] });
+  return out;
 }
 
 /** Read a pact view, or null. */
@@ -236,7 +276,7 @@ export function readReveal(v: unknown): PressReveal | null {
   const o = obj(v);
   return {
     conversations: o.conversations !== false,
-    channels: arr(o.channels).map(readChannelInfo).filter((c): c is ChannelInfo => c !== null),
+    channels: arr(o.channels).map(readRevealChannel).filter((c): c is RevealChannel => c !== null),
     pacts: arr(o.pacts).map(readPact).filter((p): p is PactView => p !== null),
     betrayals: arr(o.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null),
     timeline: arr(o.timeline).map(readRevealItem).filter((i): i is RevealItem => i !== null),
@@ -274,6 +314,8 @@ export class PressModel {
   private pendingOpen: string | null = null;
   private viewing = false;
   private lastSend: { channel: string; text: string } | null = null;
+  /** Channels with a `press_page` on its way (one at a time per channel). */
+  private pagesPending = new Set<string>();
   private seq = 0;
   private context: PressContext = { seat: null, active: [], phase: 'waiting' };
   private readonly listeners = new Set<() => void>();
@@ -350,6 +392,15 @@ export class PressModel {
       case 'draw':
         // Draw offers are public and mirrored in the room state; the page shows them from there.
         return true;
+      case 'press_page': {
+        const page = readPage(payload);
+        if (!page) return true;
+        this.pagesPending.delete(page.channel);
+        this.page(page);
+        // Older messages change no unread count and need no read mark.
+        this.changed();
+        return true;
+      }
       case 'press_reveal': {
         const r = readReveal(payload);
         if (!r) return true;
@@ -372,6 +423,7 @@ export class PressModel {
   rejected(type: string, code: string, message: string, retryAfterMs?: number): boolean {
     if (!(PANEL_TYPES as readonly string[]).includes(type)) return false;
     if (type === 'press_open') this.pendingOpen = null;
+    if (type === 'press_page') this.pagesPending.clear(); // the rejection does not name the channel
     if (type === 'press_send' && this.lastSend) {
       // Give the refused text back, unless something new was typed meanwhile.
       const { channel, text } = this.lastSend;
@@ -473,6 +525,23 @@ export class PressModel {
     this.send('pact_leave', { pact });
   }
 
+  /**
+   * Ask for the page of messages before the oldest one held in a channel (the panel's "Load
+   * older messages"). Returns false when there is nothing older or a page is on its way.
+   */
+  loadOlder(id: string): boolean {
+    const ch = this.channelMap.get(id);
+    if (!ch?.more || ch.messages.length === 0 || this.pagesPending.has(id)) return false;
+    return this.askPage(id, ch.messages[0].id);
+  }
+
+  /** Like `loadOlder`, for a channel of the after-game reveal (possibly one this viewer was not in). */
+  loadOlderRevealed(id: string): boolean {
+    const oldest = this.revealOldest(id);
+    if (!this.revealHasOlder(id) || oldest === null || this.pagesPending.has(id)) return false;
+    return this.askPage(id, oldest);
+  }
+
   /** Put away the betrayal alerts. */
   dismissAlerts(): void {
     if (this.alertList.length === 0) return;
@@ -537,6 +606,26 @@ export class PressModel {
   /** A channel by id. */
   channel(id: string): Channel | undefined {
     return this.channelMap.get(id);
+  }
+
+  /** True when the server holds older messages of a channel than the ones shown. */
+  hasOlder(id: string): boolean {
+    return this.channelMap.get(id)?.more === true;
+  }
+
+  /** True while a page of older messages of a channel is on its way. */
+  loadingOlder(id: string): boolean {
+    return this.pagesPending.has(id);
+  }
+
+  /** True when the reveal's timeline left out older messages of a revealed channel. */
+  revealHasOlder(id: string): boolean {
+    return this.revealData?.channels.some((c) => c.id === id && c.more) === true;
+  }
+
+  /** Revealed channels with older messages to load, in the reveal's order. */
+  revealOlder(): string[] {
+    return this.revealData ? this.revealData.channels.filter((c) => c.more).map((c) => c.id) : [];
   }
 
   /** A pact by id. */
@@ -655,7 +744,50 @@ export class PressModel {
     if (!this.channelMap.has(this.selectedTab) && !(this.selectedTab === REVEAL_TAB && this.revealData)) this.selectedTab = TABLE;
     this.pendingOpen = null;
     this.lastSend = null;
+    this.pagesPending.clear();
     this.ready = true;
+  }
+
+  private askPage(channel: string, before: number): boolean {
+    this.pagesPending.add(channel);
+    if (this.errorValue?.area === 'chat') this.errorValue = null;
+    this.send('press_page', { channel, before, limit: PAGE_MESSAGES });
+    this.changed();
+    return true;
+  }
+
+  /** The lowest message id of a channel in the reveal's timeline, or null. */
+  private revealOldest(id: string): number | null {
+    let oldest: number | null = null;
+    for (const item of this.revealData?.timeline ?? []) if (item.kind === 'message' && item.channel === id && (oldest === null || item.id < oldest)) oldest = item.id;
+    return oldest;
+  }
+
+  /**
+   * Merges a page of older messages into the channel and into the reveal, wherever it joins on to
+   * what is held (its `before` is at or above the oldest message held there): no repeats, unread
+   * counts and read marks unchanged.
+   */
+  private page(p: { channel: string; before: number; messages: PressMessage[]; more: boolean }): void {
+    const ch = this.channelMap.get(p.channel);
+    if (ch && ch.messages.length > 0 && p.before >= ch.messages[0].id) {
+      const oldest = ch.messages[0].id;
+      const older = p.messages.filter((m) => m.id < oldest);
+      ch.messages = [...older, ...ch.messages];
+      if (older.length > 0 || p.messages.length === 0 || p.messages[0].id <= oldest) ch.more = p.messages.length > 0 && p.more;
+    }
+    const reveal = this.revealData;
+    const oldest = this.revealOldest(p.channel);
+    if (reveal && oldest !== null && p.before >= oldest && reveal.channels.some((c) => c.id === p.channel)) {
+      const older = p.messages.filter((m) => m.id < oldest);
+      const more = p.messages.length > 0 && p.more;
+      const settles = older.length > 0 || p.messages.length === 0 || p.messages[0].id <= oldest;
+      this.revealData = {
+        ...reveal,
+        channels: reveal.channels.map((c) => (c.id === p.channel && settles ? { ...c, more } : c)),
+        timeline: older.length > 0 ? mergeTimeline(reveal.timeline, older) : reveal.timeline,
+      };
+    }
   }
 
   private message(m: PressMessage): void {
@@ -711,5 +843,5 @@ export class PressModel {
 }
 
 function emptyChannel(id: string, kind: ChannelKind): Mutable<Channel> {
-  return { id, kind, members: [], openedBy: null, ply: 0, messages: [], readUpTo: 0, unread: 0 };
+  return { id, kind, members: [], openedBy: null, ply: 0, messages: [], more: false, readUpTo: 0, unread: 0 };
 }

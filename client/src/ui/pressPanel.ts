@@ -1,8 +1,8 @@
 /**
  * The negotiation panel ("Talk"): channels as tabs with unread badges, the selected channel's
- * messages and a message box, group conversations, pacts (propose, answer, leave), betrayal
- * alerts and, after the game, the reveal. Plain DOM from the `PressModel`; every message and
- * name goes in as text, never as HTML.
+ * messages (older ones loaded from the server on request) and a message box, group
+ * conversations, pacts (propose, answer, leave), betrayal alerts and, after the game, the
+ * reveal. Plain DOM from the `PressModel`; every message and name goes in as text, never as HTML.
  */
 import { COLOURS, MAX_MESSAGE_CHARS, type Betrayal, type Colour, type PactView, type PressReveal, type RevealItem } from '@djambi/shared';
 import { REVEAL_TAB, groupByPly, sortColours, type FeedItem, type PressModel, type PressTab } from '../game/press.js';
@@ -45,8 +45,11 @@ export class PressPanel {
   private readonly status = h('p', { id: 'press-status', class: 'muted' }, S.press.connecting);
   private feedKey = '';
   private feedLimit = FEED_PAGE;
+  /** The first line of the feed drawn last, to see older lines arrive in front. */
+  private feedFirst = '';
   private partnersKey = '';
   private shownReveal: PressReveal | null = null;
+  private shownRevealLoading = '';
   private focusOnOpen = false;
   private lastSelected = '';
   private readonly unsubscribe: () => void;
@@ -266,16 +269,25 @@ export class PressPanel {
   }
 
   private renderFeed(selected: string, all: readonly FeedItem[]): void {
+    const m = this.model;
     const switched = !this.feedKey.startsWith(`${selected}|`);
     if (switched) this.feedLimit = FEED_PAGE;
-    // Long conversations show their end; earlier lines come on request.
+    // Older lines loaded from the server came in front: show them too, where the reader is.
+    const first = all.length > 0 ? itemKey(all[0]) : '';
+    const prepended = !switched && this.feedFirst !== '' && first !== this.feedFirst ? all.findIndex((item) => itemKey(item) === this.feedFirst) : -1;
+    if (prepended > 0) this.feedLimit += prepended;
+    this.feedFirst = first;
+    // Long conversations show their end; earlier lines come on request, from memory then from the server.
     const items = all.length > this.feedLimit ? all.slice(all.length - this.feedLimit) : all;
+    const older = all.length === items.length && m.hasOlder(selected);
+    const loading = m.loadingOlder(selected);
     const names = COLOURS.map((c) => this.options.seatName(c)).join(',');
-    const key = `${selected}|${all.length}|${items.map(itemKey).join(',')}|${names}`;
+    const key = `${selected}|${all.length}|${older}|${loading}|${items.map(itemKey).join(',')}|${names}`;
     if (key === this.feedKey) return;
     this.feedKey = key;
     const el = this.feedEl;
     const atBottom = switched || el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    const fromBottom = el.scrollHeight - el.scrollTop;
     if (items.length === 0) {
       replace(el, h('p', { class: 'muted empty' }, S.press.empty));
       return;
@@ -285,9 +297,13 @@ export class PressPanel {
         this.feedLimit += FEED_PAGE;
         this.render();
       } }, S.press.earlier(all.length - items.length))
-      : null;
+      : older
+        ? h('button', { type: 'button', class: 'small link', id: 'press-older', disabled: loading, 'aria-busy': loading ? 'true' : 'false', onclick: () => m.loadOlder(selected) },
+          loading ? S.press.loadingOlder : S.press.loadOlder)
+        : null;
     replace(el, earlier, h('ol', { class: 'messages' }, ...items.map((item) => this.feedLine(item))));
     if (atBottom) el.scrollTop = el.scrollHeight;
+    else if (prepended > 0) el.scrollTop = el.scrollHeight - fromBottom; // the same lines stay in view
   }
 
   private feedLine(item: FeedItem): HTMLElement {
@@ -412,8 +428,10 @@ export class PressPanel {
   }
 
   private renderReveal(reveal: PressReveal | null): void {
-    if (reveal === this.shownReveal) return;
+    const loading = reveal ? reveal.channels.filter((c) => this.model.loadingOlder(c.id)).map((c) => c.id).join(',') : '';
+    if (reveal === this.shownReveal && loading === this.shownRevealLoading) return;
     this.shownReveal = reveal;
+    this.shownRevealLoading = loading;
     if (!reveal) {
       replace(this.revealEl);
       return;
@@ -462,6 +480,15 @@ export class PressPanel {
     parts.push(reveal.betrayals.length
       ? h('ul', { class: 'betrayal-list' }, ...reveal.betrayals.map((b) => h('li', { class: 'betrayal' }, this.betrayalText(b))))
       : h('p', { class: 'muted' }, S.reveal.noBetrayal));
+    const older = this.model.revealOlder();
+    if (older.length > 0) {
+      // The reveal holds the latest messages of each conversation; older ones come on request.
+      parts.push(h('p', { class: 'reveal-older' }, ...older.map((id) => {
+        const busy = this.model.loadingOlder(id);
+        return h('button', { type: 'button', class: 'small link', 'data-reveal-older': id, disabled: busy, 'aria-busy': busy ? 'true' : 'false', onclick: () => this.model.loadOlderRevealed(id) },
+          busy ? S.press.loadingOlder : S.reveal.loadOlder(channelLabel(id)));
+      })));
+    }
     const groups = groupByPly(reveal.timeline);
     if (groups.length === 0) parts.push(h('p', { class: 'muted' }, S.reveal.nothing));
     for (const g of groups) {

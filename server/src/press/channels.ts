@@ -1,9 +1,12 @@
 /**
  * Press channels of one room: `table`, `spectators`, private (two seats) and group (three or
- * more seats) channels, their history for the life of the game and each member's read state.
- * Every accepted action returns the deliveries to send; who may see what is decided here.
+ * more seats) channels, their history for the life of the game (the latest
+ * `MAX_MESSAGES_PER_CHANNEL` of each), how many messages each author key posted in each, and
+ * each member's read state. Every accepted action returns the deliveries to send; who may see
+ * what is decided here. Histories and pages are sent in bounded slices (`HISTORY_MESSAGES`,
+ * `press_page`).
  */
-import { COLOURS, type Colour } from '@djambi/shared';
+import { COLOURS, HISTORY_MESSAGES, MAX_PAGE_MESSAGES, PAGE_MESSAGES, type Colour } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
 import { accepted, cleanText, idField, payloadObject, refuse } from './text.js';
@@ -19,6 +22,7 @@ import type {
   PressRejection,
   PressResult,
   PressRoomOptions,
+  RevealChannel,
   RevealItem,
 } from './types.js';
 
@@ -26,17 +30,50 @@ import type {
 export const TABLE: ChannelId = 'table';
 /** The channel of spectators and eliminated players. */
 export const SPECTATORS: ChannelId = 'spectators';
-/** Messages kept per channel; past this the channel refuses new ones (`channel_full`). */
+/**
+ * Messages kept in memory per channel. Past this a channel forgets its oldest message for each
+ * new one: it never refuses anyone. Only `spectators` can get there (its authors are not
+ * bounded); on the other channels the seats' author cap keeps it out of reach.
+ */
 export const MAX_MESSAGES_PER_CHANNEL = 10000;
+/** Messages one author key (a spectator's address, or a seat) may post in `spectators` in one game (`author_limit`). */
+export const AUTHOR_CAP_SPECTATORS = 300;
+/**
+ * Messages one seat may post in `table`, or in one private or group channel, in one game
+ * (`author_limit`). Four seats × 2000 stays under `MAX_MESSAGES_PER_CHANNEL`: these channels
+ * never forget a message.
+ */
+export const AUTHOR_CAP_SEATS = 2000;
+
+/** The author cap of a channel kind. */
+export function authorCapOf(kind: ChannelKind): number {
+  return kind === 'spectators' ? AUTHOR_CAP_SPECTATORS : AUTHOR_CAP_SEATS;
+}
 
 interface Channel {
   readonly info: ChannelInfo;
+  /** The kept messages, oldest first; their ids are contiguous and end at `lastId`. */
   readonly messages: PressMessage[];
   /** Room-wide order of each message (same index as `messages`), for the reveal only. */
   readonly seqs: number[];
+  /** Id of the latest message (0: none yet); ids keep counting when old messages are forgotten. */
+  lastId: number;
+  /** Messages posted per author key, for the whole game (forgotten messages included). */
+  readonly authors: Map<string, number>;
   /** Room-wide order of the opening (0 for the built-in channels). */
   readonly seq: number;
   readonly at: number;
+}
+
+/** A new, empty channel. */
+function newChannel(info: ChannelInfo, seq: number, at: number): Channel {
+  return { info, messages: [], seqs: [], lastId: 0, authors: new Map(), seq, at };
+}
+
+/** Index in `channel.messages` of the first kept message whose id is above `id`. */
+function indexAfter(channel: Channel, id: number): number {
+  const first = channel.messages.length > 0 ? channel.messages[0].id : channel.lastId + 1;
+  return Math.min(channel.messages.length, Math.max(0, id - first + 1));
 }
 
 /** The canonical id of the channel of a set of seats (two: `dm:XY`, more: `group:XYZ`). */
@@ -67,9 +104,10 @@ export class Channels {
     private readonly roster: Roster,
     private readonly options: PressRoomOptions,
     private readonly limiter: RateLimiter,
+    private readonly pageLimiter: RateLimiter,
   ) {
     for (const [id, kind] of [[TABLE, 'table'], [SPECTATORS, 'spectators']] as const) {
-      this.byId.set(id, { info: { id, kind, members: null, openedBy: null, ply: 0 }, messages: [], seqs: [], seq: 0, at: 0 });
+      this.byId.set(id, newChannel({ id, kind, members: null, openedBy: null, ply: 0 }, 0, 0));
     }
   }
 
@@ -86,14 +124,18 @@ export class Channels {
     const channel = target.channel;
     const text = cleanText(p.value.text);
     if (!text.ok) return text;
-    if (channel.messages.length >= MAX_MESSAGES_PER_CHANNEL) return refuse('channel_full', 'this channel has reached its message limit');
-    const wait = this.limiter.wait(member, now);
+    const key = this.roster.limitKeyOf(member);
+    const posted = channel.authors.get(key) ?? 0;
+    const cap = authorCapOf(channel.info.kind);
+    if (posted >= cap) return refuse('author_limit', `one author may post at most ${cap} messages in this channel in a game`);
+    const wait = this.limiter.wait(key, now);
     if (wait > 0) return refuse('rate_limited', `too many messages: wait ${wait} ms`, wait);
 
-    this.limiter.take(member, now);
+    this.limiter.take(key, now);
+    channel.authors.set(key, posted + 1);
     const name = this.roster.isSeat(member) ? undefined : this.roster.spectatorName(member);
     const message: PressMessage = {
-      id: channel.messages.length + 1,
+      id: ++channel.lastId,
       channel: channel.info.id,
       from: member,
       ...(name ? { name } : {}),
@@ -103,6 +145,10 @@ export class Channels {
     };
     channel.messages.push(message);
     channel.seqs.push(this.roster.nextSeq());
+    if (channel.messages.length > MAX_MESSAGES_PER_CHANNEL) {
+      channel.messages.shift();
+      channel.seqs.shift();
+    }
     return accepted([{ to: this.audience(channel), type: 'press_message', payload: { message } }]);
   }
 
@@ -129,12 +175,13 @@ export class Channels {
     const id = channelIdOf(members);
     const existing = this.byId.get(id);
     if (existing) return accepted([{ to: [member], type: 'press_channel', payload: { channel: existing.info } }]);
-    const wait = this.limiter.wait(member, now);
+    const key = this.roster.limitKeyOf(member);
+    const wait = this.limiter.wait(key, now);
     if (wait > 0) return refuse('rate_limited', `too many actions: wait ${wait} ms`, wait);
 
-    this.limiter.take(member, now);
+    this.limiter.take(key, now);
     const info: ChannelInfo = { id, kind: members.length === 2 ? 'private' : 'group', members, openedBy: member, ply: this.roster.ply };
-    this.byId.set(id, { info, messages: [], seqs: [], seq: this.roster.nextSeq(), at: now });
+    this.byId.set(id, newChannel(info, this.roster.nextSeq(), now));
     const deliveries: Delivery[] = [{ to: members, type: 'press_channel', payload: { channel: info } }];
     if (this.options.press_visibility === 'existence') {
       const others = this.roster.everyone().filter((m) => !(members as readonly MemberId[]).includes(m));
@@ -155,7 +202,7 @@ export class Channels {
     if (!target.ok) return target;
     const channel = target.channel;
     const reads = this.readsOf(member);
-    const upTo = Math.max(reads.get(id) ?? 0, Math.min(upToId, channel.messages.length));
+    const upTo = Math.max(reads.get(id) ?? 0, Math.min(upToId, channel.lastId));
     reads.set(id, upTo);
     return accepted([{ to: [member], type: 'press_unread', payload: { channel: id, readUpTo: upTo, unread: this.unread(member, channel) } }]);
   }
@@ -166,14 +213,57 @@ export class Channels {
     return t.ok ? this.unread(member, t.channel) : 0;
   }
 
-  /** The channels `member` may read now, with their messages and read state. */
+  /**
+   * `press_page { channel, before, limit? }`: up to `limit` (default `PAGE_MESSAGES`, at most
+   * `MAX_PAGE_MESSAGES`) messages older than id `before`, to the sender only. The permission is
+   * the history's: the channels `member` may read now, and after the game every revealed one.
+   */
+  page(member: MemberId, payload: unknown, now: number): PressResult {
+    const p = payloadObject(payload, ['channel', 'before', 'limit']);
+    if (!p.ok) return p;
+    const id = idField(p.value.channel);
+    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
+    const before = p.value.before;
+    if (typeof before !== 'number' || !Number.isSafeInteger(before) || before < 1) return refuse('bad_payload', '"before" must be a message id (an integer from 1)');
+    const limit = p.value.limit ?? PAGE_MESSAGES;
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_MESSAGES) {
+      return refuse('bad_payload', `"limit" must be an integer from 1 to ${MAX_PAGE_MESSAGES}`);
+    }
+    if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
+    const target = this.pageable(member, id);
+    if (!target.ok) return target;
+    const key = this.roster.limitKeyOf(member);
+    const wait = this.pageLimiter.wait(key, now);
+    if (wait > 0) return refuse('rate_limited', `too many pages: wait ${wait} ms`, wait);
+
+    this.pageLimiter.take(key, now);
+    const channel = target.channel;
+    const end = indexAfter(channel, before - 1);
+    const start = Math.max(0, end - limit);
+    const page = { channel: id, before, messages: channel.messages.slice(start, end), more: start > 0 };
+    return accepted([{ to: [member], type: 'press_page', payload: page }]);
+  }
+
+  /** The channels `member` may read now, with their latest `HISTORY_MESSAGES` messages and read state. */
   viewsFor(member: MemberId): ChannelView[] {
     const out: ChannelView[] = [];
     for (const channel of this.byId.values()) {
       if (!this.canRead(member, channel)) continue;
-      out.push({ ...channel.info, messages: channel.messages.slice(), readUpTo: this.reads.get(member)?.get(channel.info.id) ?? 0, unread: this.unread(member, channel) });
+      const from = Math.max(0, channel.messages.length - HISTORY_MESSAGES);
+      out.push({
+        ...channel.info,
+        messages: channel.messages.slice(from),
+        more: from > 0,
+        readUpTo: this.reads.get(member)?.get(channel.info.id) ?? 0,
+        unread: this.unread(member, channel),
+      });
     }
     return out;
+  }
+
+  /** Messages `key` has posted in channel `id` in this game (0 for an unknown channel). */
+  postedBy(key: string, id: ChannelId): number {
+    return this.byId.get(id)?.authors.get(key) ?? 0;
   }
 
   /** With `press_visibility: 'existence'`, the private and group channels `member` is not in. */
@@ -193,18 +283,20 @@ export class Channels {
 
   /**
    * The after-game story of the channels: channel infos and timeline items with their order.
-   * Table always; private, group and spectator talk only when `conversations`.
+   * Table always; private, group and spectator talk only when `conversations`. Each channel
+   * brings its latest `HISTORY_MESSAGES` messages; `more` tells that older ones can be paged.
    */
-  revealItems(conversations: boolean): { channels: ChannelInfo[]; items: { seq: number; item: RevealItem }[] } {
-    const channels: ChannelInfo[] = [];
+  revealItems(conversations: boolean): { channels: RevealChannel[]; items: { seq: number; item: RevealItem }[] } {
+    const channels: RevealChannel[] = [];
     const items: { seq: number; item: RevealItem }[] = [];
     for (const c of this.byId.values()) {
       if (c.info.kind !== 'table' && !conversations) continue;
-      channels.push(c.info);
+      const from = Math.max(0, c.messages.length - HISTORY_MESSAGES);
+      channels.push({ ...c.info, more: from > 0 });
       if (c.info.members && c.info.openedBy) {
         items.push({ seq: c.seq, item: { kind: 'channel', channel: c.info.id, members: c.info.members, by: c.info.openedBy, ply: c.info.ply, at: c.at } });
       }
-      c.messages.forEach((m, i) => items.push({ seq: c.seqs[i], item: { kind: 'message', ...m } }));
+      for (let i = from; i < c.messages.length; i++) items.push({ seq: c.seqs[i], item: { kind: 'message', ...c.messages[i] } });
     }
     return { channels, items };
   }
@@ -252,6 +344,17 @@ export class Channels {
     return { ok: true, channel };
   }
 
+  /**
+   * The channel `member` may page: one it may read now; after the game with
+   * `reveal_press_after_game`, every channel (all of them are in the reveal).
+   */
+  private pageable(member: MemberId, id: ChannelId): { ok: true; channel: Channel } | { ok: false; error: PressRejection } {
+    if (this.roster.phase !== 'over' || !this.options.reveal_press_after_game) return this.readable(member, id);
+    const channel = parseChannelId(id, this.roster.seats) ? this.byId.get(id) : undefined;
+    if (!channel) return refuse('no_such_channel', 'no such channel');
+    return { ok: true, channel };
+  }
+
   /** The channel `member` may write on now, or the rejection. */
   private writable(member: MemberId, id: ChannelId): { ok: true; channel: Channel } | { ok: false; error: PressRejection } {
     const parsed = parseChannelId(id, this.roster.seats);
@@ -290,7 +393,7 @@ export class Channels {
   }
 
   private unread(member: MemberId, channel: Channel): number {
-    const from = this.reads.get(member)?.get(channel.info.id) ?? 0;
+    const from = indexAfter(channel, this.reads.get(member)?.get(channel.info.id) ?? 0);
     let n = 0;
     for (let i = from; i < channel.messages.length; i++) if (channel.messages[i].from !== member) n++;
     return n;

@@ -40,9 +40,10 @@ export class Draws {
     const who = this.player(member);
     if (!who.ok) return who;
     if (this.offer) return refuse('draw_offer_open', `${this.offer.by} has already offered a draw`);
-    const wait = this.limiter.wait(who.colour, now);
+    const key = this.roster.limitKeyOf(who.colour);
+    const wait = this.limiter.wait(key, now);
     if (wait > 0) return refuse('rate_limited', `too many actions: wait ${wait} ms`, wait);
-    this.limiter.take(who.colour, now);
+    this.limiter.take(key, now);
     const offer: Offer = { id: ++this.lastId, by: who.colour, accepted: new Set([who.colour]), ply: this.roster.ply };
     this.offer = offer;
     this.note('offered', offer, who.colour, now);

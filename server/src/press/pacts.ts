@@ -127,7 +127,8 @@ export class Pacts {
     for (const q of this.pacts.values()) if (q.proposer === proposer && q.status === 'proposed') open++;
     if (open >= MAX_OPEN_PROPOSALS) return refuse('too_many_pacts', `at most ${MAX_OPEN_PROPOSALS} proposals may wait for answers`);
     if (this.pacts.size >= MAX_PACTS) return refuse('too_many_pacts', 'this game has reached its pact limit');
-    const wait = this.limiter.wait(proposer, now);
+    const limitKey = this.roster.limitKeyOf(proposer);
+    const wait = this.limiter.wait(limitKey, now);
     if (wait > 0) return refuse('rate_limited', `too many actions: wait ${wait} ms`, wait);
 
     let id = this.newId();
@@ -135,7 +136,7 @@ export class Pacts {
       if (guard > 100) throw new Error('pact id generator keeps repeating itself');
       id = this.newId();
     }
-    this.limiter.take(proposer, now);
+    this.limiter.take(limitKey, now);
     const pact: Pact = {
       id,
       proposer,

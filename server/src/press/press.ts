@@ -9,7 +9,7 @@ import { applyEvent, type Colour, type Effect, type Position, type PressClientMe
 import { Channels } from './channels.js';
 import { Draws } from './draws.js';
 import { Pacts } from './pacts.js';
-import { RateLimiter } from './rateLimit.js';
+import { PAGE_BURST, PAGE_INTERVAL_MS, RateLimiter } from './rateLimit.js';
 import { buildReveal } from './reveal.js';
 import { Roster } from './roster.js';
 import { cleanName, payloadObject, refuse } from './text.js';
@@ -84,7 +84,10 @@ export class Press {
   readonly channels: Channels;
   readonly pacts: Pacts;
   readonly draws: Draws;
+  /** Messages, channel openings, pact proposals and draw offers, per limit key. */
   private readonly limiter = new RateLimiter();
+  /** `press_page` requests, per limit key. */
+  private readonly pageLimiter = new RateLimiter(PAGE_BURST, PAGE_INTERVAL_MS);
   private revealed: PressReveal | null = null;
 
   constructor(options: PressOptions) {
@@ -93,23 +96,41 @@ export class Press {
       reveal_press_after_game: options.reveal_press_after_game ?? PRESS_DEFAULTS.reveal_press_after_game,
     };
     this.roster = new Roster(options.seats);
-    this.channels = new Channels(this.roster, this.options, this.limiter);
+    this.channels = new Channels(this.roster, this.options, this.limiter, this.pageLimiter);
     this.pacts = new Pacts(this.roster, this.limiter, options.newId ?? randomPactId);
     this.draws = new Draws(this.roster, this.limiter);
   }
 
   // ---- members and phases ------------------------------------------------------------------------
 
-  /** Registers a spectator (false for an id that is empty or a colour). Then send it `historyFor(id)`. */
-  addSpectator(id: SpectatorId, name?: string): boolean {
-    return this.roster.addSpectator(id, cleanName(name));
+  /**
+   * Registers a spectator (false for an id that is empty or a colour). Then send it
+   * `historyFor(id)`. `limitKey` is what its rate limits and author caps are counted under, so
+   * that they survive a rejoin: the room passes `addr:<client address>`. Without one (or with an
+   * invalid one: empty, over 128 characters, a colour) the spectator's id is its key.
+   */
+  addSpectator(id: SpectatorId, name?: string, limitKey?: string): boolean {
+    return this.roster.addSpectator(id, cleanName(name), limitKey);
   }
 
-  /** Forgets a spectator who left (its read state and rate bucket). */
+  /**
+   * Forgets a spectator who left: its read state, and its buckets if they were keyed by its id
+   * (that id never comes back). Buckets and author counts kept under a limit key stay: the next
+   * connection from the same address finds them.
+   */
   removeSpectator(id: SpectatorId): void {
+    const key = this.roster.limitKeyOf(id);
     if (!this.roster.removeSpectator(id)) return;
     this.channels.forget(id);
-    this.limiter.forget(id);
+    if (key === id) {
+      this.limiter.forget(id);
+      this.pageLimiter.forget(id);
+    }
+  }
+
+  /** The key `member`'s rate limits and author caps are counted under. */
+  limitKeyOf(member: MemberId): string {
+    return this.roster.limitKeyOf(member);
   }
 
   /** The game started from `pos`: private and group channels, pacts and draw offers open. */
@@ -133,6 +154,8 @@ export class Press {
         if (!p.ok) return p;
         return this.channels.markRead(member, p.value.channel, p.value.upTo);
       }
+      case 'press_page':
+        return this.channels.page(member, payload, now);
       case 'pact_propose':
         return this.pacts.propose(member, payload, now);
       case 'pact_accept':
@@ -244,7 +267,10 @@ export class Press {
 
   // ---- queries -----------------------------------------------------------------------------------
 
-  /** Everything `member` may see now (for `press_history` on join, reconnect and seat reclaim). */
+  /**
+   * Everything `member` may see now (for `press_history` on join, reconnect and seat reclaim),
+   * each channel with its latest `HISTORY_MESSAGES` messages (older ones: `press_page`).
+   */
   historyFor(member: MemberId): PressHistory {
     const known = this.roster.isKnown(member);
     return {

@@ -1,46 +1,80 @@
-/** Per-member token buckets: a burst of 5 actions, then one per second. Time comes in as `now`. */
-import type { MemberId } from './types.js';
+/**
+ * Token buckets keyed by a limit key (a seat colour, a spectator's client address, or a
+ * spectator's id when the room knows no address): a burst of 5 actions, then one per second.
+ * Time comes in as `now`.
+ */
 
 /** Actions allowed at once. */
 export const RATE_BURST = 5;
 /** Milliseconds to earn one more action. */
 export const RATE_INTERVAL_MS = 1000;
+/** `press_page` requests allowed at once (a bucket of its own: paging never costs a message). */
+export const PAGE_BURST = 5;
+/** Milliseconds to earn one more `press_page`. */
+export const PAGE_INTERVAL_MS = 1000;
+/**
+ * Buckets kept before full ones are dropped. A bucket that has refilled completely is the same as
+ * no bucket, so dropping it forgets nothing; what is left are keys that acted in the last
+ * `burst × interval` (5 s), which the room's connection and message limits bound.
+ */
+export const MAX_BUCKETS = 1000;
 
 interface Bucket {
   tokens: number;
   at: number;
 }
 
-/** Token buckets keyed by member; a seat keeps its bucket across reconnections and reclaims. */
+/** Token buckets keyed by limit key; a key's bucket survives reconnections, seat reclaims and rejoins. */
 export class RateLimiter {
-  private readonly buckets = new Map<MemberId, Bucket>();
+  private readonly buckets = new Map<string, Bucket>();
+  /** Size at which the next sweep of full buckets runs (grows when a sweep frees little). */
+  private sweepAt: number;
 
   constructor(
     readonly burst = RATE_BURST,
     readonly intervalMs = RATE_INTERVAL_MS,
-  ) {}
+    readonly maxBuckets = MAX_BUCKETS,
+  ) {
+    this.sweepAt = maxBuckets;
+  }
 
-  /** Milliseconds until `member` may act (0: now). Changes nothing. */
-  wait(member: MemberId, now: number): number {
-    const tokens = this.tokens(member, now);
+  /** Milliseconds until `key` may act (0: now). Changes nothing. */
+  wait(key: string, now: number): number {
+    const tokens = this.tokens(key, now);
     return tokens >= 1 ? 0 : Math.ceil((1 - tokens) * this.intervalMs);
   }
 
   /** Spends one token (call only for an accepted action, after `wait` answered 0). */
-  take(member: MemberId, now: number): void {
-    const tokens = this.tokens(member, now);
-    const prev = this.buckets.get(member);
-    this.buckets.set(member, { tokens: Math.max(0, tokens - 1), at: prev ? Math.max(prev.at, now) : now });
+  take(key: string, now: number): void {
+    const tokens = this.tokens(key, now);
+    const prev = this.buckets.get(key);
+    this.buckets.set(key, { tokens: Math.max(0, tokens - 1), at: prev ? Math.max(prev.at, now) : now });
+    if (this.buckets.size > this.sweepAt) this.sweep(now);
   }
 
-  /** Drops a member's bucket (a spectator who left). */
-  forget(member: MemberId): void {
-    this.buckets.delete(member);
+  /** Drops a key's bucket (a spectator without an address key, who left: its id never comes back). */
+  forget(key: string): void {
+    this.buckets.delete(key);
   }
 
-  private tokens(member: MemberId, now: number): number {
-    const b = this.buckets.get(member);
-    if (!b) return this.burst;
+  /** Buckets held now (for tests and monitoring). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** Drops every bucket that has refilled completely (the same as no bucket). */
+  private sweep(now: number): void {
+    for (const [key, b] of this.buckets) if (this.refilled(b, now) >= this.burst) this.buckets.delete(key);
+    // Amortised: when most buckets are still in use, the next sweep waits for the map to double.
+    this.sweepAt = Math.max(this.maxBuckets, this.buckets.size * 2);
+  }
+
+  private tokens(key: string, now: number): number {
+    const b = this.buckets.get(key);
+    return b ? this.refilled(b, now) : this.burst;
+  }
+
+  private refilled(b: Bucket, now: number): number {
     const elapsed = Number.isFinite(now) && now > b.at ? now - b.at : 0; // a clock going back earns nothing
     return Math.min(this.burst, b.tokens + elapsed / this.intervalMs);
   }

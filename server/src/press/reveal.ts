@@ -2,6 +2,9 @@
  * The after-game reveal: every pact and betrayal, the table, and (room option
  * `reveal_press_after_game`, default on) every private, group and spectator conversation, in
  * the order things happened. Each item carries `ply`, the turn in progress when it happened.
+ * Each revealed channel brings only its latest `HISTORY_MESSAGES` messages (its `more` tells
+ * whether there are older ones, which members page with `press_page`), so the reveal, sent to
+ * everyone and in every later history, stays bounded.
  */
 import type { Channels } from './channels.js';
 import type { Draws } from './draws.js';

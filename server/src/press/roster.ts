@@ -1,10 +1,18 @@
 /**
  * Who is in the press of one room: the seats (fixed for the game), which of them are still
- * active, the spectators, the phase and the number of turns played. Also the room-wide sequence
- * that orders every press event for the after-game story (never sent during the game).
+ * active, the spectators and the key their limits are counted under, the phase and the number of
+ * turns played. Also the room-wide sequence that orders every press event for the after-game
+ * story (never sent during the game).
  */
 import { COLOURS, activePlayers, type Colour, type Position } from '@djambi/shared';
 import type { MemberId, PressPhase, SpectatorId } from './types.js';
+
+/** Longest limit key accepted from the room. */
+export const MAX_LIMIT_KEY_CHARS = 128;
+
+function isLimitKey(key: unknown): key is string {
+  return typeof key === 'string' && key.length > 0 && key.length <= MAX_LIMIT_KEY_CHARS && !(COLOURS as readonly string[]).includes(key);
+}
 
 /** The participants of one room's press. */
 export class Roster {
@@ -14,6 +22,8 @@ export class Roster {
   ply = 0;
   private active: ReadonlySet<Colour>;
   private readonly spectators = new Map<SpectatorId, string>();
+  /** The limit key of each spectator that came with a valid one (else its id is its key). */
+  private readonly limitKeys = new Map<SpectatorId, string>();
   private seq = 0;
 
   constructor(seats: readonly Colour[]) {
@@ -46,16 +56,29 @@ export class Roster {
     return this.spectators.get(id) ?? '';
   }
 
-  /** Registers a spectator (false for a colour or an empty id). */
-  addSpectator(id: SpectatorId, name: string): boolean {
+  /**
+   * Registers a spectator (false for a colour or an empty id). `limitKey` (e.g. `addr:<client
+   * address>`) is what its rate limits and author caps are counted under, so that they survive a
+   * rejoin; without a valid one (a string of 1..MAX_LIMIT_KEY_CHARS, not a colour) its id is used.
+   */
+  addSpectator(id: SpectatorId, name: string, limitKey?: string): boolean {
     if (typeof id !== 'string' || id.length === 0 || (COLOURS as readonly string[]).includes(id)) return false;
     this.spectators.set(id, name);
+    if (isLimitKey(limitKey)) this.limitKeys.set(id, limitKey);
+    else this.limitKeys.delete(id);
     return true;
   }
 
-  /** Forgets a spectator. */
+  /** Forgets a spectator (not what was counted under its limit key). */
   removeSpectator(id: SpectatorId): boolean {
+    this.limitKeys.delete(id);
     return this.spectators.delete(id);
+  }
+
+  /** The key `member`'s rate limits and author caps are counted under: a seat's colour, a spectator's limit key or id. */
+  limitKeyOf(member: MemberId): string {
+    if (this.isSeat(member)) return member;
+    return this.limitKeys.get(member) ?? member;
   }
 
   /** Still in the game (before the start every seat counts as active). */

@@ -1,6 +1,7 @@
 /**
- * Negotiation messages (`press_*`, `pact_*`, `draw_*`): the room maps the connection to a press
- * member and hands the payload to the press, which decides everything (who may, who is told).
+ * Negotiation messages (`press_*` including `press_page`, `pact_*`, `draw_*`): the room maps the
+ * connection to a press member and hands the payload to the press, which decides everything (who
+ * may, who is told, every press limit: rate limits and author caps by limit key, paging bounds).
  * Accepted actions are delivered to exactly the members the press names; a draw that every
  * active player accepted is played through the engine's `drawByAgreement`.
  */
@@ -32,7 +33,11 @@ export function pressHandler(type: PressClientMessage): Handler {
   };
 }
 
-/** Handlers of every press message type. */
+/**
+ * Handlers of every press message type of `PRESS_CLIENT_MESSAGES` (`press_send`, `press_open`,
+ * `press_read`, `press_page`, `pact_*`, `draw_*`); the record type fails to compile if one is
+ * missing.
+ */
 export const PRESS_HANDLERS: Readonly<Record<PressClientMessage, Handler>> = Object.fromEntries(
   PRESS_CLIENT_MESSAGES.map((type) => [type, pressHandler(type)]),
 ) as Record<PressClientMessage, Handler>;
