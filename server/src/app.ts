@@ -10,7 +10,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { apiRouter, ROOM_NAME } from './http/api.js';
-import { DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
+import { HttpGuard } from './http/guard.js';
+import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
+import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
+import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
 
 export interface ServerConfig {
   /** TCP port; 0 picks a free one. */
@@ -23,13 +26,35 @@ export interface ServerConfig {
   readonly graceSeconds?: number;
   /** Default seconds an empty room is kept; default 600. */
   readonly idleSeconds?: number;
-  /** Base URL for invite links (default: from the request's Host header). */
+  /**
+   * Base URL for invite links, e.g. `https://djambi.example` (default: the request's own, when its
+   * host is in `allowedHosts`, else `http://localhost:PORT`). Its origin is an allowed origin.
+   */
   readonly publicUrl?: string;
   /**
+   * Reverse proxies whose `X-Forwarded-For` / `X-Real-IP` / `X-Forwarded-Host` / `-Proto` are
+   * believed: addresses, CIDR blocks, or `loopback` / `linklocal` / `uniquelocal`. Default none:
+   * the client address is the socket's peer, and those headers are removed before anything reads them.
+   */
+  readonly trustProxy?: readonly string[];
+  /** Hosts written into invite links without `publicUrl` (`name` = any port, or `name:port`); default `localhost`, `127.0.0.1`, `[::1]`. */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Browser origins allowed to use the matchmaker, the WebSocket and the API's writing routes;
+   * `'*'` = any. Default: any, unless `publicUrl` is set, then its origin (plus the page's own
+   * origin on an allowed host).
+   */
+  readonly allowedOrigins?: readonly string[] | '*';
+  /** The HTTP limits (docs/limits-http.md); each field has a default. */
+  readonly limits?: HttpLimitsInput;
+  /**
    * The rooms' clock, epoch ms (default `Date.now`): game clocks, presence times and the press's
-   * rate limits read it. Tests move it forward instead of sleeping; it must never go back.
+   * rate limits and the HTTP edge's rate limits read it. Tests move it forward instead of sleeping;
+   * it must never go back.
    */
   readonly now?: () => number;
+  /** Room limits: live rooms, unjoined-room lifetime, admission caps, message budget (defaults in DEFAULT_ROOM_SETTINGS). */
+  readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget'>>;
 }
 
 export interface RunningServer {
@@ -54,18 +79,32 @@ The game server runs: see docs/PROTOCOL.md.</p></body></html>`;
 export async function createServer(config: ServerConfig): Promise<RunningServer> {
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));
   const settings: DjambiRoomSettings = {
+    ...DEFAULT_ROOM_SETTINGS,
+    ...config.rooms,
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
     now: config.now ?? Date.now,
   };
 
+  const limits = resolveLimits(config.limits);
+  const guard = new HttpGuard({
+    limits,
+    trustProxy: config.trustProxy ?? [],
+    origins: new OriginPolicy({
+      publicUrl: settings.publicUrl,
+      allowedHosts: config.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+      allowedOrigins: config.allowedOrigins ?? null,
+    }),
+    now: settings.now,
+  });
+
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, ccu: matchMaker.stats.local.ccu });
   });
-  app.use('/api', apiRouter(settings.publicUrl));
+  app.use('/api', apiRouter(guard));
 
   const indexFile = path.join(clientDir, 'index.html');
   const sendIndex = (_req: Request, res: Response) => {
@@ -88,12 +127,15 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status = (err as { status?: number }).status ?? 500;
-    res.status(status).json({ error: { code: status === 500 ? 'internal_error' : 'bad_request', message: String((err as Error).message ?? err) } });
+    const code = status === 500 ? 'internal_error' : status === 413 ? 'payload_too_large' : 'bad_request';
+    res.status(status).json({ error: { code, message: String((err as Error).message ?? err) } });
   });
 
-  const httpServer = http.createServer(app);
+  // Node checks the header and request timeouts every `connectionsCheckingInterval` (default 30 s).
+  const checkEvery = Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4)));
+  const httpServer = http.createServer({ connectionsCheckingInterval: checkEvery }, app);
   const gameServer = new Server({
-    transport: new WebSocketTransport({ server: httpServer, maxPayload: MAX_FRAME_BYTES }),
+    transport: new WebSocketTransport({ server: httpServer, maxPayload: MAX_FRAME_BYTES, verifyClient: guard.verifyClient }),
     greet: false,
     gracefullyShutdown: false,
   });
@@ -102,6 +144,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   }
   gameServer.define(ROOM_NAME, ConfiguredDjambiRoom);
   await gameServer.listen(config.port, config.host);
+  guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
   const address = httpServer.address() as AddressInfo;
   const shownHost = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;

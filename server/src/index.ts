@@ -1,9 +1,77 @@
-/** Entry point: `node server/dist/index.js` (PORT, HOST, GRACE_SECONDS, PUBLIC_URL from the environment). */
-import { createServer, type RunningServer } from './app.js';
+/**
+ * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
+ * GRACE_SECONDS, PUBLIC_URL, and the HTTP edge's settings (docs/limits-http.md): TRUST_PROXY,
+ * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,
+ * RATE_LIMIT_EXEMPT, RATE_LIMIT_MAX_ADDRESSES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
+ * KEEP_ALIVE_TIMEOUT_MS.
+ */
+import { createServer, type RunningServer, type ServerConfig } from './app.js';
+import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
 
-const port = Number(process.env.PORT ?? 2567);
-const host = process.env.HOST || undefined;
-const graceSeconds = process.env.GRACE_SECONDS ? Number(process.env.GRACE_SECONDS) : undefined;
+const env = process.env;
+const port = Number(env.PORT ?? 2567);
+const host = env.HOST || undefined;
+const graceSeconds = env.GRACE_SECONDS ? Number(env.GRACE_SECONDS) : undefined;
+
+/** A comma-separated list, or undefined when the variable is unset or empty. */
+function list(name: string): string[] | undefined {
+  const v = env[name]?.trim();
+  return v
+    ? v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
+}
+
+/** A positive integer, or undefined when unset; exits on garbage. */
+function int(name: string): number | undefined {
+  const v = env[name]?.trim();
+  if (!v) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) <= 0) fail(`${name} must be a positive integer (got "${v}")`);
+  return Number(v);
+}
+
+function fail(message: string): never {
+  console.error(`Djambi server: ${message}`);
+  process.exit(1);
+}
+
+/** The HTTP limits set in the environment (the rest keep their defaults). */
+function limitsFromEnv(): HttpLimitsInput {
+  const rates: Partial<Record<RateKind, Rate | null>> = {};
+  for (const kind of ['create', 'reserve', 'lookup', 'api'] as const) {
+    const name = `RATE_LIMIT_${kind.toUpperCase()}`;
+    const v = env[name]?.trim();
+    if (!v) continue;
+    const rate = parseRate(v);
+    if (rate === null) fail(`${name} must be BURST:INTERVAL_MS (e.g. 5:6000) or off (got "${v}")`);
+    rates[kind] = rate === 'off' ? null : rate;
+  }
+  const exempt = env.RATE_LIMIT_EXEMPT?.trim();
+  const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined)) as T;
+  return defined({
+    bodyBytes: int('HTTP_BODY_LIMIT'),
+    rates,
+    exempt: exempt === undefined ? undefined : exempt === 'none' ? [] : (list('RATE_LIMIT_EXEMPT') ?? []),
+    maxAddresses: int('RATE_LIMIT_MAX_ADDRESSES'),
+    headersTimeoutMs: int('HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS'),
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS'),
+  });
+}
+
+const origins = env.ALLOWED_ORIGINS?.trim();
+const config: ServerConfig = {
+  port,
+  host,
+  graceSeconds,
+  publicUrl: env.PUBLIC_URL || undefined,
+  trustProxy: list('TRUST_PROXY'),
+  allowedHosts: list('ALLOWED_HOSTS'),
+  allowedOrigins: origins === '*' ? '*' : list('ALLOWED_ORIGINS'),
+  limits: limitsFromEnv(),
+};
 
 function handleSignals(server: RunningServer): void {
   let stopping = false;
@@ -19,7 +87,7 @@ function handleSignals(server: RunningServer): void {
   }
 }
 
-createServer({ port, host, graceSeconds, publicUrl: process.env.PUBLIC_URL || undefined }).then(
+createServer(config).then(
   (server) => {
     console.log(`Djambi server listening on ${server.url} (invite links: /g/CODE)`);
     handleSignals(server);

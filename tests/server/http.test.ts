@@ -94,6 +94,38 @@ test('GET /api/rooms lists public rooms only', async () => {
   expect((await api(`/api/rooms/${priv.code}`)).status).toBe(200);
 });
 
+test('GET /api/rooms is paginated: ?limit= (default 50, at most 100) and the cursor in `next`', async () => {
+  const made: string[] = [];
+  for (let i = 0; i < 7; i++) made.push((await (await post('/api/rooms', { visibility: 'public' })).json()).code);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const res = await api(`/api/rooms?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { rooms: { code: string; createdAt: number }[]; next: string | null };
+    expect(page.rooms.length).toBeLessThanOrEqual(3);
+    if (page.next !== null) expect(page.rooms).toHaveLength(3);
+    seen.push(...page.rooms.map((r) => r.code));
+    cursor = page.next;
+    pages++;
+  } while (cursor !== null && pages < 100);
+  expect(cursor).toBeNull();
+  expect(new Set(seen).size).toBe(seen.length); // no room twice
+  for (const code of made) expect(seen).toContain(code);
+  // One page with everything, in the same order (creation time, then code).
+  const all = (await (await api('/api/rooms')).json()) as { rooms: { code: string }[]; next: string | null };
+  expect(all.next).toBeNull();
+  expect(all.rooms.map((r) => r.code)).toEqual(seen);
+  // A limit over the maximum is the maximum; a malformed one, or a cursor, is refused.
+  expect((await api('/api/rooms?limit=1000')).status).toBe(200);
+  for (const q of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1&limit=2', 'cursor=nope', 'cursor=1.']) {
+    const bad = await api(`/api/rooms?${q}`);
+    expect([q, bad.status]).toEqual([q, 400]);
+    expect((await bad.json()).error.code).toBe('bad_query');
+  }
+});
+
 test('bad requests', async () => {
   const badRules = await post('/api/rooms', { rules: { players: 5 } });
   expect(badRules.status).toBe(400);
@@ -114,6 +146,7 @@ test('bad requests', async () => {
   expect(notJson.status).toBe(400);
   const big = await post('/api/rooms', { rules: {}, pad: 'x'.repeat(20000) });
   expect(big.status).toBe(413);
+  expect((await big.json()).error.code).toBe('payload_too_large');
   expect((await api('/api/rooms/ZZZZZZ')).status).toBe(404);
   expect((await api('/api/rooms/not-a-code!')).status).toBe(404);
   expect((await api('/api/nothing')).status).toBe(404);

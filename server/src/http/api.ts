@@ -1,21 +1,63 @@
 /**
- * HTTP API: `GET /healthz`, `GET /api/rooms`, `POST /api/rooms`, `GET /api/rooms/:code`,
- * `GET /api/rooms/:code/record`.
+ * HTTP API: `GET /api/rooms`, `POST /api/rooms`, `GET /api/rooms/:code`,
+ * `GET /api/rooms/:code/record` (`GET /healthz` is in app.ts).
  * Rooms are found through the Colyseus matchmaker, so this works with a shared driver too.
+ * The limits (body size, per-address budgets, origins) come from the edge, see `guard.ts`.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
 import { normaliseCode } from '../rooms/codes.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
+import type { RateKind } from './limits.js';
 
 /** Room name of the game rooms. */
 export const ROOM_NAME = 'djambi';
 
-/** Base URL for invite links: the configured one, else from the request's Host header. */
-export function baseUrl(req: Request, publicUrl: string | null): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  const host = req.get('host') ?? 'localhost';
-  return `${req.protocol}://${host}`;
+/** Rooms per page of `GET /api/rooms` by default, and at most. */
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 100;
+
+/** What the API needs from the HTTP edge (an `HttpGuard`). */
+export interface ApiEdge {
+  /** Largest JSON body, bytes. */
+  readonly limits: { readonly bodyBytes: number };
+  /** Base URL of invite links for a request (never an untrusted `Host`). */
+  baseUrl(req: IncomingMessage): string;
+  /** Middleware spending a token of `kind` for the client address (429 `rate_limited`). */
+  limit(kind: RateKind): RequestHandler;
+  /** Middleware refusing writing requests from a foreign `Origin` (403 `forbidden_origin`). */
+  readonly sameOrigin: RequestHandler;
+}
+
+/** A position in the listing: rooms are ordered by creation time, then code. */
+interface Cursor {
+  readonly createdAt: number;
+  readonly code: string;
+}
+
+function makeCursor(room: { createdAt: number; code: string }): string {
+  return `${room.createdAt}.${room.code}`;
+}
+
+function parseCursor(text: string): Cursor | null {
+  const m = /^(\d{1,16})\.([0-9A-Z]{1,16})$/.exec(text);
+  return m ? { createdAt: Number(m[1]), code: m[2] } : null;
+}
+
+/** `?limit=` and `?cursor=` of the listing; null for a malformed one. */
+function parsePage(query: Request['query']): { limit: number; after: Cursor | null } | null {
+  const { limit, cursor } = query;
+  if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,6}$/.test(limit) || Number(limit) < 1)) return null;
+  if (cursor !== undefined && (typeof cursor !== 'string' || !parseCursor(cursor))) return null;
+  return {
+    limit: limit === undefined ? PAGE_DEFAULT : Math.min(PAGE_MAX, Number(limit)),
+    after: typeof cursor === 'string' ? parseCursor(cursor) : null,
+  };
+}
+
+function isAfter(room: { createdAt: number; code: string }, c: Cursor): boolean {
+  return room.createdAt > c.createdAt || (room.createdAt === c.createdAt && room.code > c.code);
 }
 
 function describe(room: { roomId: string; clients: number; metadata?: unknown }): RoomListing & { clients: number } {
@@ -23,19 +65,27 @@ function describe(room: { roomId: string; clients: number; metadata?: unknown })
 }
 
 /** The `/api` router. */
-export function apiRouter(publicUrl: string | null): Router {
+export function apiRouter(edge: ApiEdge): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '8kb' }));
+  router.use(edge.limit('api'), edge.sameOrigin, express.json({ limit: edge.limits.bodyBytes }));
 
-  router.get('/rooms', async (_req: Request, res: Response) => {
+  router.get('/rooms', async (req: Request, res: Response) => {
+    const page = parsePage(req.query);
+    if (!page) {
+      res.status(400).json({ error: { code: 'bad_query', message: `limit must be 1..${PAGE_MAX}; cursor must be a "next" value of this listing` } });
+      return;
+    }
     const rooms = await matchMaker.query({ name: ROOM_NAME, private: false });
-    const list = rooms
+    const listed = rooms
       .filter((r) => r.metadata && (r.metadata as RoomListing).phase !== 'over')
-      .map((r) => describe(r));
-    res.json({ rooms: list });
+      .map((r) => describe(r))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    const rest = page.after ? listed.filter((r) => isAfter(r, page.after as Cursor)) : listed;
+    const list = rest.slice(0, page.limit);
+    res.json({ rooms: list, next: rest.length > list.length ? makeCursor(list[list.length - 1]) : null });
   });
 
-  router.post('/rooms', async (req: Request, res: Response) => {
+  router.post('/rooms', edge.limit('create'), async (req: Request, res: Response) => {
     const options = req.body ?? {};
     if (typeof options !== 'object' || Array.isArray(options)) {
       res.status(400).json({ error: { code: 'bad_options', message: 'body must be a JSON object' } });
@@ -50,16 +100,18 @@ export function apiRouter(publicUrl: string | null): Router {
     try {
       const room = await matchMaker.createRoom(ROOM_NAME, options);
       const code = room.roomId;
-      res.status(201).json({ code, invite: `${baseUrl(req, publicUrl)}/g/${code}`, room: describe(room) });
+      res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, room: describe(room) });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const code = /^([a-z_]+):/.exec(message)?.[1] ?? 'bad_options';
-      const status = e instanceof ServerError && e.code >= 4400 && e.code < 4500 ? 400 : 500;
-      res.status(status).json({ error: { code: status === 400 ? code : 'internal_error', message } });
+      // Join error codes 44xx are the caller's fault; 4503 (`server_full`) is a temporary refusal.
+      const known = e instanceof ServerError && e.code >= 4400 && e.code < 4600 && e.code !== 4500;
+      const status = !known ? 500 : e.code === 4503 ? 503 : e.code === 4429 ? 429 : 400;
+      res.status(status).json({ error: { code: known ? code : 'internal_error', message } });
     }
   });
 
-  router.get('/rooms/:code', async (req: Request, res: Response) => {
+  router.get('/rooms/:code', edge.limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
     if (!code) {
       res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
@@ -70,10 +122,10 @@ export function apiRouter(publicUrl: string | null): Router {
       res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
       return;
     }
-    res.json({ ...describe(room), invite: `${baseUrl(req, publicUrl)}/g/${code}` });
+    res.json({ ...describe(room), invite: `${edge.baseUrl(req)}/g/${code}` });
   });
 
-  router.get('/rooms/:code/record', async (req: Request, res: Response) => {
+  router.get('/rooms/:code/record', edge.limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
     const [room] = code ? await matchMaker.query({ name: ROOM_NAME, roomId: code }) : [];
     if (!code || !room) {

@@ -1,0 +1,129 @@
+/**
+ * Who is asking: the client address of a request. The socket's peer, unless that peer is a
+ * proxy named in `trustProxy`; only then `X-Forwarded-For` / `X-Real-IP` are believed.
+ */
+import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+
+/** Names usable in `trustProxy` and `limits.exempt` besides addresses and CIDR blocks. */
+const NAMED_RANGES: Record<string, readonly string[]> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/** An IP address without IPv4-mapped prefix, zone or brackets, lower case; null if not an address. */
+export function normaliseAddress(text: string | undefined): string | null {
+  if (!text) return null;
+  let a = text.trim().toLowerCase();
+  if (a.startsWith('[')) a = a.slice(1, a.indexOf(']') === -1 ? undefined : a.indexOf(']'));
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a)) a = a.slice(0, a.lastIndexOf(':')); // "1.2.3.4:port"
+  const zone = a.indexOf('%');
+  if (zone !== -1) a = a.slice(0, zone);
+  if (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4) a = a.slice(7);
+  return isIP(a) === 0 ? null : a;
+}
+
+/** Expands an IPv6 address to its 8 groups (no IPv4 tail expected: mapped ones were normalised). */
+function ipv6Groups(a: string): string[] | null {
+  const [head, tail, more] = a.split('::');
+  if (more !== undefined) return null;
+  const h = head ? head.split(':') : [];
+  const t = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const fill = tail === undefined ? 0 : 8 - h.length - t.length;
+  const groups = [...h, ...Array<string>(Math.max(0, fill)).fill('0'), ...t];
+  return groups.length === 8 && groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups : null;
+}
+
+/**
+ * The key a client's buckets are kept under: the IPv4 address, or the /64 network of an IPv6
+ * address (one subscriber usually holds a whole /64, so per-address keys would be free to rotate).
+ */
+export function rateKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const g = ipv6Groups(address);
+  return g
+    ? `${g
+        .slice(0, 4)
+        .map((x) => x.padStart(4, '0'))
+        .join(':')}::/64`
+    : address;
+}
+
+/** A set of addresses: exact ones, CIDR blocks and the names `loopback`, `linklocal`, `uniquelocal`. */
+export class AddressSet {
+  private readonly list = new BlockList();
+  readonly empty: boolean;
+
+  /** Throws on an entry that is none of these. */
+  constructor(entries: readonly string[]) {
+    const all = entries.flatMap((e) => NAMED_RANGES[e.trim().toLowerCase()] ?? [e]);
+    for (const entry of all) {
+      const [addr, bits, extra] = entry.trim().split('/');
+      const a = normaliseAddress(addr);
+      const family = a && isIP(a) === 6 ? 'ipv6' : 'ipv4';
+      const prefix = bits === undefined ? null : Number(bits);
+      if (!a || extra !== undefined || (prefix !== null && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 'ipv6' ? 128 : 32)))) {
+        throw new Error(`not an address, CIDR block or range name: "${entry}"`);
+      }
+      if (prefix === null) this.list.addAddress(a, family);
+      else this.list.addSubnet(a, prefix, family);
+    }
+    this.empty = all.length === 0;
+  }
+
+  /** Is this (normalised) address in the set? */
+  has(address: string): boolean {
+    if (this.empty) return false;
+    return this.list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  }
+}
+
+/** Headers through which a proxy tells who its client is (and how it was reached). */
+export const FORWARDING_HEADERS = ['x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded'] as const;
+
+/** What the edge knows about the sender of a request. */
+export interface Peer {
+  /** The client address: the socket's peer, or what a trusted proxy says. */
+  readonly address: string;
+  /** Did the request come through a proxy named in `trustProxy`? */
+  readonly viaTrustedProxy: boolean;
+  /** Did it carry forwarding headers at all (believed or not)? */
+  readonly forwarded: boolean;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+/** Resolves the client address of a request, believing forwarding headers from `trusted` peers only. */
+export function resolvePeer(req: IncomingMessage, trusted: AddressSet): Peer {
+  const socketAddress = normaliseAddress(req.socket.remoteAddress) ?? 'unknown';
+  const forwarded = FORWARDING_HEADERS.some((h) => req.headers[h] !== undefined);
+  if (!trusted.has(socketAddress)) return { address: socketAddress, viaTrustedProxy: false, forwarded };
+  // Walk X-Forwarded-For from the right (nearest hop), skipping the proxies we trust.
+  const hops = (header(req, 'x-forwarded-for') ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  let address: string | null = null;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = normaliseAddress(hops[i]);
+    if (!hop) break; // garbage: stop at the last hop we could read
+    address = hop;
+    if (!trusted.has(hop)) break;
+  }
+  address ??= normaliseAddress(header(req, 'x-real-ip'));
+  return { address: address ?? socketAddress, viaTrustedProxy: true, forwarded };
+}
+
+/**
+ * Rewrites the forwarding headers so that whatever reads them later (Colyseus gives rooms
+ * `x-real-ip ?? x-forwarded-for ?? socket`) sees the resolved address: `x-real-ip` is set to it,
+ * and the other forwarding headers are removed unless a trusted proxy sent them.
+ */
+export function pinForwardingHeaders(req: IncomingMessage, peer: Peer): void {
+  if (!peer.viaTrustedProxy) for (const h of FORWARDING_HEADERS) delete req.headers[h];
+  req.headers['x-real-ip'] = peer.address;
+}

@@ -1,0 +1,99 @@
+/**
+ * The built client under the server's Content-Security-Policy, in Chromium: the home page, the
+ * rules page and a two-player game (invite QR code, seats, the start, a move on the Pixi canvas,
+ * one page on the Canvas renderer and one on WebGL) run without a single CSP violation (console
+ * message or `securitypolicyviolation` event).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createServer, type RunningServer } from '../../server/src/app.js';
+import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, pageState, playByClicks, waitReady, waitState } from './helpers.js';
+
+const describeBrowser = describeWithBrowser();
+
+describeBrowser('the client under the Content-Security-Policy', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const opened: BrowserContext[] = [];
+  /** Every CSP violation seen, from the console or the page's own event. */
+  const violations: string[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    ensureClientBuilt();
+    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 0 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
+    await browser?.close().catch(() => undefined);
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    opened.push(context);
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(
+          `Content Security Policy violation event: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`,
+        );
+      });
+    });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    return page;
+  }
+
+  test('every page response carries the policy', async () => {
+    for (const p of ['/', '/rules', '/g/K7QMZ3']) {
+      const res = await fetch(`${server.url}${p}`);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  test('home page and rules page render without a violation', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForLoadState('networkidle');
+    await page.goto(`${server.url}/rules`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.d-grid').count()).toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test('a two-player game: QR invite, seats, start and a move on the canvas, without a violation', async () => {
+    const res = await fetch(`${server.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: { players: 2 } }),
+    });
+    expect(res.status).toBe(201);
+    const { code } = (await res.json()) as { code: string };
+    const pages = new Map<string, Page>();
+    for (const colour of ['R', 'Y']) {
+      const page = await newPage();
+      pages.set(colour, page);
+      // Red gets the page's own choice (Canvas under software WebGL), Yellow asks for WebGL, the
+      // renderer that compiles shaders (and needs 'unsafe-eval' without pixi.js/unsafe-eval).
+      await page.goto(`${server.url}/g/${code}${colour === 'Y' ? '?renderer=webgl' : ''}`);
+      await waitReady(page);
+      await page.fill('#player-name', `Player ${colour}`);
+      await page.click(`[data-sit="${colour}"]`);
+      await waitState(page, `s.seat === '${colour}'`);
+    }
+    const red = pages.get('R') as Page;
+    expect(await red.locator('svg.qr').count()).toBe(1);
+    await red.click('#start');
+    for (const page of pages.values()) await waitState(page, "s.phase === 'playing' && s.toMove === 'R'");
+    await playByClicks(red, 'a7-a5');
+    for (const page of pages.values()) await waitState(page, 's.moves === 1');
+    expect((await pageState(pages.get('Y') as Page)).renderer).toBe('webgl');
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
