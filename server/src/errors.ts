@@ -17,6 +17,7 @@ export type RoomErrorCode =
   | 'not_creator'
   | 'seat_taken'
   | 'stale'
+  | 'rate_limited'
   | 'internal_error';
 
 /** Every code a `rejected` message may carry (the press's codes included, see docs/PROTOCOL.md). */
@@ -37,7 +38,11 @@ export type JoinErrorCode =
   | 'bad_seat_key'
   | 'seat_taken'
   | 'no_free_seat'
-  | 'game_started';
+  | 'game_started'
+  | 'spectators_full'
+  | 'too_many_joins'
+  | 'server_full'
+  | 'internal_error';
 
 /** Numeric codes (colyseus ServerError.code) for each join error. */
 export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
@@ -47,6 +52,10 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
   seat_taken: 4409,
   no_free_seat: 4409,
   game_started: 4410,
+  spectators_full: 4409,
+  too_many_joins: 4429,
+  server_full: 4503,
+  internal_error: 4500,
 };
 
 /** Shorthand for a failed result carrying a rejection. */

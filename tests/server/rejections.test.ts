@@ -37,7 +37,9 @@ import {
 quietSdkWarnings();
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer();
+  // The junk flood below checks that every junk message is answered: a budget roomy enough for it
+  // (the budget itself is tested in roomLimits.test.ts).
+  server = await startServer({ rooms: { budget: { burst: 5000, perSecond: 1000, strikes: 100, strikesPerSecond: 10 } } });
 });
 afterAll(async () => {
   await server.close();

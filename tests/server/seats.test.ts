@@ -3,6 +3,7 @@
  * period; after it, the seat key reclaims the seat; a wrong key gets nothing; seats can be
  * chosen and swapped before the start; only the creator (or anyone once it has gone) starts.
  */
+import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import type { RunningServer } from '../../server/src/app.js';
 import {
   createRoom,
@@ -23,7 +24,8 @@ import {
 quietSdkWarnings();
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ graceSeconds: 1 });
+  // Every test client comes from 127.0.0.1: let one address hold all 100 spectators here.
+  server = await startServer({ graceSeconds: 1, rooms: { admission: { ...DEFAULT_ADMISSION, spectatorsPerAddress: 100 } } });
 });
 afterAll(async () => {
   await server.close();

@@ -4,25 +4,32 @@
  * `handlers/`, publishes the model through `mirror`, and sends the press's deliveries to
  * exactly the connections they name. No game or press rule lives here.
  */
-import { getMessageBytes, Protocol, Room, ServerError, type Client, type Deferred, type Delayed } from '@colyseus/core';
+import { decode } from '@colyseus/schema';
+import { getMessageBytes, matchMaker, Protocol, Room, ServerError, type AuthContext, type Client, type Deferred } from '@colyseus/core';
 import { seatsOf, type Colour, type Position } from '@djambi/shared';
 import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
 import { Press } from '../press/index.js';
 import type { Delivery, DrawOfferView, MemberId, PressVisibility } from '../press/types.js';
+import { Admission, colyseusCap, DEFAULT_ADMISSION, type AdmissionLimits, type Request } from './admission.js';
+import { DEFAULT_BUDGET, frameCost, MessageBudget, type BudgetLimits } from './budget.js';
 import { GameClock } from './clock.js';
 import { releaseCode, reserveCode } from './codes.js';
 import type { Handler, RoomContext } from './context.js';
 import { Game, type Applied } from './game.js';
 import { shareHandshake } from './handshake.js';
+import { checkMsgpack } from './msgpackGuard.js';
 import { HANDLERS } from './handlers/index.js';
 import { mirror, type Phase } from './mirror.js';
 import { CREATE_KEYS, parseRoomConfig, type RoomConfig, type RoomDefaults } from './options.js';
 import { DjambiState } from './schema.js';
 import { SeatTable, type Seat } from './seats.js';
+import { RoomTimers, type Cancel } from './timers.js';
 import { checkJoinOptions, type JoinOptions } from './validate.js';
 
-/** 4 seats plus at least 100 spectators (reserved reconnection seats count too). */
-export const MAX_CLIENTS = 120;
+/** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
+export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
+/** Patch interval while a room has clients (patches also go out right after every change). */
+const PATCH_MS = 50;
 
 /** Server-side settings of the room class (see `createServer`). */
 export interface DjambiRoomSettings extends RoomDefaults {
@@ -30,7 +37,27 @@ export interface DjambiRoomSettings extends RoomDefaults {
   readonly publicUrl: string | null;
   /** The clock of the room, epoch ms (`Date.now`; tests move it forward). */
   readonly now: () => number;
+  /** Live rooms one process holds at most; a create beyond it is refused with `server_full`. */
+  readonly maxRooms: number;
+  /** Seconds a room that nobody ever joined is kept. */
+  readonly unjoinedSeconds: number;
+  /** Seat, spectator and reservation caps. */
+  readonly admission: AdmissionLimits;
+  /** The message budget of every connection. */
+  readonly budget: BudgetLimits;
 }
+
+/** Defaults of the room settings (see `createServer`). */
+export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
+  graceSeconds: 20,
+  idleSeconds: 600,
+  publicUrl: null,
+  now: Date.now,
+  maxRooms: 5000,
+  unjoinedSeconds: 120,
+  admission: DEFAULT_ADMISSION,
+  budget: DEFAULT_BUDGET,
+});
 
 /** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */
 export interface RoomListing {
@@ -49,8 +76,11 @@ export interface RoomListing {
   readonly createdAt: number;
 }
 
+/** What the matchmaker's `onAuth` hands to the reservation and the join. */
 interface AuthData {
   readonly join: JoinOptions;
+  /** The client's address (the socket's, or the trusted proxy's forwarded one). */
+  readonly address: string;
 }
 
 function joinError(code: JoinErrorCode, message: string): ServerError {
@@ -64,7 +94,7 @@ interface RejectedMessage extends Rejection {
 
 export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   /** Set by `createServer` through a subclass. */
-  static settings: DjambiRoomSettings = { graceSeconds: 20, idleSeconds: 600, publicUrl: null, now: Date.now };
+  static settings: DjambiRoomSettings = DEFAULT_ROOM_SETTINGS;
 
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
@@ -80,21 +110,46 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   private createdAt = 0;
   private readonly spectatorIds = new Set<string>();
   private readonly reconnecting = new Map<string, Deferred<Client>>();
-  private flagTimer: Delayed | null = null;
-  private idleTimer: Delayed | null = null;
+  private readonly timers = new RoomTimers();
+  private flagTimer: Cancel | null = null;
+  private idleTimer: Cancel | null = null;
+  private admission!: Admission;
+  private readonly budgets = new WeakMap<Client, MessageBudget>();
+  private everJoined = false;
 
+  private get settings(): DjambiRoomSettings {
+    return (this.constructor as typeof DjambiRoom).settings;
+  }
+
+  /**
+   * Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate
+   * fails, and its patch interval and timers would keep it alive for good.
+   */
   override async onCreate(options: unknown): Promise<void> {
-    const settings = (this.constructor as typeof DjambiRoom).settings;
-    const join = checkJoinOptions(options, CREATE_KEYS);
-    if (!join.ok) this.failCreate(joinError('bad_options', join.error.message));
-    const parsed = parseRoomConfig(options, settings);
-    if (!parsed.ok) this.failCreate(joinError(parsed.code, parsed.message));
-    this.config = parsed.value;
     try {
-      this.code = await reserveCode(this.presence);
+      await this.create(options);
     } catch (e) {
-      this.failCreate(new ServerError(500, `internal_error: ${(e as Error).message}`));
+      this.setPatchRate(null);
+      this.clock.clear();
+      this.clock.stop();
+      this.timers.clearAll();
+      if (this.code) await releaseCode(this.presence, this.code).catch(() => undefined);
+      if (e instanceof ServerError) throw e;
+      console.error('[djambi] room creation failed:', e);
+      throw joinError('internal_error', 'the room could not be created');
     }
+  }
+
+  private async create(options: unknown): Promise<void> {
+    const settings = this.settings;
+    if (matchMaker.stats.local.roomCount >= settings.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
+    const join = checkJoinOptions(options, CREATE_KEYS);
+    if (!join.ok) throw joinError('bad_options', join.error.message);
+    const parsed = parseRoomConfig(options, settings);
+    if (!parsed.ok) throw joinError(parsed.code, parsed.message);
+    this.config = parsed.value;
+    this.admission = new Admission(settings.admission);
+    this.code = await reserveCode(this.presence);
     this.roomId = this.code;
     this.createdAt = this.now();
     const colours = seatsOf(this.config.rules);
@@ -116,12 +171,9 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
       this.reply(client, '__no_message_handler', { code: 'unknown_message', message: 'unknown message type' });
     });
 
-    if (this.config.visibility === 'private') {
-      await this.setPrivate(true).catch(async (e: Error) => {
-        await releaseCode(this.presence, this.code);
-        this.failCreate(new ServerError(500, `internal_error: ${e.message}`));
-      });
-    }
+    if (this.config.visibility === 'private') await this.setPrivate(true);
+    // No patch interval while nobody is connected (see `clientsChanged`).
+    this.setPatchRate(null);
     shareHandshake(this);
     mirror(this, this.state);
     this.updateListing();
@@ -129,29 +181,134 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   }
 
   /**
-   * Colyseus 0.16 does not dispose a room whose onCreate fails, and its patch interval would
-   * keep the process alive: stop it before failing.
+   * Join options are checked by the matchmaker before any reservation (so a bad one costs the
+   * room nothing); the answer carries the client's address for the admission and press limits.
+   * When the room lives in this process, admission is asked here too, so that a refusal reaches
+   * the client with its code (`spectators_full`, `too_many_joins`, `game_started`...).
    */
-  private failCreate(error: ServerError): never {
-    this.patchRate = null as unknown as number;
-    this.clock.clear();
-    this.clock.stop();
-    throw error;
-  }
-
-  override onAuth(_client: Client, options: unknown): AuthData {
+  static override async onAuth(_token: string, options: unknown, context: AuthContext): Promise<AuthData> {
     const join = checkJoinOptions(options, CREATE_KEYS);
     if (!join.ok) throw joinError('bad_options', join.error.message);
-    return { join: join.value };
+    const address = clientAddress(context);
+    const roomId = /\/matchmake\/joinById\/([A-Za-z0-9_-]+)/.exec(context.req?.url ?? '')?.[1];
+    const room = roomId ? matchMaker.getLocalRoomById(roomId) : undefined;
+    if (room instanceof DjambiRoom) {
+      const refusal = room.admit(join.value);
+      if ('code' in refusal) throw joinError(refusal.code, refusal.message);
+      const pending = room.admission.check(refusal, address, (sid) => room.reservedSeats[sid] !== undefined);
+      if (pending) throw joinError(pending.code, pending.message);
+    }
+    return { join: join.value, address };
+  }
+
+  /**
+   * Colyseus's reservation (`_reserveSeat`, checked against 0.16.26): the authority on
+   * admission, also for joins that came through another process. A seat key holder always gets
+   * in; spectators and newcomers are capped apart from the seats.
+   */
+  protected override async _reserveSeat(
+    sessionId: string,
+    joinOptions?: unknown,
+    authData?: unknown,
+    seconds?: number,
+    allowReconnection = false,
+    devModeReconnection?: boolean,
+  ): Promise<boolean> {
+    if (allowReconnection) return super._reserveSeat(sessionId, joinOptions, authData, seconds, allowReconnection, devModeReconnection);
+    const auth = authData as AuthData | undefined;
+    if (!auth?.join) return false;
+    const request = this.admit(auth.join);
+    if ('code' in request) return false;
+    if (this.admission.check(request, auth.address, (sid) => this.reservedSeats[sid] !== undefined)) return false;
+    // Admission, not Colyseus's count, decides: reserve without its maxClients check.
+    const max = this.maxClients;
+    this.maxClients = Infinity;
+    try {
+      const ok = await super._reserveSeat(sessionId, joinOptions, authData, seconds, false, devModeReconnection);
+      if (ok) this.admission.reserved(sessionId, request, auth.address);
+      return ok;
+    } finally {
+      this.maxClients = max;
+    }
+  }
+
+  /** The kind of a join, or why it cannot be admitted at all. */
+  private admit(join: JoinOptions): Request | { code: JoinErrorCode; message: string } {
+    if (join.spectate) return { kind: 'spectate' };
+    if (join.seatKey !== undefined) {
+      const seat = this.seats.byKey(join.seatKey);
+      return seat ? { kind: 'reclaim', seat: seat.colour } : { code: 'bad_seat_key', message: 'no seat has this key' };
+    }
+    if (this.phase !== 'waiting') {
+      return { code: 'game_started', message: 'the game has started; join with { spectate: true } to watch or { seatKey } to return' };
+    }
+    if (this.seats.allTaken()) return { code: 'no_free_seat', message: 'every seat is taken; join with { spectate: true } to watch' };
+    return { kind: 'take' };
+  }
+
+  /**
+   * Every frame a client sends passes the connection's message budget and a structural msgpack
+   * check before Colyseus decodes it (`_onMessage`, checked against 0.16.26).
+   */
+  protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
+    if (!buffer || buffer.length === 0) return;
+    if (buffer[0] !== Protocol.ROOM_DATA && buffer[0] !== Protocol.ROOM_DATA_BYTES) {
+      super._onMessage(client as never, buffer);
+      return;
+    }
+    let budget = this.budgets.get(client);
+    if (!budget) {
+      budget = new MessageBudget(this.settings.budget);
+      this.budgets.set(client, budget);
+    }
+    const now = this.now();
+    const verdict = budget.take(now, frameCost(buffer.length));
+    if (verdict === 'close') {
+      client.leave(1008, 'message budget exceeded');
+      return;
+    }
+    const it = { offset: 1 };
+    let type: string;
+    try {
+      type = decode.stringCheck(buffer, it) ? decode.string(buffer, it) : String(decode.number(buffer, it));
+    } catch {
+      this.reply(client, '?', { code: 'bad_payload', message: 'undecodable message' });
+      return;
+    }
+    type = type.slice(0, 64);
+    if (verdict === 'limited') {
+      if (now - budget.lastWarned >= 1000) {
+        budget.lastWarned = now;
+        this.reply(client, type, { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
+      }
+      return;
+    }
+    if (buffer[0] === Protocol.ROOM_DATA_BYTES) {
+      this.reply(client, type, { code: 'bad_payload', message: 'raw byte messages are not part of the protocol' });
+      return;
+    }
+    const problem = checkMsgpack(buffer, it.offset);
+    if (problem === 'too_deep') {
+      this.reply(client, type, { code: 'payload_too_large', message: 'payload nested too deeply' });
+      return;
+    }
+    if (problem) {
+      this.reply(client, type, { code: 'bad_payload', message: `payload refused (${problem})` });
+      return;
+    }
+    super._onMessage(client as never, buffer);
   }
 
   override onJoin(client: Client, _options: unknown, auth: AuthData): void {
     const opts = auth.join;
     const now = this.now();
+    this.everJoined = true;
+    this.admission.joined(client.sessionId, opts.spectate ? auth.address : null);
+    this.clientsChanged();
     if (opts.spectate) {
       this.spectatorIds.add(client.sessionId);
       this.safely('spectator join', () => {
-        this.press.addSpectator(client.sessionId, opts.name);
+        this.press.addSpectator(client.sessionId, opts.name, `addr:${auth.address}`);
         this.deliver([this.press.historyDelivery(client.sessionId)]);
       });
     } else if (opts.seatKey !== undefined) {
@@ -174,7 +331,9 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     const sid = client.sessionId;
+    this.clientsChanged();
     if (this.spectatorIds.delete(sid)) {
+      this.admission.left(sid);
       this.safely('spectator leave', () => this.press.removeSpectator(sid));
       this.commit();
       this.updateListing();
@@ -222,8 +381,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
   }
 
   override async onDispose(): Promise<void> {
-    this.clearFlagTimer();
-    this.clearIdleTimer();
+    this.timers.clearAll();
     // Colyseus 0.16 does not clear the timers of reconnections still pending at dispose (nor of
     // one that ends early), which keeps a closing process alive for the grace period.
     for (const timer of Object.values(this.reservedSeatTimeouts)) clearTimeout(timer);
@@ -467,11 +625,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     if (!clock || this.phase !== 'playing') return;
     const ms = clock.msToFlag(this.now());
     if (ms === null) return;
-    this.flagTimer = this.clockTimer(ms + 1);
-  }
-
-  private clockTimer(ms: number): Delayed {
-    return this.clockSetTimeout(() => {
+    this.flagTimer = this.timers.later(ms + 1, () => {
       this.flagTimer = null;
       try {
         this.checkFlag();
@@ -479,30 +633,43 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
       } catch (e) {
         console.error(`[djambi ${this.code}] clock timer failed:`, e);
       }
-    }, ms);
-  }
-
-  private clockSetTimeout(cb: () => void, ms: number): Delayed {
-    return this.clock.setTimeout(cb, ms);
+    });
   }
 
   private clearFlagTimer(): void {
-    this.flagTimer?.clear();
+    this.flagTimer?.();
     this.flagTimer = null;
+  }
+
+  /** The patch interval runs only while somebody is connected (patches also follow every change). */
+  private clientsChanged(): void {
+    const wanted = this.clients.length > 0 ? PATCH_MS : null;
+    if (this.patchRate !== wanted) this.setPatchRate(wanted);
   }
 
   private armIdleTimer(): void {
     if (this.clients.length > 0 || this.reconnecting.size > 0) return;
     this.clearIdleTimer();
-    const seconds = this.phase === 'over' ? Math.min(60, this.config.idleSeconds) : this.config.idleSeconds;
-    this.idleTimer = this.clockSetTimeout(() => {
+    const idle = this.everJoined ? this.config.idleSeconds : Math.min(this.settings.unjoinedSeconds, this.config.idleSeconds);
+    const seconds = this.phase === 'over' ? Math.min(60, idle) : idle;
+    this.idleTimer = this.timers.later(seconds * 1000, () => {
       this.idleTimer = null;
       if (this.clients.length === 0 && this.reconnecting.size === 0) this.disconnect().catch(() => undefined);
-    }, seconds * 1000);
+    });
   }
 
   private clearIdleTimer(): void {
-    this.idleTimer?.clear();
+    this.idleTimer?.();
     this.idleTimer = null;
   }
+}
+
+/**
+ * The address a join came from. Colyseus reads `x-real-ip`/`x-forwarded-for` first; the HTTP
+ * guard removes those headers from requests that did not come through a trusted proxy.
+ */
+function clientAddress(context: AuthContext): string {
+  const raw = context.ip ?? context.req?.socket?.remoteAddress ?? '';
+  const first = (Array.isArray(raw) ? raw[0] : String(raw)).split(',')[0]?.trim() ?? '';
+  return first.slice(0, 64) || 'unknown';
 }

@@ -1,4 +1,4 @@
-/** Create options of a `djambi` room: rules, clock, visibility and timings. */
+/** Create options of a `djambi` room: rules, clock and visibility (timings are server settings). */
 import { parseRules, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
 import { parsePressOptions, PRESS_OPTION_KEYS } from '../press/index.js';
@@ -24,14 +24,14 @@ export interface RoomConfig {
   readonly press: PressRoomOptions;
 }
 
-/** Server-wide defaults, overridable per room. */
+/** Server-wide settings copied into every room's config. */
 export interface RoomDefaults {
   readonly graceSeconds: number;
   readonly idleSeconds: number;
 }
 
 /** Keys accepted only when creating a room. */
-export const CREATE_KEYS = ['rules', 'clock', 'visibility', 'graceSeconds', 'idleSeconds', ...PRESS_OPTION_KEYS] as const;
+export const CREATE_KEYS = ['rules', 'clock', 'visibility', ...PRESS_OPTION_KEYS] as const;
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; code: JoinErrorCode; message: string };
 
@@ -68,18 +68,8 @@ export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parse
   const visibility = opts.visibility ?? 'private';
   if (visibility !== 'private' && visibility !== 'public') return bad('"visibility" must be "private" or "public"');
 
-  let graceSeconds = defaults.graceSeconds;
-  if (opts.graceSeconds !== undefined) {
-    const g = seconds(opts.graceSeconds, 'graceSeconds', 0, 600);
-    if (!g.ok) return g;
-    graceSeconds = g.value;
-  }
-  let idleSeconds = defaults.idleSeconds;
-  if (opts.idleSeconds !== undefined) {
-    const i = seconds(opts.idleSeconds, 'idleSeconds', 1, 7 * 24 * 3600);
-    if (!i.ok) return i;
-    idleSeconds = i.value;
-  }
+  // Reconnection grace and idle lifetime are server settings: a client cannot keep a room for a week.
+  const { graceSeconds, idleSeconds } = defaults;
   const press = parsePressOptions(opts);
   if (!press.ok) return bad(press.message);
   return { ok: true, value: { rules: rules.value, clock, visibility, graceSeconds, idleSeconds, press: press.value } };

@@ -169,10 +169,20 @@ export function checkRename(message: unknown): Checked<{ name: string }> {
 /** Trims a display name; undefined when it is not an acceptable string. */
 export function cleanName(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // Control characters are dropped; the client renders names as text, never HTML.
-  const name = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  // The client renders names as text, never HTML; what is dropped here could still mislead.
+  const name = stripInvisible(value).replace(/\s+/g, ' ').trim();
   if (name.length > MAX_NAME_CHARS) return undefined;
   return name;
+}
+
+/**
+ * Drops control characters, bidi controls and isolates (which can reverse how the rest of a line
+ * reads), and invisible format characters (zero-width spaces, soft hyphens, word joiners,
+ * tags...), keeping only the zero-width joiner that emoji sequences need; line and paragraph
+ * separators become spaces.
+ */
+export function stripInvisible(text: string): string {
+  return text.replace(/[\u2028\u2029]/g, ' ').replace(/(?!\u200d)[\p{Cc}\p{Cf}\u115f\u1160\u3164\uffa0]/gu, '');
 }
 
 /** Join options (`joinById(code, options)`; also the joining part of `create`). */

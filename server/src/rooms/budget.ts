@@ -1,0 +1,62 @@
+/**
+ * Per-connection message budget (as lila's socket server gives every connection one): a token
+ * bucket for every message a connection sends (game, lobby and press alike), and a second
+ * bucket of "strikes" spent by each message refused for the budget. A connection that keeps
+ * flooding runs out of strikes and is closed with 1008. Time comes in as `now` (epoch ms).
+ */
+
+/** Limits of the message budget (documented in docs/PROTOCOL.md, "Limits"). */
+export interface BudgetLimits {
+  /** Messages a connection may send at once. */
+  readonly burst: number;
+  /** Messages earned per second after the burst. */
+  readonly perSecond: number;
+  /** Messages refused for the budget before the connection is closed. */
+  readonly strikes: number;
+  /** Strikes forgiven per second of calm. */
+  readonly strikesPerSecond: number;
+}
+
+/** Defaults: 40 messages at once, then 20 per second; 100 refused messages close the connection. */
+export const DEFAULT_BUDGET: BudgetLimits = Object.freeze({ burst: 40, perSecond: 20, strikes: 100, strikesPerSecond: 10 });
+
+/** What to do with one message: handle it, refuse it (`rate_limited`), or close the connection (1008). */
+export type BudgetVerdict = 'ok' | 'limited' | 'close';
+
+/** The budget of one connection. */
+export class MessageBudget {
+  private tokens: number;
+  private strikesLeft: number;
+  private at = -Infinity;
+  /** Epoch ms of the last `rate_limited` answer (at most one a second is sent). */
+  lastWarned = -Infinity;
+
+  constructor(private readonly limits: BudgetLimits = DEFAULT_BUDGET) {
+    this.tokens = limits.burst;
+    this.strikesLeft = limits.strikes;
+  }
+
+  /** Spends `cost` tokens for a message received at `now`. */
+  take(now: number, cost = 1): BudgetVerdict {
+    const elapsed = this.at === -Infinity ? 0 : Math.max(0, now - this.at) / 1000;
+    this.at = Math.max(this.at, now);
+    this.tokens = Math.min(this.limits.burst, this.tokens + elapsed * this.limits.perSecond);
+    this.strikesLeft = Math.min(this.limits.strikes, this.strikesLeft + elapsed * this.limits.strikesPerSecond);
+    if (this.tokens >= cost) {
+      this.tokens -= cost;
+      return 'ok';
+    }
+    this.strikesLeft -= 1;
+    return this.strikesLeft <= 0 ? 'close' : 'limited';
+  }
+
+  /** Milliseconds until one message is affordable again. */
+  retryAfterMs(): number {
+    return Math.max(0, Math.ceil(((1 - this.tokens) / this.limits.perSecond) * 1000));
+  }
+}
+
+/** Token cost of a frame: one per message, one more per started 2 KB beyond the first. */
+export function frameCost(bytes: number): number {
+  return 1 + Math.floor(Math.max(0, bytes - 1) / 2048);
+}

@@ -1,0 +1,131 @@
+/** The room's limit modules without a server: message budget, msgpack guard, admission. */
+import { Packr, pack } from '@colyseus/msgpackr';
+import { Admission, colyseusCap, DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
+import { DEFAULT_BUDGET, frameCost, MessageBudget } from '../../server/src/rooms/budget.js';
+import { checkMsgpack } from '../../server/src/rooms/msgpackGuard.js';
+import { stripInvisible } from '../../server/src/rooms/validate.js';
+
+describe('message budget', () => {
+  test('a burst, then the refill rate; a flood runs out of strikes and closes', () => {
+    const b = new MessageBudget(DEFAULT_BUDGET);
+    for (let i = 0; i < DEFAULT_BUDGET.burst; i++) expect(b.take(0)).toBe('ok');
+    expect(b.take(0)).toBe('limited');
+    expect(b.retryAfterMs()).toBeGreaterThan(0);
+    expect(b.take(1000)).toBe('ok'); // 20 earned in a second
+    let verdict = 'ok';
+    let n = 0;
+    while (verdict !== 'close' && n < 10_000) {
+      verdict = b.take(1000);
+      n++;
+    }
+    expect(verdict).toBe('close');
+    expect(n).toBeLessThanOrEqual(DEFAULT_BUDGET.burst + DEFAULT_BUDGET.strikes);
+  });
+
+  test('calm forgives strikes; a clock going back earns nothing', () => {
+    const b = new MessageBudget({ burst: 1, perSecond: 1, strikes: 3, strikesPerSecond: 1 });
+    expect(b.take(0)).toBe('ok');
+    expect(b.take(0)).toBe('limited');
+    expect(b.take(0)).toBe('limited');
+    expect(b.take(-5000)).toBe('close');
+    const c = new MessageBudget({ burst: 1, perSecond: 1, strikes: 3, strikesPerSecond: 1 });
+    c.take(0);
+    c.take(0);
+    c.take(0);
+    expect(c.take(10_000)).toBe('ok');
+    expect(c.take(10_000)).toBe('limited');
+    expect(c.take(10_000)).toBe('limited');
+  });
+
+  test('big frames cost more', () => {
+    expect(frameCost(10)).toBe(1);
+    expect(frameCost(2048)).toBe(1);
+    expect(frameCost(2049)).toBe(2);
+    expect(frameCost(16 * 1024)).toBe(8);
+  });
+});
+
+describe('msgpack guard', () => {
+  const packr = new Packr();
+  test.each([
+    ['a map', { from: 'a1', to: 'b2', version: 3 }],
+    ['nested records', [{ a: 1 }, { a: 2 }, { b: [{ a: 3 }] }]],
+    ['strings, numbers, null', ['x'.repeat(300), 1.5, -5, 70000, null, true]],
+    ['an empty object', {}],
+  ])('accepts what colyseus.js sends: %s', (_name, value) => {
+    expect(checkMsgpack(packr.pack(value), 0)).toBeNull();
+    expect(checkMsgpack(pack(value), 0)).toBeNull();
+  });
+
+  test('accepts an absent payload and undefined', () => {
+    expect(checkMsgpack(new Uint8Array([]), 0)).toBeNull();
+    expect(checkMsgpack(new Uint8Array([0xd4, 0x00, 0x00]), 0)).toBeNull();
+  });
+
+  test('refuses extension types, 64-bit integers, truncation and depth', () => {
+    expect(checkMsgpack(new Uint8Array([0xd6, 0xff, 0, 0, 0, 1]), 0)).toBe('extension'); // timestamp
+    expect(checkMsgpack(new Uint8Array([0xc7, 0x02, 0x42, 1, 2]), 0)).toBe('extension'); // bigint ext
+    expect(checkMsgpack(new Uint8Array([0xcf, 0, 0, 0, 0, 0, 0, 0, 1]), 0)).toBe('int64');
+    expect(checkMsgpack(new Uint8Array([0xd3, 0, 0, 0, 0, 0, 0, 0, 1]), 0)).toBe('int64');
+    expect(checkMsgpack(new Uint8Array([0x92, 0x01]), 0)).toBe('malformed');
+    expect(checkMsgpack(new Uint8Array([0xdd, 0xff, 0xff, 0xff, 0xff]), 0)).toBe('malformed');
+    expect(checkMsgpack(new Uint8Array([0xa5, 0x61]), 0)).toBe('malformed');
+    expect(checkMsgpack(new Uint8Array([0xc1]), 0)).toBe('malformed');
+    expect(checkMsgpack(new Uint8Array([0x01, 0x02]), 0)).toBe('malformed'); // trailing bytes
+    expect(checkMsgpack(new Uint8Array(Array(12).fill(0x91).concat([0x01])), 0)).toBe('too_deep');
+  });
+
+  test('random bytes never throw', () => {
+    let seed = 7;
+    for (let i = 0; i < 5000; i++) {
+      const len = 1 + (i % 40);
+      const bytes = new Uint8Array(len);
+      for (let j = 0; j < len; j++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        bytes[j] = seed & 0xff;
+      }
+      expect(() => checkMsgpack(bytes, 0)).not.toThrow();
+    }
+  });
+});
+
+describe('admission', () => {
+  const always = () => true;
+  test('seat key holders always get in, spectators are capped apart', () => {
+    const a = new Admission({ ...DEFAULT_ADMISSION, spectators: 3, spectatorsPerAddress: 2, pending: 10, pendingPerAddress: 10 });
+    a.joined('s1', '1.1.1.1');
+    a.joined('s2', '2.2.2.2');
+    a.reserved('p1', { kind: 'spectate' }, '3.3.3.3');
+    expect(a.check({ kind: 'spectate' }, '4.4.4.4', always)?.code).toBe('spectators_full');
+    expect(a.check({ kind: 'reclaim', seat: 'R' }, '4.4.4.4', always)).toBeNull();
+    expect(a.check({ kind: 'take' }, '4.4.4.4', always)).toBeNull();
+    a.left('s1');
+    expect(a.check({ kind: 'spectate' }, '4.4.4.4', always)).toBeNull();
+  });
+
+  test('pending reservations are capped per address and expire with Colyseus', () => {
+    const a = new Admission({ ...DEFAULT_ADMISSION, pendingPerAddress: 2 });
+    a.reserved('p1', { kind: 'take' }, '1.1.1.1');
+    a.reserved('p2', { kind: 'spectate' }, '1.1.1.1');
+    expect(a.check({ kind: 'take' }, '1.1.1.1', always)?.code).toBe('too_many_joins');
+    expect(a.check({ kind: 'take' }, '2.2.2.2', always)).toBeNull();
+    expect(a.check({ kind: 'take' }, '1.1.1.1', (sid) => sid !== 'p1')).toBeNull();
+  });
+
+  test('reclaims are capped per seat only', () => {
+    const a = new Admission({ ...DEFAULT_ADMISSION, pendingPerSeat: 2 });
+    a.reserved('r1', { kind: 'reclaim', seat: 'R' }, '1.1.1.1');
+    a.reserved('r2', { kind: 'reclaim', seat: 'R' }, '1.1.1.1');
+    expect(a.check({ kind: 'reclaim', seat: 'R' }, '9.9.9.9', always)?.code).toBe('too_many_joins');
+    expect(a.check({ kind: 'reclaim', seat: 'B' }, '1.1.1.1', always)).toBeNull();
+  });
+
+  test("Colyseus's cap is above every sum admission allows", () => {
+    const l = DEFAULT_ADMISSION;
+    expect(colyseusCap(l)).toBeGreaterThan(4 * (2 + l.pendingPerSeat) + l.spectators + l.pending);
+  });
+});
+
+test('names lose bidi controls and invisible characters, keep emoji joiners', () => {
+  expect(stripInvisible('a\u202eb\u200bc\u200dd\u0007e\u00adf\u2066g\ufeffh\u2028i')).toBe('abc\u200ddefgh i');
+});
