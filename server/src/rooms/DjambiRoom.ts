@@ -7,6 +7,7 @@
 import { decode } from '@colyseus/schema';
 import { getMessageBytes, matchMaker, Protocol, Room, ServerError, type AuthContext, type Client, type Deferred } from '@colyseus/core';
 import { seatsOf, type Colour, type Position } from '@djambi/shared';
+import { normaliseAddress, rateKey } from '../http/address.js';
 import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
 import { Press } from '../press/index.js';
 import type { Delivery, DrawOfferView, MemberId, PressVisibility } from '../press/types.js';
@@ -666,10 +667,12 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
 
 /**
  * The address a join came from. Colyseus reads `x-real-ip`/`x-forwarded-for` first; the HTTP
- * guard removes those headers from requests that did not come through a trusted proxy.
+ * guard sets `x-real-ip` to the resolved address on every request (see `http/address.ts`).
  */
 function clientAddress(context: AuthContext): string {
   const raw = context.ip ?? context.req?.socket?.remoteAddress ?? '';
   const first = (Array.isArray(raw) ? raw[0] : String(raw)).split(',')[0]?.trim() ?? '';
-  return first.slice(0, 64) || 'unknown';
+  const address = normaliseAddress(first.slice(0, 64));
+  // IPv6 clients are grouped by /64, as the HTTP limits do.
+  return address ? rateKey(address) : 'unknown';
 }
