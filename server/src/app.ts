@@ -45,7 +45,7 @@ export interface ServerConfig {
    * origin on an allowed host).
    */
   readonly allowedOrigins?: readonly string[] | '*';
-  /** The HTTP limits (docs/limits-http.md); each field has a default. */
+  /** The HTTP limits (docs/PROTOCOL.md "Limits"); each field has a default. */
   readonly limits?: HttpLimitsInput;
   /**
    * The rooms' clock, epoch ms (default `Date.now`): game clocks, presence times and the press's

@@ -1,6 +1,7 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, PUBLIC_URL, and the HTTP edge's settings (docs/limits-http.md): TRUST_PROXY,
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, PUBLIC_URL, and the HTTP edge's
+ * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
  * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,
  * RATE_LIMIT_EXEMPT, RATE_LIMIT_MAX_ADDRESSES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
  * KEEP_ALIVE_TIMEOUT_MS.
@@ -70,7 +71,11 @@ const config: ServerConfig = {
   trustProxy: list('TRUST_PROXY'),
   allowedHosts: list('ALLOWED_HOSTS'),
   allowedOrigins: origins === '*' ? '*' : list('ALLOWED_ORIGINS'),
+  idleSeconds: int('IDLE_SECONDS'),
   limits: limitsFromEnv(),
+  rooms: Object.fromEntries(
+    Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined),
+  ),
 };
 
 function handleSignals(server: RunningServer): void {

@@ -1,28 +1,7 @@
-import {
-  ABSENT,
-  FROZEN,
-  HOSTAGE,
-  draft,
-  initialPosition as initialFor,
-  parseRules,
-  setupPosition,
-  type PieceSetup,
-  type Position,
-} from './position.js';
+import { ABSENT, FROZEN, HOSTAGE, draft, initialPosition as initialFor, parseRules, setupPosition, type PieceSetup, type Position } from './position.js';
 import { makeSquare, parseSquare, sqOf } from './squares.js';
 import { drawByAgreement, playTurn, resign } from './turn.js';
-import {
-  COLOURS,
-  DEFAULT_RULES,
-  KINDS,
-  type Colour,
-  type Controller,
-  type EngineError,
-  type GameResult,
-  type Result,
-  type Rules,
-  type Turn,
-} from './types.js';
+import { COLOURS, DEFAULT_RULES, KINDS, type Colour, type Controller, type EngineError, type GameResult, type Result, type Rules, type Turn } from './types.js';
 
 /** Notation errors. */
 export type NotationError = EngineError<'bad_notation'>;
@@ -125,7 +104,8 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Po
     const [k, v] = result.split(':');
     const ranking = [activeList, COLOURS.filter((c) => !activeList.includes(c))].filter((g) => g.length);
     if (k === 'win' && (COLOURS as readonly string[]).includes(v)) parsedResult = { kind: 'win', winner: v as Colour, ranking };
-    else if (k === 'draw' && (DRAW_REASONS as readonly string[]).includes(v)) parsedResult = { kind: 'draw', reason: v as (typeof DRAW_REASONS)[number], ranking };
+    else if (k === 'draw' && (DRAW_REASONS as readonly string[]).includes(v))
+      parsedResult = { kind: 'draw', reason: v as (typeof DRAW_REASONS)[number], ranking };
     else return bad('bad result field');
   }
   if ((toMove === '-') !== (parsedResult !== null)) return bad('a finished game has no player to move, and only a finished game');
@@ -212,15 +192,24 @@ export interface GameRecord {
 export const MAX_RECORD_LENGTH = 1_000_000;
 
 const RULE_KEYS: readonly (keyof Rules)[] = [
-  'players', 'layout', 'reporter', 'self_kill', 'maze_exit_order', 'encirclement', 'neutral_pieces_untouchable',
-  'encircled_chief', 'power_transfer_of_neutral_armies', 'master_moves', 'no_progress_rounds',
+  'players',
+  'layout',
+  'reporter',
+  'self_kill',
+  'maze_exit_order',
+  'encirclement',
+  'neutral_pieces_untouchable',
+  'encircled_chief',
+  'power_transfer_of_neutral_armies',
+  'master_moves',
+  'no_progress_rounds',
 ];
 
 /** Write a record: a `Djambi key=value …` header line with every rule option, then the events. */
 export function makeRecord(record: GameRecord, turnsText?: readonly string[]): string {
   const header = ['Djambi', ...RULE_KEYS.map((k) => `${k}=${String(record.rules[k])}`)].join(' ');
   const events = record.events.map((e, i) =>
-    e.type === 'turn' ? turnsText?.[i] ?? makeTurn(e.turn) : e.type === 'draw' ? 'draw' : `${e.timeout ? 'timeout' : 'resign'}:${e.colour}`,
+    e.type === 'turn' ? (turnsText?.[i] ?? makeTurn(e.turn)) : e.type === 'draw' ? 'draw' : `${e.timeout ? 'timeout' : 'resign'}:${e.colour}`,
   );
   return `${header}\n${events.join(' ')}\n`;
 }
@@ -274,4 +263,3 @@ export function replayRecord(record: GameRecord, start?: Position): Result<Posit
   }
   return { ok: true, value: pos };
 }
-

@@ -254,8 +254,15 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
 function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, Square][] {
   // Red's block, mirror layout; other corners are reflections (mirror) or rotations (chhobu).
   const red: [Kind, number, number][] = [
-    ['chief', 0, 9], ['assassin', 1, 9], ['reporter', 0, 8], ['diplomat', 1, 8], ['necromobile', 2, 7],
-    ['militant', 2, 9], ['militant', 2, 8], ['militant', 0, 7], ['militant', 1, 7],
+    ['chief', 0, 9],
+    ['assassin', 1, 9],
+    ['reporter', 0, 8],
+    ['diplomat', 1, 8],
+    ['necromobile', 2, 7],
+    ['militant', 2, 9],
+    ['militant', 2, 8],
+    ['militant', 0, 7],
+    ['militant', 1, 7],
   ];
   const flipFile = colour === 'B' || colour === 'Y';
   const flipRank = colour === 'Y' || colour === 'G';
@@ -274,8 +281,7 @@ function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, Square][]
 export function initialPosition(rules: Rules = DEFAULT_RULES): Position {
   const pieces: PieceSetup[] = [];
   for (const colour of COLOURS) for (const [kind, square] of cornerLayout(colour, rules.layout)) pieces.push({ colour, kind, square, alive: true });
-  const control: Partial<ByColour<Controller>> =
-    rules.players === 3 ? { G: 'hostage' } : rules.players === 2 ? { B: 'R', G: 'Y' } : {};
+  const control: Partial<ByColour<Controller>> = rules.players === 3 ? { G: 'hostage' } : rules.players === 2 ? { B: 'R', G: 'Y' } : {};
   const res = setupPosition({ pieces, control, active: seatsOf(rules), toMove: 'R' }, rules);
   if (!res.ok) throw new Error(`broken initial setup: ${res.error.message}`);
   return res.value;

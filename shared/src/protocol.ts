@@ -170,7 +170,14 @@ export interface PressHistory {
 /** One item of the after-game story, in the order it happened. */
 export type RevealItem =
   | ({ readonly kind: 'message' } & PressMessage)
-  | { readonly kind: 'channel'; readonly channel: ChannelId; readonly members: readonly Colour[]; readonly by: Colour; readonly ply: number; readonly at: number }
+  | {
+      readonly kind: 'channel';
+      readonly channel: ChannelId;
+      readonly members: readonly Colour[];
+      readonly by: Colour;
+      readonly ply: number;
+      readonly at: number;
+    }
   | { readonly kind: 'pact'; readonly pactId: string; readonly event: PactEvent; readonly by: Colour | null; readonly ply: number; readonly at: number }
   | ({ readonly kind: 'betrayal' } & Betrayal)
   | { readonly kind: 'draw'; readonly event: DrawEvent; readonly offer: number; readonly by: Colour | null; readonly ply: number; readonly at: number };
@@ -248,6 +255,7 @@ export const PRESS_SERVER_MESSAGES = [
 ] as const satisfies readonly PressServerMessage[];
 // Compile-time check: fails while a key of `PressServerMessages` is missing from the list above.
 type ListsEvery<Missing extends never> = Missing;
+// biome-ignore lint/correctness/noUnusedVariables: the type exists to fail compilation.
 type ServerMessagesListed = ListsEvery<Exclude<PressServerMessage, (typeof PRESS_SERVER_MESSAGES)[number]>>;
 
 /** Client → server press message types (each handled by the server's `Press.handle`). */

@@ -30,8 +30,14 @@ export const isSquare = (text: unknown): text is Square => parseSquare(text) >= 
 
 /** The 8 directions as [dfile, drank]; the first four are orthogonal. */
 export const DIRECTIONS: readonly (readonly [number, number])[] = [
-  [1, 0], [-1, 0], [0, 1], [0, -1],
-  [1, 1], [1, -1], [-1, 1], [-1, -1],
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
 ];
 
 /** RAYS[sq][d] lists the squares from sq outwards in direction d, nearest first. */
@@ -53,7 +59,14 @@ export const RAYS: readonly (readonly Int8Array[])[] = Array.from({ length: NSQ 
 export const NEIGHBOURS: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.filter((r) => r.length > 0).map((r) => r[0])));
 
 /** Orthogonal neighbours of each square. */
-export const ORTHO: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.slice(0, 4).filter((r) => r.length > 0).map((r) => r[0])));
+export const ORTHO: readonly Int8Array[] = RAYS.map((rays) =>
+  Int8Array.from(
+    rays
+      .slice(0, 4)
+      .filter((r) => r.length > 0)
+      .map((r) => r[0]),
+  ),
+);
 
 /** True for every square but the maze. */
 export const isField = (sq: Sq): boolean => sq !== MAZE_SQ;

@@ -1,13 +1,4 @@
-import {
-  CHIEF,
-  FROZEN,
-  colourIndex,
-  draft,
-  makeController,
-  rulerIndex,
-  type Draft,
-  type Position,
-} from './position.js';
+import { CHIEF, FROZEN, colourIndex, draft, makeController, rulerIndex, type Draft, type Position } from './position.js';
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
@@ -105,7 +96,6 @@ function movablePieces(pos: Position, p: number): Sq[] {
   return out.sort((a, b) => a - b);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The multi-step turn
 
@@ -136,13 +126,17 @@ const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'p
 /** Validate a (partial) turn with from and to set, and tell what it needs next. */
 function step(pos: Position, p: number, t: RawTurn): Step {
   const piece = pos.board[t.from];
-  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p)
-    return error('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
+  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return error('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
   const found = destinationAction(pos, piece, p, t.to);
   if (found < 0) {
     const buf: number[] = [];
     genDestinations(pos, piece, p, buf);
-    return error('illegal_destination', `${makeSquare(t.from)} cannot go to ${makeSquare(t.to)}`, 'destination', buf.filter((_, k) => k % 2 === 0));
+    return error(
+      'illegal_destination',
+      `${makeSquare(t.from)} cannot go to ${makeSquare(t.to)}`,
+      'destination',
+      buf.filter((_, k) => k % 2 === 0),
+    );
   }
   const action = found as Action;
   const { from, to } = t;
@@ -226,8 +220,7 @@ type Parsed = { ok: true; turn: RawTurn | 'pass' | null } | { ok: false; error: 
 
 /** Parse an untrusted (partial) turn object. `null` turn: no from/to yet. */
 function parseRaw(input: unknown): Parsed {
-  if (typeof input !== 'object' || input === null || Array.isArray(input))
-    return { ok: false, error: { code: 'bad_turn', message: 'a turn is an object' } };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: { code: 'bad_turn', message: 'a turn is an object' } };
   const o = input as Record<string, unknown>;
   for (const k of Object.keys(o))
     if (!['from', 'to', 'placement', 'exit', 'reporterTarget', 'pass'].includes(k))
@@ -303,7 +296,11 @@ function makeTurnValue(t: RawTurn): Turn {
 /** The step at which a complete turn fails, with that step's options (for diagnostics and conformance). */
 export interface TurnDiagnosis {
   /** Option sets offered at each step, in order. */
-  readonly steps: readonly { readonly choice: 'destination' | 'placement' | 'exit' | 'reporter'; readonly options: readonly string[]; readonly required?: boolean }[];
+  readonly steps: readonly {
+    readonly choice: 'destination' | 'placement' | 'exit' | 'reporter';
+    readonly options: readonly string[];
+    readonly required?: boolean;
+  }[];
   readonly error: TurnError | null;
 }
 
@@ -421,7 +418,11 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
     if (d.board[was] === x) d.board[was] = -1;
     d.board[at] = x;
     d.sq[x] = at;
-    fx?.push(alive ? { type: 'displace', piece: x, by: piece, from: makeSquare(was), to: makeSquare(at) } : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) });
+    fx?.push(
+      alive
+        ? { type: 'displace', piece: x, by: piece, from: makeSquare(was), to: makeSquare(at) }
+        : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) },
+    );
   };
   /** The actor lands on `to`; an occupant has already been lifted off (it stays recorded on its square). */
   const land = () => {

@@ -15,7 +15,6 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-
 const start = initialPosition(DEFAULT_RULES);
 const counts = [1, 2, 3].map((d) => perft(start, d));
 

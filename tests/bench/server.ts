@@ -49,7 +49,6 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-
 // ---- the server process -----------------------------------------------------------------------
 
 interface Stats {
@@ -356,10 +355,21 @@ async function main(): Promise<void> {
       rssAfterSetup: +rssPerRoom(base, afterSetup).toFixed(1),
       rssAfterPlay: +rssPerRoom(base, afterPlay).toFixed(1),
     },
-    serverMemoryMB: { baseRss: +(base.memory.rss / 2 ** 20).toFixed(1), endRss: +(afterPlay.memory.rss / 2 ** 20).toFixed(1), endHeap: +(afterPlay.memory.heapUsed / 2 ** 20).toFixed(1) },
-    serverEventLoopDelayMs: { p50: +Math.max(0, s1.eventLoop.p50).toFixed(2), p99: +Math.max(0, s1.eventLoop.p99).toFixed(2), max: +Math.max(0, s1.eventLoop.max).toFixed(2) },
+    serverMemoryMB: {
+      baseRss: +(base.memory.rss / 2 ** 20).toFixed(1),
+      endRss: +(afterPlay.memory.rss / 2 ** 20).toFixed(1),
+      endHeap: +(afterPlay.memory.heapUsed / 2 ** 20).toFixed(1),
+    },
+    serverEventLoopDelayMs: {
+      p50: +Math.max(0, s1.eventLoop.p50).toFixed(2),
+      p99: +Math.max(0, s1.eventLoop.p99).toFixed(2),
+      max: +Math.max(0, s1.eventLoop.max).toFixed(2),
+    },
     serverGc: { count: s1.gc.count, totalMs: +s1.gc.totalMs.toFixed(1), maxPauseMs: +s1.gc.maxMs.toFixed(1) },
-    loadGeneratorEventLoopDelayMs: { p50: +Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS).toFixed(2), p99: +Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS).toFixed(2) },
+    loadGeneratorEventLoopDelayMs: {
+      p50: +Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS).toFixed(2),
+      p99: +Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS).toFixed(2),
+    },
     gamesFinished,
     rejected,
     setupSeconds: +(setupMs / 1000).toFixed(1),
@@ -371,14 +381,26 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ ...result, pass }, null, 2));
   } else {
     console.log('');
-    console.log(`rooms ${result.rooms} × ${result.clientsPerRoom} clients, ${result.turns} turns in ${result.measuredSeconds} s (${result.turnsPerSecond}/s), ${result.samples} samples`);
-    console.log(`turn sent → patch received by all clients: p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms   (targets p50 ≤ 5, p99 ≤ 25)`);
+    console.log(
+      `rooms ${result.rooms} × ${result.clientsPerRoom} clients, ${result.turns} turns in ${result.measuredSeconds} s (${result.turnsPerSecond}/s), ${result.samples} samples`,
+    );
+    console.log(
+      `turn sent → patch received by all clients: p50 ${result.latencyMs.p50} ms, p90 ${result.latencyMs.p90} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms   (targets p50 ≤ 5, p99 ≤ 25)`,
+    );
     console.log(`server CPU: ${result.serverCpuPercentOfOneCore}% of one core`);
     const m = result.serverMemoryPerRoomKB;
-    console.log(`server memory per room (JS heap + external buffers, after GC): ${m.heapAfterSetup} KB after setup, ${m.heapAfterPlay} KB after play, marginal ${m.heapMarginal} KB   (target ≤ 150)`);
-    console.log(`server RSS growth per room: ${m.rssAfterSetup} KB after setup, ${m.rssAfterPlay} KB after play (includes V8 heap reserve and allocator slack)`);
-    console.log(`server RSS ${result.serverMemoryMB.baseRss} MB → ${result.serverMemoryMB.endRss} MB; load generator event-loop delay p50 ${result.loadGeneratorEventLoopDelayMs.p50} ms, p99 ${result.loadGeneratorEventLoopDelayMs.p99} ms`);
-    console.log(`server event-loop delay p50 ${result.serverEventLoopDelayMs.p50} ms, p99 ${result.serverEventLoopDelayMs.p99} ms, max ${result.serverEventLoopDelayMs.max} ms`);
+    console.log(
+      `server memory per room (JS heap + external buffers, after GC): ${m.heapAfterSetup} KB after setup, ${m.heapAfterPlay} KB after play, marginal ${m.heapMarginal} KB   (target ≤ 150)`,
+    );
+    console.log(
+      `server RSS growth per room: ${m.rssAfterSetup} KB after setup, ${m.rssAfterPlay} KB after play (includes V8 heap reserve and allocator slack)`,
+    );
+    console.log(
+      `server RSS ${result.serverMemoryMB.baseRss} MB → ${result.serverMemoryMB.endRss} MB; load generator event-loop delay p50 ${result.loadGeneratorEventLoopDelayMs.p50} ms, p99 ${result.loadGeneratorEventLoopDelayMs.p99} ms`,
+    );
+    console.log(
+      `server event-loop delay p50 ${result.serverEventLoopDelayMs.p50} ms, p99 ${result.serverEventLoopDelayMs.p99} ms, max ${result.serverEventLoopDelayMs.max} ms`,
+    );
     console.log(`server GC: ${result.serverGc.count} collections, ${result.serverGc.totalMs} ms in total, longest ${result.serverGc.maxPauseMs} ms`);
     console.log(`games finished ${result.gamesFinished}, rejected turns ${result.rejected}`);
     console.log(pass ? 'PASS: within targets' : 'FAIL: outside targets');

@@ -4,7 +4,20 @@
  * regression: a tap on the piece the turn just displaced, while the move animates, selects it
  * (it used to be selected on press and deselected on release, decided on the position before).
  */
-import { nextChoice, parseRules, parseTurn, initialPosition, pieceAt, playTurn, pieces, type Colour, type PieceInfo, type Position, type Square, type Turn } from '@djambi/shared';
+import {
+  nextChoice,
+  parseRules,
+  parseTurn,
+  initialPosition,
+  pieceAt,
+  playTurn,
+  pieces,
+  type Colour,
+  type PieceInfo,
+  type Position,
+  type Square,
+  type Turn,
+} from '@djambi/shared';
 import { AnimationGate } from '../../client/src/game/animationGate.js';
 import { GameController } from '../../client/src/game/controller.js';
 import { PointerGesture, type GestureTarget } from '../../client/src/game/gesture.js';
@@ -127,7 +140,9 @@ describe('input while a turn animates', () => {
     expect(p.controller.view.highlights.selected).toBe('e3');
     expect(p.controller.view.prompt.key).toBe('destination');
     const engine = nextChoice(afterDisplace, { from: 'e3' });
-    expect(engine.ok && engine.value.kind === 'destination' ? [...engine.value.options].sort() : null).toEqual([...p.controller.view.highlights.options].sort());
+    expect(engine.ok && engine.value.kind === 'destination' ? [...engine.value.options].sort() : null).toEqual(
+      [...p.controller.view.highlights.options].sort(),
+    );
     expect(p.board.selected).toBe('e3');
     // The animation's own end, later, changes nothing.
     expect(p.ended()).toBe(false);

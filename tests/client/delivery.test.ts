@@ -88,7 +88,10 @@ describe('a turn made while the link is down', () => {
     expect(sends).toHaveLength(1);
     link.open = true;
     c.setLink(true);
-    expect(sends.map((s) => [s.version, s.out])).toEqual([[0, false], [0, true]]);
+    expect(sends.map((s) => [s.version, s.out])).toEqual([
+      [0, false],
+      [0, true],
+    ]);
     expect(c.view.prompt.key).toBe('sending');
   });
 
@@ -141,7 +144,11 @@ describe('a turn sent just before the link dropped', () => {
     expect(c.view.interactive).toBe(true);
     c.click('b7');
     c.click('d5');
-    expect(sends.map((s) => [s.turn, s.version])).toEqual([[TURN, 0], [TURN, 0], [{ from: 'b7', to: 'd5' }, 1]]);
+    expect(sends.map((s) => [s.turn, s.version])).toEqual([
+      [TURN, 0],
+      [TURN, 0],
+      [{ from: 'b7', to: 'd5' }, 1],
+    ]);
     // The refusal of the copy of the first turn comes only now.
     expect(c.rejected('stale')).toBe(false);
     expect(c.view.sending).toBe(true);

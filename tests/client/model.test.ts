@@ -55,7 +55,10 @@ describe('snapshot', () => {
       phase: 'playing',
       rules: { players: 3, layout: 'mirror', reporter: '' },
       seats: { R: { colour: 'R', name: 'ann', taken: true, presence: 'away', since: 5 }, X: { name: 'bad' } },
-      pieces: [{ id: 0, colour: 'R', kind: 'chief', square: 'a9', alive: true }, { id: 1, colour: 'Q', kind: 'chief', square: 'a8' }],
+      pieces: [
+        { id: 0, colour: 'R', kind: 'chief', square: 'a9', alive: true },
+        { id: 1, colour: 'Q', kind: 'chief', square: 'a8' },
+      ],
       moves: [{ kind: 'turn', colour: 'R', text: 'c7-d6' }],
       lastTurn: { kind: 'turn', from: 'c7', to: 'd6', placement: '', exit: '', reporterTarget: '' },
       result: { kind: '' },
@@ -94,7 +97,10 @@ describe('move list', () => {
 
   test('a synced move list replays in the timeline', () => {
     let pos = initialPosition();
-    const random = ((s: number) => () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32))(11);
+    const random = (
+      (s: number) => () =>
+        (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32
+    )(11);
     const synced: string[] = [];
     for (let i = 0; i < 12; i++) {
       const turn = randomTurn(pos, random);
@@ -114,7 +120,7 @@ describe('move list', () => {
 describe('timeline', () => {
   function lcg(seed: number): () => number {
     let s = seed >>> 0;
-    return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   }
 
   function game(n: number, seed: number): { moves: MoveRecord[]; positions: Position[] } {

@@ -3,15 +3,7 @@
  * then the model wired to the server's own `Press` (as the room wires it), one model per member.
  */
 import { MAX_MESSAGE_CHARS, initialPosition, playTurn, type Colour, type Position } from '@djambi/shared';
-import {
-  PressModel,
-  REVEAL_TAB,
-  channelKind,
-  charCount,
-  groupByPly,
-  readReveal,
-  type PressContext,
-} from '../../client/src/game/press.js';
+import { PressModel, REVEAL_TAB, channelKind, charCount, groupByPly, readReveal, type PressContext } from '../../client/src/game/press.js';
 import { Press, type Delivery } from '../../server/src/press/index.js';
 import { findTurn, position } from '../press/helpers.js';
 
@@ -51,7 +43,16 @@ function history(over: Record<string, unknown> = {}) {
     phase: 'playing',
     visibility: 'hidden',
     channels: [
-      { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: [msg('table', 1, 'B').message, msg('table', 2, 'R').message], readUpTo: 0, unread: 1 },
+      {
+        id: 'table',
+        kind: 'table',
+        members: null,
+        openedBy: null,
+        ply: 0,
+        messages: [msg('table', 1, 'B').message, msg('table', 2, 'R').message],
+        readUpTo: 0,
+        unread: 1,
+      },
       { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: [msg('dm:RB', 1, 'B', 'psst').message], readUpTo: 0, unread: 1 },
     ],
     existing: [],
@@ -83,7 +84,10 @@ describe('press model: payloads', () => {
     ]);
     expect(m.totalUnread).toBe(2);
     expect(m.partners()).toEqual(['B', 'Y', 'G']);
-    expect(m.feed('table').map((i) => i.kind === 'message' && [i.message.id, i.mine])).toEqual([[1, false], [2, true]]);
+    expect(m.feed('table').map((i) => i.kind === 'message' && [i.message.id, i.mine])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 
   test('viewing a tab marks it read once; other tabs keep their badge', () => {
@@ -181,7 +185,17 @@ describe('press model: payloads', () => {
 
   test('the message box is offered where the viewer may write (a hint; the server decides)', () => {
     const spectator = model({ seat: null });
-    spectator.m.receive('press_history', history({ you: 'abc', role: 'spectator', channels: [{ id: 'table', messages: [] }, { id: 'spectators', messages: [] }] }));
+    spectator.m.receive(
+      'press_history',
+      history({
+        you: 'abc',
+        role: 'spectator',
+        channels: [
+          { id: 'table', messages: [] },
+          { id: 'spectators', messages: [] },
+        ],
+      }),
+    );
     expect(spectator.m.compose('table')).toBe('read_only_table');
     expect(spectator.m.compose('spectators')).toBe('ok');
     expect(spectator.m.tabs().map((t) => t.id)).toEqual(['table', 'spectators']);
@@ -217,7 +231,10 @@ describe('press model: payloads', () => {
     expect(r.m.notices.map((n) => n.event)).toEqual(['proposed', 'in_force']);
     r.m.leave('p1');
     r.m.decline('p2');
-    expect(r.sent.slice(-2)).toEqual([{ type: 'pact_leave', payload: { pact: 'p1' } }, { type: 'pact_decline', payload: { pact: 'p2' } }]);
+    expect(r.sent.slice(-2)).toEqual([
+      { type: 'pact_leave', payload: { pact: 'p1' } },
+      { type: 'pact_decline', payload: { pact: 'p2' } },
+    ]);
     r.m.rejected('pact_leave', 'pact_closed', 'no longer bound');
     expect(r.m.error).toMatchObject({ area: 'pact', code: 'pact_closed' });
     // A secret pact never shows on the table.
@@ -226,7 +243,10 @@ describe('press model: payloads', () => {
 
   test('a betrayal raises an alert once; an announced pact and its betrayal show on the table', () => {
     const { m } = model({ seat: 'Y' });
-    m.receive('press_history', history({ you: 'Y', channels: [{ id: 'table', messages: [msg('table', 1, 'B', 'hello', 3).message, msg('table', 2, 'R', 'later', 9).message] }] }));
+    m.receive(
+      'press_history',
+      history({ you: 'Y', channels: [{ id: 'table', messages: [msg('table', 1, 'B', 'hello', 3).message, msg('table', 2, 'R', 'later', 9).message] }] }),
+    );
     const announced = pactView({ announced: true, status: 'in_force', accepted: ['R', 'B'], standing: ['R', 'B'], inForcePly: 5 });
     m.receive('pact', { event: 'in_force', by: 'B', pact: announced });
     const betrayal = { pactId: 'p1', traitor: 'R', victim: 'B', ply: 7, turnText: 'a5xa3>e9', acts: ['kill', 'bogus'], at: 5000 };
@@ -270,7 +290,10 @@ describe('press model: payloads', () => {
     m.receive('press_history', history());
     const reveal = {
       conversations: true,
-      channels: [{ id: 'table', kind: 'table', members: null }, { id: 'dm:BY', kind: 'private', members: ['B', 'Y'] }],
+      channels: [
+        { id: 'table', kind: 'table', members: null },
+        { id: 'dm:BY', kind: 'private', members: ['B', 'Y'] },
+      ],
       pacts: [pactView({ status: 'ended', endReason: 'game_over' })],
       betrayals: [],
       timeline: [
@@ -290,7 +313,10 @@ describe('press model: payloads', () => {
     expect(m.pactGroups()).toMatchObject({ waiting: [], ended: [{ id: 'p1', endReason: 'game_over' }] });
     expect(m.tabs().at(-1)).toEqual({ id: 'reveal', kind: 'reveal', others: [], unread: 0 });
     expect(m.reveal!.timeline).toHaveLength(4);
-    expect(groupByPly(m.reveal!.timeline).map((g) => [g.ply, g.items.length])).toEqual([[0, 2], [2, 2]]);
+    expect(groupByPly(m.reveal!.timeline).map((g) => [g.ply, g.items.length])).toEqual([
+      [0, 2],
+      [2, 2],
+    ]);
     expect(readReveal(null)).toBeNull();
     expect(readReveal({})).toEqual({ conversations: true, channels: [], pacts: [], betrayals: [], timeline: [] });
   });
@@ -313,7 +339,10 @@ describe('press model: payloads', () => {
     m.receive('press_history', history({ you: 'Y', channels: [], existing: [{ channel: 'dm:RB', members: ['R', 'B'] }] }));
     m.receive('press_exists', { channel: 'group:RBG', members: ['G', 'R', 'B'] });
     m.receive('press_exists', { channel: 'group:RBG', members: ['R', 'B', 'G'] });
-    expect(m.existing).toEqual([{ channel: 'dm:RB', members: ['R', 'B'] }, { channel: 'group:RBG', members: ['R', 'B', 'G'] }]);
+    expect(m.existing).toEqual([
+      { channel: 'dm:RB', members: ['R', 'B'] },
+      { channel: 'group:RBG', members: ['R', 'B', 'G'] },
+    ]);
     expect(m.tabs().map((t) => t.id)).toEqual(['table']);
   });
 
@@ -325,7 +354,13 @@ describe('press model: payloads', () => {
 
 /** Models wired to the server's own press, the way the room wires them (docs/PRESS.md INTEGRATION). */
 class Table {
-  readonly press = new Press({ seats: ['R', 'B', 'Y', 'G'], newId: (() => { let n = 0; return () => `pact${++n}`; })() });
+  readonly press = new Press({
+    seats: ['R', 'B', 'Y', 'G'],
+    newId: (() => {
+      let n = 0;
+      return () => `pact${++n}`;
+    })(),
+  });
   readonly models = new Map<string, PressModel>();
   readonly received = new Map<string, Sent[]>();
   now = 1_000_000;
@@ -469,12 +504,15 @@ describe('press model: older messages (press_page)', () => {
 
   function paged() {
     const { m, sent } = model();
-    m.receive('press_history', history({
-      channels: [
-        { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: messages('table', 71, 120), more: true, readUpTo: 60, unread: 60 },
-        { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: messages('dm:RB', 1, 3), more: false, readUpTo: 0, unread: 3 },
-      ],
-    }));
+    m.receive(
+      'press_history',
+      history({
+        channels: [
+          { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: messages('table', 71, 120), more: true, readUpTo: 60, unread: 60 },
+          { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: messages('dm:RB', 1, 3), more: false, readUpTo: 0, unread: 3 },
+        ],
+      }),
+    );
     return { m, sent };
   }
 
@@ -521,7 +559,8 @@ describe('press model: older messages (press_page)', () => {
     expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
     expect(ids(m, 'dm:RB')).toEqual([1, 2, 3]);
     // Junk.
-    for (const junk of [null, {}, { channel: 'nowhere', before: 5, messages: [] }, { channel: 'table', before: 0, messages: [] }]) expect(m.receive('press_page', junk)).toBe(true);
+    for (const junk of [null, {}, { channel: 'nowhere', before: 5, messages: [] }, { channel: 'table', before: 0, messages: [] }])
+      expect(m.receive('press_page', junk)).toBe(true);
     expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
   });
 
@@ -537,23 +576,25 @@ describe('press model: older messages (press_page)', () => {
   test('after the game, revealed channels page into the reveal, in the order of the story', () => {
     const { m, sent } = model({ seat: null, phase: 'over' });
     const item = (channel: string, id: number, ply: number) => ({ kind: 'message', ...msg(channel, id, 'B', `m${id}`, ply).message });
-    m.receive('press_history', history({
-      you: 'spec',
-      role: 'spectator',
-      phase: 'over',
-      channels: [{ id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: [], more: false, readUpTo: 0, unread: 0 }],
-      reveal: {
-        conversations: true,
-        channels: [{ id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, more: false }, { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 0, more: true }],
-        pacts: [],
-        betrayals: [],
-        timeline: [
-          { kind: 'draw', event: 'offered', offer: 1, by: 'R', ply: 1, at: 1000 },
-          item('dm:RB', 51, 2),
-          item('dm:RB', 52, 3),
-        ],
-      },
-    }));
+    m.receive(
+      'press_history',
+      history({
+        you: 'spec',
+        role: 'spectator',
+        phase: 'over',
+        channels: [{ id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: [], more: false, readUpTo: 0, unread: 0 }],
+        reveal: {
+          conversations: true,
+          channels: [
+            { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, more: false },
+            { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 0, more: true },
+          ],
+          pacts: [],
+          betrayals: [],
+          timeline: [{ kind: 'draw', event: 'offered', offer: 1, by: 'R', ply: 1, at: 1000 }, item('dm:RB', 51, 2), item('dm:RB', 52, 3)],
+        },
+      }),
+    );
     expect(m.revealOlder()).toEqual(['dm:RB']);
     expect(m.revealHasOlder('table')).toBe(false);
     expect(m.loadOlderRevealed('dm:RB')).toBe(true);
@@ -588,6 +629,9 @@ describe('press model: older messages (press_page)', () => {
     expect(late.error).toBeNull();
     // A spectator may not page a private channel: the server says so, and the model shows it.
     t.press.handle('R', 'press_open', { members: ['B'] }, (t.now += 1500));
-    expect(t.press.handle('spec-late', 'press_page', { channel: 'dm:RB', before: 5 }, (t.now += 1500))).toMatchObject({ ok: false, error: { code: 'not_member' } });
+    expect(t.press.handle('spec-late', 'press_page', { channel: 'dm:RB', before: 5 }, (t.now += 1500))).toMatchObject({
+      ok: false,
+      error: { code: 'not_member' },
+    });
   });
 });

@@ -67,9 +67,11 @@ async function setHidden(page: Page, hidden: boolean): Promise<void> {
 
 /** Wait until the page's title is `title`. */
 async function waitTitle(page: Page, title: string, timeout = 10000): Promise<void> {
-  await page.waitForFunction((t) => document.title === t, title, { timeout, polling: 50 }).catch(async (e: Error) => {
-    throw new Error(`title ${JSON.stringify(title)} not seen in ${timeout} ms; last ${JSON.stringify(await page.title())} (${e.message.split('\n')[0]})`);
-  });
+  await page
+    .waitForFunction((t) => document.title === t, title, { timeout, polling: 50 })
+    .catch(async (e: Error) => {
+      throw new Error(`title ${JSON.stringify(title)} not seen in ${timeout} ms; last ${JSON.stringify(await page.title())} (${e.message.split('\n')[0]})`);
+    });
 }
 
 /** Oscillators started in the page (see the stub installed in `newPage`). */
@@ -185,7 +187,7 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
       }
     });
 
-    test("the clock of the player to move counts down on both pages; a move adds the increment", async () => {
+    test('the clock of the player to move counts down on both pages; a move adds the increment', async () => {
       await start(game);
       // Red to move: Red's clock runs (and goes below the initial time), Yellow's stands still.
       for (const page of game.pages.values()) {

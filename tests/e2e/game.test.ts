@@ -135,7 +135,10 @@ describeBrowser('four players and a spectator in Chromium', () => {
       await waitState(page, `s.seat === '${colour}'`);
     }
     // Before the start two players swap seats (and swap back).
-    for (const [a, b] of [['R', 'B'], ['B', 'R']] as [Colour, Colour][]) {
+    for (const [a, b] of [
+      ['R', 'B'],
+      ['B', 'R'],
+    ] as [Colour, Colour][]) {
       const pa = pages.get('R')!;
       const pb = pages.get('B')!;
       await pa.click(`[data-swap="${b}"]`);

@@ -110,7 +110,10 @@ export async function waitState(page: Page, predicate: string, timeout = 15000):
 
 /** Centre of a square on screen. */
 export async function squareCenter(page: Page, square: string): Promise<{ x: number; y: number }> {
-  const c = await page.evaluate((sq) => (window as unknown as { djambi: { squareCenter(s: string): { x: number; y: number } | null } }).djambi.squareCenter(sq), square);
+  const c = await page.evaluate(
+    (sq) => (window as unknown as { djambi: { squareCenter(s: string): { x: number; y: number } | null } }).djambi.squareCenter(sq),
+    square,
+  );
   if (!c) throw new Error(`no square ${square}`);
   return c;
 }
@@ -153,13 +156,17 @@ export async function waitForText(locator: Locator, re: RegExp, timeout = 15000)
   let last: string | null = null;
   let failure = 'no such element';
   for (;;) {
-    const text = await locator.first().textContent({ timeout: Math.max(100, Math.min(1000, end - Date.now())) }).catch((e: Error) => {
-      failure = e.message.split('\n')[0];
-      return null;
-    });
+    const text = await locator
+      .first()
+      .textContent({ timeout: Math.max(100, Math.min(1000, end - Date.now())) })
+      .catch((e: Error) => {
+        failure = e.message.split('\n')[0];
+        return null;
+      });
     if (text !== null) last = text;
     if (text !== null && re.test(text)) return text;
-    if (Date.now() >= end) throw new Error(`waitForText(${locator}): ${re} not matched in ${timeout} ms; ${last === null ? failure : `last text: ${JSON.stringify(last)}`}`);
+    if (Date.now() >= end)
+      throw new Error(`waitForText(${locator}): ${re} not matched in ${timeout} ms; ${last === null ? failure : `last text: ${JSON.stringify(last)}`}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

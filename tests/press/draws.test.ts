@@ -11,14 +11,20 @@ function game(pos: Position = initialPosition()) {
   return { press, inbox };
 }
 
-const events = (inbox: Inbox, member: string) => inbox.of(member).filter((m) => m.type === 'draw').map((m) => (m.payload as { event: string }).event);
+const events = (inbox: Inbox, member: string) =>
+  inbox
+    .of(member)
+    .filter((m) => m.type === 'draw')
+    .map((m) => (m.payload as { event: string }).event);
 
 describe('draw offers', () => {
   test('accepted by every active player, it passes; the room then ends the game with drawByAgreement', () => {
     const pos = initialPosition();
     const { press, inbox } = game(pos);
     const offered = ok(press, inbox, 'R', 'draw_offer', {}, 0);
-    expect(offered).toEqual([{ to: ['R', 'B', 'Y', 'G', 'spec'], type: 'draw', payload: { event: 'offered', by: 'R', offer: { id: 1, by: 'R', accepted: ['R'], ply: 0 } } }]);
+    expect(offered).toEqual([
+      { to: ['R', 'B', 'Y', 'G', 'spec'], type: 'draw', payload: { event: 'offered', by: 'R', offer: { id: 1, by: 'R', accepted: ['R'], ply: 0 } } },
+    ]);
     expect(press.draws.current()).toEqual({ id: 1, by: 'R', accepted: ['R'], ply: 0 });
     for (const c of ['B', 'Y'] as const) {
       const r = press.handle(c, 'draw_accept', { offer: 1 }, 0);

@@ -34,7 +34,11 @@ function turn(press: Press, inbox: Inbox, t: Played, now = 0) {
 const killsColour = (pos: Position, colour: Colour, from?: string) => (fx: Effect[], t: Turn) =>
   (from === undefined || ('from' in t && t.from === from)) && fx.some((e) => e.type === 'kill' && e.by >= 0 && pieces(pos)[e.piece].colour === colour);
 
-const betrayalsOf = (inbox: Inbox, member: string) => inbox.of(member).filter((m) => m.type === 'betrayal').map((m) => (m.payload as { betrayal: Betrayal }).betrayal);
+const betrayalsOf = (inbox: Inbox, member: string) =>
+  inbox
+    .of(member)
+    .filter((m) => m.type === 'betrayal')
+    .map((m) => (m.payload as { betrayal: Betrayal }).betrayal);
 
 // Red's militant on e2 next to Blue's militant on e3; Yellow's reporter can kill Blue's too.
 const KILL = 'Rc a9, Bc i9, Yc i1, Gc a1, Rm e2, Bm e3, Bm h5, Ym g5';
@@ -82,7 +86,11 @@ describe('betrayal: a pact member kills a fellow member’s piece', () => {
     inbox.clear();
     const left = ok(press, inbox, 'R', 'pact_leave', { pact: id }, 0);
     expect(left).toEqual([
-      { to: ['R', 'B'], type: 'pact', payload: { event: 'left', by: 'R', pact: expect.objectContaining({ status: 'ended', endReason: 'left', broken: false }) } },
+      {
+        to: ['R', 'B'],
+        type: 'pact',
+        payload: { event: 'left', by: 'R', pact: expect.objectContaining({ status: 'ended', endReason: 'left', broken: false }) },
+      },
     ]);
     turn(press, inbox, findTurn(pos, killsColour(pos, 'B', 'e2')));
     for (const m of EVERYONE) expect(betrayalsOf(inbox, m)).toEqual([]);
@@ -184,7 +192,9 @@ describe('pact lifecycle', () => {
     expect(press.historyFor('R').pacts[0]).toMatchObject({ status: 'in_force', turnsLeft: 1 });
     const last = quietTurn(pos);
     turn(press, inbox, last);
-    expect(inbox.of('B')).toEqual([{ type: 'pact', payload: { event: 'expired', by: null, pact: expect.objectContaining({ id, status: 'ended', endReason: 'expired', endedPly: 3 }) } }]);
+    expect(inbox.of('B')).toEqual([
+      { type: 'pact', payload: { event: 'expired', by: null, pact: expect.objectContaining({ id, status: 'ended', endReason: 'expired', endedPly: 3 }) } },
+    ]);
     expect(inbox.of('Y')).toEqual([]);
   });
 
@@ -193,9 +203,14 @@ describe('pact lifecycle', () => {
     const { press, inbox } = game(pos);
     const d = ok(press, inbox, 'R', 'pact_propose', { with: ['B', 'Y'] }, 0);
     const id = (d[0].payload as { pact: PactView }).pact.id;
-    expect(ok(press, inbox, 'B', 'pact_accept', { pact: id }, 0)[0]).toMatchObject({ to: ['R', 'B', 'Y'], payload: { event: 'accepted', pact: { status: 'proposed', accepted: ['R', 'B'] } } });
+    expect(ok(press, inbox, 'B', 'pact_accept', { pact: id }, 0)[0]).toMatchObject({
+      to: ['R', 'B', 'Y'],
+      payload: { event: 'accepted', pact: { status: 'proposed', accepted: ['R', 'B'] } },
+    });
     expect(refused(press, inbox, 'B', 'pact_accept', { pact: id }, 0)).toBe('already_answered');
-    expect(ok(press, inbox, 'Y', 'pact_decline', { pact: id }, 0)[0]).toMatchObject({ payload: { event: 'declined', by: 'Y', pact: { status: 'ended', endReason: 'declined' } } });
+    expect(ok(press, inbox, 'Y', 'pact_decline', { pact: id }, 0)[0]).toMatchObject({
+      payload: { event: 'declined', by: 'Y', pact: { status: 'ended', endReason: 'declined' } },
+    });
     expect(refused(press, inbox, 'Y', 'pact_accept', { pact: id }, 0)).toBe('pact_closed');
 
     const w = ok(press, inbox, 'R', 'pact_propose', { with: ['G'] }, 0);
@@ -207,7 +222,9 @@ describe('pact lifecycle', () => {
     const r = resign(pos, 'Y');
     if (!r.ok) throw new Error(r.error.message);
     inbox.take(press.afterResign(r.value.position, 1));
-    expect(inbox.of('R').filter((m) => m.type === 'pact')).toMatchObject([{ payload: { event: 'eliminated', by: 'Y', pact: { id: three, status: 'in_force', standing: ['R', 'B'] } } }]);
+    expect(inbox.of('R').filter((m) => m.type === 'pact')).toMatchObject([
+      { payload: { event: 'eliminated', by: 'Y', pact: { id: three, status: 'in_force', standing: ['R', 'B'] } } },
+    ]);
     expect(refused(press, inbox, 'R', 'pact_propose', { with: ['Y'] }, 9000)).toBe('not_active');
   });
 

@@ -124,7 +124,12 @@ describe('privacy of private and group press', () => {
     ]);
     expect(inbox.of('spec1').filter((r) => r.type === 'press_exists')).toHaveLength(2);
     // Y was told of dm:RB (not a member), but not of its own group by press_exists.
-    expect(inbox.of('Y').filter((r) => r.type === 'press_exists').map((r) => (r.payload as { channel: string }).channel)).toEqual(['dm:RB']);
+    expect(
+      inbox
+        .of('Y')
+        .filter((r) => r.type === 'press_exists')
+        .map((r) => (r.payload as { channel: string }).channel),
+    ).toEqual(['dm:RB']);
     const text = JSON.stringify(inbox.of('G'));
     for (const s of SECRETS) expect(text).not.toContain(s);
     expect(press.historyFor('G').existing).toEqual([

@@ -32,7 +32,9 @@ describe('room flow', () => {
     const entries = game.play('R', t.turn, 1);
     if (!entries.ok) throw new Error(entries.error.message);
     inbox.take(press.afterEntries(before, entries.value.map(fits), 1));
-    expect(inbox.of('B').filter((m) => m.type === 'betrayal')).toMatchObject([{ payload: { betrayal: { traitor: 'R', victim: 'B', ply: 0, turnText: entries.value[0].text } } }]);
+    expect(inbox.of('B').filter((m) => m.type === 'betrayal')).toMatchObject([
+      { payload: { betrayal: { traitor: 'R', victim: 'B', ply: 0, turnText: entries.value[0].text } } },
+    ]);
     expect(press.roster.ply).toBe(game.position.ply);
   });
 
@@ -66,7 +68,7 @@ describe('room flow', () => {
       const mover = game.position.toMove!;
       ok(press, inbox, mover, 'press_send', { channel: 'table', text: `turn ${game.position.ply}` }, now);
       const before = game.position;
-      let res;
+      let res: ReturnType<typeof game.play>;
       if (i === 60 && seats.length > 2 && !resigned) {
         resigned = true;
         res = game.resign(seats.find((c) => c !== mover && press.roster.isActive(c))!, now);
@@ -120,7 +122,11 @@ describe('room flow', () => {
     let now = 0;
     for (const press of [carried, replayed]) {
       press.start(game.position);
-      for (const [a, b] of [['R', 'B'], ['Y', 'G'], ['B', 'Y']] as const) {
+      for (const [a, b] of [
+        ['R', 'B'],
+        ['Y', 'G'],
+        ['B', 'Y'],
+      ] as const) {
         const d = press.handle(a, 'pact_propose', { with: [b] }, now);
         if (!d.ok) throw new Error(d.error.code);
         const id = (d.deliveries[0].payload as { pact: { id: string } }).pact.id;

@@ -30,7 +30,7 @@ describe('rules conformance cases', () => {
     });
     expect(verdicts.map((v) => v.passed)).toEqual([false, false, false]);
   });
-  test("a piece of a player not to move is answered for its controller; a frozen piece has none", () => {
+  test('a piece of a player not to move is answered for its controller; a frozen piece has none', () => {
     const position = {
       pieces: [
         { colour: 'R', kind: 'chief', square: 'a9', alive: true },
@@ -41,12 +41,15 @@ describe('rules conformance cases', () => {
       control: { G: 'frozen' },
       active_players: ['R', 'B'],
     };
-    const case_ = (id: string, from: string, destinations: string[]) => ({ id, position, to_move: 'R', query: { type: 'legal_destinations', from }, expected: { destinations } });
+    const case_ = (id: string, from: string, destinations: string[]) => ({
+      id,
+      position,
+      to_move: 'R',
+      query: { type: 'legal_destinations', from },
+      expected: { destinations },
+    });
     const verdicts = runConformance({
-      cases: [
-        case_('B-1', 'e2', ['d1', 'd2', 'd3', 'e1', 'e3', 'e4', 'f1', 'f2', 'f3', 'c2', 'g2', 'c4', 'g4']),
-        case_('G-1', 'c3', []),
-      ],
+      cases: [case_('B-1', 'e2', ['d1', 'd2', 'd3', 'e1', 'e3', 'e4', 'f1', 'f2', 'f3', 'c2', 'g2', 'c4', 'g4']), case_('G-1', 'c3', [])],
     });
     expect(verdicts.map((v) => v.problems)).toEqual([[], []]);
   });

@@ -44,10 +44,31 @@ test.each([
 });
 
 const GARBAGE = [
-  '', ' ', 'x', 'pass pass', 'a1-a1-a1', 'j1-a2', 'a0-a1', 'a1-a2>', 'a1-a2>>b3', 'a1-a2>b3>b4', 'a1-a2*b3*b4',
-  'e5xe5^e5>e5*e5^e5', '\u0000', 'a'.repeat(100000), '9/9/9/9/9/9/9/9/9', `${START} extra`, START.replace('RBYG RBYG', 'RBYG RBYX'),
-  START.replace('/9/9/9/', '/9/99/9/'), START.replace('Rc', 'Rz'), START.replace('Rc', 'Xc'), START.replace('R n R', '- n R'),
-  START.replace(' 0 0 *', ' -1 0 *'), START.replace('*', 'win:Q'), START.replace('RcRa', 'RcRaRa'), '/'.repeat(500),
+  '',
+  ' ',
+  'x',
+  'pass pass',
+  'a1-a1-a1',
+  'j1-a2',
+  'a0-a1',
+  'a1-a2>',
+  'a1-a2>>b3',
+  'a1-a2>b3>b4',
+  'a1-a2*b3*b4',
+  'e5xe5^e5>e5*e5^e5',
+  '\u0000',
+  'a'.repeat(100000),
+  '9/9/9/9/9/9/9/9/9',
+  `${START} extra`,
+  START.replace('RBYG RBYG', 'RBYG RBYX'),
+  START.replace('/9/9/9/', '/9/99/9/'),
+  START.replace('Rc', 'Rz'),
+  START.replace('Rc', 'Xc'),
+  START.replace('R n R', '- n R'),
+  START.replace(' 0 0 *', ' -1 0 *'),
+  START.replace('*', 'win:Q'),
+  START.replace('RcRa', 'RcRaRa'),
+  '/'.repeat(500),
 ];
 
 test.each(GARBAGE.map((g) => [g.slice(0, 30), g]))('malformed %j is an error, not a throw', (_label, text) => {
@@ -84,5 +105,7 @@ test('a record with an illegal turn replays to an error naming the event', () =>
   if (!r.ok) expect(r.error.message).toMatch(/^event 3:/);
   expect(parseRecord('Djambi players=7\n').ok).toBe(false);
   expect(parseRecord('Djambi\nresign:B timeout:Y draw').ok).toBe(true);
-  expect(makeRecord({ rules: DEFAULT_RULES, events: [{ type: 'resign', colour: 'B', timeout: true }, { type: 'draw' }] }).split('\n')[1]).toBe('timeout:B draw');
+  expect(makeRecord({ rules: DEFAULT_RULES, events: [{ type: 'resign', colour: 'B', timeout: true }, { type: 'draw' }] }).split('\n')[1]).toBe(
+    'timeout:B draw',
+  );
 });

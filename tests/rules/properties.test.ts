@@ -145,7 +145,8 @@ function crowdedPosition(random: () => number): Position {
   for (const colour of COLOURS) {
     const onMaze = random() < 0.25 && !list.some((p) => p.square === 'e5');
     list.push({ colour, kind: 'chief', square: onMaze ? 'e5' : take(), alive: true });
-    for (let k = 1 + Math.floor(random() * 4); k > 0; k--) list.push({ colour, kind: random() < 0.05 ? 'necromobile' : pick(random, kinds), square: take(), alive: true });
+    for (let k = 1 + Math.floor(random() * 4); k > 0; k--)
+      list.push({ colour, kind: random() < 0.05 ? 'necromobile' : pick(random, kinds), square: take(), alive: true });
   }
   for (let k = 30 + Math.floor(random() * 30); k > 0; k--) list.push({ colour: pick(random, COLOURS), kind: 'militant', square: take(), alive: false });
   const control: Partial<Record<Colour, Controller>> = players === 2 ? { B: 'R', G: 'Y' } : players === 3 ? { G: 'hostage' } : {};

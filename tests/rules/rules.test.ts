@@ -34,8 +34,18 @@ const CHIEFS = 'Rc a9, Bc i9, Yc i1, Gc a1';
 describe('movement (R-4)', () => {
   test.each([
     ['militant moves 1 or 2 squares (R-4.1)', 'Rm e2', 'e2', ['d1', 'd2', 'd3', 'e1', 'e3', 'e4', 'f1', 'f2', 'f3', 'c2', 'g2', 'c4', 'g4']],
-    ['a militant crosses the empty maze but never stops on it (R-4.3)', 'Rm e4', 'e4', ['c2', 'c4', 'c6', 'd3', 'd4', 'd5', 'e2', 'e3', 'e6', 'f3', 'f4', 'f5', 'g2', 'g4', 'g6']],
-    ['an occupied maze blocks lines (R-4.4)', 'Rr e3, bc e5', 'e3', ['a3', 'b3', 'c3', 'd3', 'f3', 'g3', 'h3', 'e4', 'e2', 'e1', 'd4', 'c5', 'b6', 'a7', 'f4', 'g5', 'h6', 'i7', 'i3', 'd2', 'c1', 'f2', 'g1']],
+    [
+      'a militant crosses the empty maze but never stops on it (R-4.3)',
+      'Rm e4',
+      'e4',
+      ['c2', 'c4', 'c6', 'd3', 'd4', 'd5', 'e2', 'e3', 'e6', 'f3', 'f4', 'f5', 'g2', 'g4', 'g6'],
+    ],
+    [
+      'an occupied maze blocks lines (R-4.4)',
+      'Rr e3, bc e5',
+      'e3',
+      ['a3', 'b3', 'c3', 'd3', 'f3', 'g3', 'h3', 'e4', 'e2', 'e1', 'd4', 'c5', 'b6', 'a7', 'f4', 'g5', 'h6', 'i7', 'i3', 'd2', 'c1', 'f2', 'g1'],
+    ],
   ])('%s', (_name, extra, from, expected) => {
     const pos = position(`${CHIEFS.replace('Bc i9', 'Bc i8')}, ${extra}`);
     expect(new Set(legalDestinations(pos, from))).toEqual(new Set(expected));
@@ -133,7 +143,11 @@ describe('kills and control (R-6)', () => {
     expect(activePlayers(pos)).toEqual(['R', 'Y']);
     expect(pos.result).toBeNull();
     // Killing the seat chief ends the game.
-    const end = play(position(`${CHIEFS}, Ym b8`, { rules, active: ['R', 'Y'], control: { B: 'R', G: 'Y' }, toMove: 'Y' }), { from: 'b8', to: 'a9', placement: 'e9' });
+    const end = play(position(`${CHIEFS}, Ym b8`, { rules, active: ['R', 'Y'], control: { B: 'R', G: 'Y' }, toMove: 'Y' }), {
+      from: 'b8',
+      to: 'a9',
+      placement: 'e9',
+    });
     expect(end.result).toMatchObject({ kind: 'win', winner: 'Y' });
   });
 
@@ -149,7 +163,11 @@ describe('kills and control (R-6)', () => {
 
   test('3 players: a hostage chief on the maze gives nobody power (R-11.3)', () => {
     const rules = { players: 3 as const };
-    const pos = play(position(`${CHIEFS}, Rd c3, Gc g3`.replace('Gc a1, ', ''), { rules, active: ['R', 'B', 'Y'], control: { G: 'hostage' } }), { from: 'c3', to: 'g3', placement: 'e5' });
+    const pos = play(position(`${CHIEFS}, Rd c3, Gc g3`.replace('Gc a1, ', ''), { rules, active: ['R', 'B', 'Y'], control: { G: 'hostage' } }), {
+      from: 'c3',
+      to: 'g3',
+      placement: 'e5',
+    });
     expect(pieceAt(pos, 'e5')?.colour).toBe('G');
     expect(ruler(pos)).toBeNull();
   });
@@ -284,7 +302,13 @@ describe('hand-overs after an elimination go to the ruler found again (N-5 step 
       `${CASCADE.replace('Gm b9, ', '')}, Ym e4`,
       TWO,
       { from: 'e3', to: 'e4', placement: 'i2' },
-      { control: 'RRRR', ruler: 'R', result: 'win:R', eliminated: ['Y encircled by R'], fen: 'Rc1rm6/rmrmrm6/9/9/4Bc4/4Rm4/9/7ymym/Gc6ymyc RRRR R - n R 0 1 win:R' },
+      {
+        control: 'RRRR',
+        ruler: 'R',
+        result: 'win:R',
+        eliminated: ['Y encircled by R'],
+        fen: 'Rc1rm6/rmrmrm6/9/9/4Bc4/4Rm4/9/7ymym/Gc6ymyc RRRR R - n R 0 1 win:R',
+      },
     ],
     [
       '2 players: armies handed to the ruler wall in its own seat chief in the next pass: every army freezes, draw',
@@ -343,7 +367,7 @@ describe('hand-overs after an elimination go to the ruler found again (N-5 step 
     } else pos = play(pos0, event);
     // The control map (R, B, Y, G): a colour, f frozen, h hostage; no controller is eliminated.
     const controllers = COLOURS.map((c) => controllerOf(pos, c));
-    expect(controllers.map((c) => (c === 'frozen' ? 'f' : c === 'hostage' ? 'h' : c ?? '-')).join('')).toBe(expected.control);
+    expect(controllers.map((c) => (c === 'frozen' ? 'f' : c === 'hostage' ? 'h' : (c ?? '-'))).join('')).toBe(expected.control);
     for (const c of controllers) if (c !== null && c !== 'frozen' && c !== 'hostage') expect(activePlayers(pos)).toContain(c);
     expect(ruler(pos)).toBe(expected.ruler);
     const r = pos.result;

@@ -52,7 +52,10 @@ export class TestClient {
   private readonly listeners = new Set<() => void>();
   left: number | null = null;
 
-  constructor(readonly room: Room<State>, readonly sdk: Client) {
+  constructor(
+    readonly room: Room<State>,
+    readonly sdk: Client,
+  ) {
     room.onMessage('*', (type, message) => {
       this.messages.push({ type, message });
       this.notify();
@@ -73,18 +76,30 @@ export class TestClient {
   }
 
   /** Messages of one type, in arrival order. */
-  received(type: string): any[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+  received(type: string): any[] {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     return this.messages.filter((m) => m.type === type).map((m) => m.message);
   }
 
   /** Waits for a state in which `pred` holds. */
   waitState(pred: (s: State) => boolean, label = 'a state condition', timeoutMs = 5000): Promise<void> {
-    return waitUntil(() => this.state !== undefined && pred(this.state), (cb) => this.on(cb), timeoutMs, label);
+    return waitUntil(
+      () => this.state !== undefined && pred(this.state),
+      (cb) => this.on(cb),
+      timeoutMs,
+      label,
+    );
   }
 
   /** Waits for the n-th message (0-based, counting from `from`) of a type and returns it. */
-  async waitMessage(type: string, from = 0, timeoutMs = 5000): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    await waitUntil(() => this.received(type).length > from, (cb) => this.on(cb), timeoutMs, `message "${type}" #${from}`);
+  async waitMessage(type: string, from = 0, timeoutMs = 5000): Promise<any> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
+    await waitUntil(
+      () => this.received(type).length > from,
+      (cb) => this.on(cb),
+      timeoutMs,
+      `message "${type}" #${from}`,
+    );
     return this.received(type)[from];
   }
 
@@ -97,7 +112,12 @@ export class TestClient {
 
   /** Waits until the room has left (close code). */
   waitLeft(timeoutMs = 5000): Promise<void> {
-    return waitUntil(() => this.left !== null, (cb) => this.on(cb), timeoutMs, 'leave');
+    return waitUntil(
+      () => this.left !== null,
+      (cb) => this.on(cb),
+      timeoutMs,
+      'leave',
+    );
   }
 
   /** The seat message of this client, if any (the latest). */
@@ -237,12 +257,7 @@ export interface RandomGameOptions {
  * checking after every event that all `watchers` hold an identical state. After `maxTurns`
  * turns, random active players resign until the game ends. Returns the number of events.
  */
-export async function playRandomGame(
-  players: TestClient[],
-  watchers: TestClient[],
-  seed: number,
-  options: RandomGameOptions,
-): Promise<number> {
+export async function playRandomGame(players: TestClient[], watchers: TestClient[], seed: number, options: RandomGameOptions): Promise<number> {
   const random = seeded(seed);
   const ref = watchers[0];
   let turns = 0;
@@ -260,14 +275,11 @@ export async function playRandomGame(
       actor.room.send('resign');
     }
     const rejectedBefore = actor.received('rejected').length;
-    await actor.waitState(
-      (st) => {
-        const rejected = actor.received('rejected');
-        if (rejected.length > rejectedBefore) throw new Error(`server rejected a random legal turn: ${JSON.stringify(rejected[rejected.length - 1])}`);
-        return st.version > version;
-      },
-      `event after version ${version}`,
-    );
+    await actor.waitState((st) => {
+      const rejected = actor.received('rejected');
+      if (rejected.length > rejectedBefore) throw new Error(`server rejected a random legal turn: ${JSON.stringify(rejected[rejected.length - 1])}`);
+      return st.version > version;
+    }, `event after version ${version}`);
     const target = actor.state.version as number;
     const snaps = await settle(watchers, target);
     for (let i = 1; i < snaps.length; i++) expect(snaps[i]).toEqual(snaps[0]);

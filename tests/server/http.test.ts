@@ -27,8 +27,7 @@ afterAll(async () => {
 });
 
 const api = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
-const post = (path: string, body: unknown) =>
-  api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) => api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** Retries `probe` (each try waits for the previous request) until it returns true. */
 async function eventually(probe: () => Promise<boolean>, label: string, tries = 100): Promise<void> {
@@ -46,7 +45,12 @@ test('GET /healthz', async () => {
 });
 
 test('POST /api/rooms creates a room; GET describes it; the invite link serves the client', async () => {
-  const res = await post('/api/rooms', { rules: { players: 3, reporter: 'mandatory_single' }, clock: { initialSeconds: 600, incrementSeconds: 5 }, visibility: 'public', press_visibility: 'existence' });
+  const res = await post('/api/rooms', {
+    rules: { players: 3, reporter: 'mandatory_single' },
+    clock: { initialSeconds: 600, incrementSeconds: 5 },
+    visibility: 'public',
+    press_visibility: 'existence',
+  });
   expect(res.status).toBe(201);
   const body = await res.json();
   expect(body.code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/);
@@ -155,12 +159,15 @@ test('bad requests', async () => {
 describe('the built client: static files and the SPA fallback', () => {
   const get = (p: string, init?: RequestInit) => fetch(`${server.url}${p}`, init);
 
-  test.each(['/', '/rules', '/rules/', '/g/K7QMZ3', '/g/k7qmz3', '/some/deep/client/route', '/rules?lang=fr'])('a direct load of %s gets index.html', async (p) => {
-    const res = await get(p);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await res.text()).toBe(INDEX);
-  });
+  test.each(['/', '/rules', '/rules/', '/g/K7QMZ3', '/g/k7qmz3', '/some/deep/client/route', '/rules?lang=fr'])(
+    'a direct load of %s gets index.html',
+    async (p) => {
+      const res = await get(p);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await res.text()).toBe(INDEX);
+    },
+  );
 
   test('static files, the API, /healthz and missing files are not the client page', async () => {
     const js = await get('/assets/app.js');

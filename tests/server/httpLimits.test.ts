@@ -1,5 +1,5 @@
 /**
- * The HTTP edge's limits on a real server (docs/limits-http.md): for each one a flood from one
+ * The HTTP edge's limits on a real server (docs/PROTOCOL.md "Limits"): for each one a flood from one
  * address hits it, and a legitimate client (another address, or the same after the window)
  * still works. Other clients are other loopback addresses (127.0.0.2, ...); the limits are set
  * low and the clock is a manual one, so no test waits for a bucket to refill.

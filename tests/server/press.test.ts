@@ -31,11 +31,20 @@ function rules(players: 2 | 3 | 4): Rules {
 async function barrier(from: TestClient, to: TestClient[], text: string): Promise<void> {
   const counts = to.map((c) => c.received('press_message').length);
   from.room.send('press_send', { channel: 'table', text });
-  await waitClients([from, ...to], () => {
-    const rejected = from.received('rejected');
-    if (rejected.some((r: Msg) => r.type === 'press_send')) throw new Error(`barrier refused: ${JSON.stringify(rejected)}`);
-    return to.every((c, i) => c.received('press_message').slice(counts[i]).some((m: Msg) => m.message.text === text));
-  }, `barrier "${text}"`);
+  await waitClients(
+    [from, ...to],
+    () => {
+      const rejected = from.received('rejected');
+      if (rejected.some((r: Msg) => r.type === 'press_send')) throw new Error(`barrier refused: ${JSON.stringify(rejected)}`);
+      return to.every((c, i) =>
+        c
+          .received('press_message')
+          .slice(counts[i])
+          .some((m: Msg) => m.message.text === text),
+      );
+    },
+    `barrier "${text}"`,
+  );
 }
 
 /** Ends a started game by a draw every active player accepts; waits for the reveal everywhere. */
@@ -142,11 +151,19 @@ test('privacy: a spectator and a non-member player receive nothing of private an
   }
   // G is an active player: it does not read the spectators' channel.
   expect(G.received('press_message').map((m: Msg) => m.message.channel)).not.toContain('spectators');
-  expect(S.received('press_message').filter((m: Msg) => m.message.channel === 'spectators').map((m: Msg) => m.message.text)).toEqual(['spectators only']);
+  expect(
+    S.received('press_message')
+      .filter((m: Msg) => m.message.channel === 'spectators')
+      .map((m: Msg) => m.message.text),
+  ).toEqual(['spectators only']);
   // Y is in the group but neither in the private channel nor in the pact.
   const ySeen = JSON.stringify(Y.messages) + Y.states.join('');
   for (const secret of ['dm:RB', 'SECRET-dm', pactId]) expect(ySeen).not.toContain(secret);
-  expect(Y.received('press_message').filter((m: Msg) => m.message.channel === 'group:RBY').map((m: Msg) => m.message.text)).toEqual(['SECRET-group-1 count me in', 'SECRET-group-2']);
+  expect(
+    Y.received('press_message')
+      .filter((m: Msg) => m.message.channel === 'group:RBY')
+      .map((m: Msg) => m.message.text),
+  ).toEqual(['SECRET-group-1 count me in', 'SECRET-group-2']);
   // The state never carries anything of the press but the public draw offer and the room options.
   const state = JSON.parse(G.states[G.states.length - 1]);
   expect(state).toMatchObject({ press_visibility: 'hidden', reveal_press_after_game: true, drawOffer: { id: 0, by: '', accepted: '' } });
@@ -162,7 +179,9 @@ test('privacy: a spectator and a non-member player receive nothing of private an
     expect(reveal.pacts.map((p: Msg) => p.id)).toEqual([pactId]);
     expect(reveal.channels.map((ch: Msg) => ch.id).sort()).toEqual(['dm:RB', 'group:RBY', 'spectators', 'table']);
     const texts = reveal.timeline.filter((i: Msg) => i.kind === 'message').map((i: Msg) => i.text);
-    expect(texts).toEqual(expect.arrayContaining(['SECRET-dm-1: shall we take Green?', 'SECRET-dm-3 after two turns', 'SECRET-group-2', 'spectators only', 'hello table']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['SECRET-dm-1: shall we take Green?', 'SECRET-dm-3 after two turns', 'SECRET-group-2', 'spectators only', 'hello table']),
+    );
     const plies = reveal.timeline.map((i: Msg) => i.ply);
     expect(plies).toEqual([...plies].sort((a, b) => a - b));
   }
@@ -191,7 +210,13 @@ test('an announced pact: the betrayal goes to every seat and spectator, once', a
   await barrier(room.by('Y'), room.all, 'after the kill');
   for (const c of room.all) {
     expect(c.received('betrayal')).toHaveLength(1);
-    expect(c.received('betrayal')[0].betrayal).toMatchObject({ pactId: proposed.pact.id, traitor: 'R', victim: 'B', ply: plan.kill.ply, turnText: plan.kill.text });
+    expect(c.received('betrayal')[0].betrayal).toMatchObject({
+      pactId: proposed.pact.id,
+      traitor: 'R',
+      victim: 'B',
+      ply: plan.kill.ply,
+      turnText: plan.kill.text,
+    });
   }
   await leaveAll(room.all);
 });
@@ -242,7 +267,10 @@ test('an eliminated player reads its channels, writes on table and spectators, a
   await waitClients(room.all, () => room.all.every((c) => c.received('press_reveal').length === 1), 'reveal');
   expect(S.state.result.winner).toBe('Y');
   for (const c of room.all) {
-    const texts = c.received('press_reveal')[0].timeline.filter((i: Msg) => i.kind === 'message').map((i: Msg) => i.text);
+    const texts = c
+      .received('press_reveal')[0]
+      .timeline.filter((i: Msg) => i.kind === 'message')
+      .map((i: Msg) => i.text);
     expect(texts).toEqual(['before you go', 'watching', 'hello watchers', 'good luck']);
   }
   await leaveAll(room.all);

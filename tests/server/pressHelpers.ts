@@ -105,20 +105,30 @@ export async function pressRoom(
  * Sends a press message and waits until `waiter` has one more message of type `expect`; returns
  * it. A `rejected` reply to the sender fails at once.
  */
-export async function sendAndWait(from: TestClient, type: string, payload: unknown, waiter: TestClient, expect: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function sendAndWait(from: TestClient, type: string, payload: unknown, waiter: TestClient, expect: string): Promise<any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const n = waiter.received(expect).length;
   const rejected = from.received('rejected').length;
   from.room.send(type, payload);
-  await waitClients([from, waiter], () => {
-    const r = from.received('rejected');
-    if (r.length > rejected) throw new Error(`${type} was rejected: ${JSON.stringify(r[r.length - 1])}`);
-    return waiter.received(expect).length > n;
-  }, `${expect} after ${type}`);
+  await waitClients(
+    [from, waiter],
+    () => {
+      const r = from.received('rejected');
+      if (r.length > rejected) throw new Error(`${type} was rejected: ${JSON.stringify(r[r.length - 1])}`);
+      return waiter.received(expect).length > n;
+    },
+    `${expect} after ${type}`,
+  );
   return waiter.received(expect)[n];
 }
 
 /** Sends a press message that must be refused; returns the `rejected` reply. */
-export async function refusedWith(from: TestClient, type: string, payload: unknown, code: string): Promise<{ code: string; message: string; type: string; retryAfterMs?: number }> {
+export async function refusedWith(
+  from: TestClient,
+  type: string,
+  payload: unknown,
+  code: string,
+): Promise<{ code: string; message: string; type: string; retryAfterMs?: number }> {
   const reply = await from.sendExpectRejected(type, payload);
   if (reply.code !== code) throw new Error(`${type} ${JSON.stringify(payload)?.slice(0, 80)}: expected ${code}, got ${reply.code} (${reply.message})`);
   return reply;
@@ -182,10 +192,14 @@ export async function playPlanned(players: TestClient[], watchers: TestClient[],
     const v = s.version as number;
     const rejected = actor.received('rejected').length;
     actor.room.send('turn', { ...p.turn, version: v });
-    await waitClients([actor, ...watchers], () => {
-      const r = actor.received('rejected');
-      if (r.length > rejected) throw new Error(`planned turn rejected: ${JSON.stringify(r[r.length - 1])}`);
-      return watchers.every((w) => w.state.version > v);
-    }, `turn ${p.text}`);
+    await waitClients(
+      [actor, ...watchers],
+      () => {
+        const r = actor.received('rejected');
+        if (r.length > rejected) throw new Error(`planned turn rejected: ${JSON.stringify(r[r.length - 1])}`);
+        return watchers.every((w) => w.state.version > v);
+      },
+      `turn ${p.text}`,
+    );
   }
 }

@@ -98,7 +98,10 @@ test('a seat taken before the start, and a swapped seat, get their history after
   R.room.send('swap', { colour: 'Y' });
   await R.waitState((s) => s.seats.get('R').swapWith === 'Y', 'swap asked');
   await sendAndWait(Y, 'swap', { colour: 'R' }, R, 'seat');
-  for (const [c, now] of [[R, 'Y'], [Y, 'R']] as const) {
+  for (const [c, now] of [
+    [R, 'Y'],
+    [Y, 'R'],
+  ] as const) {
     await c.waitState(() => c.received('press_history').length === 2, 'second history');
     expect(c.seat!.colour).toBe(now);
     expect(c.received('press_history')[1].you).toBe(now);

@@ -67,7 +67,10 @@ test('rate limits: a burst of 5, then one per second; refused actions spend noth
   // What everyone saw: the accepted messages only, numbered without gaps.
   await sendAndWait(B, 'press_send', { channel: 'table', text: 'end' }, S, 'press_message');
   for (const c of room.all) {
-    const table = c.received('press_message').filter((m: Msg) => m.message.channel === 'table').map((m: Msg) => m.message);
+    const table = c
+      .received('press_message')
+      .filter((m: Msg) => m.message.channel === 'table')
+      .map((m: Msg) => m.message);
     expect(table.map((m: Msg) => m.text)).toEqual(['burst 1', 'burst 2', 'burst 3', 'burst 4', 'burst 5', 'B is not limited', 'one more', 'end']);
     expect(table.map((m: Msg) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     if (c !== R) expect(c.received('rejected')).toEqual([]);
@@ -169,7 +172,7 @@ test('oversized, empty, malformed and non-member messages are refused to the sen
   await leaveAll(room.all);
 });
 
-test('legal messages of 500 characters pass the room\'s payload bound, whatever their encoding', async () => {
+test("legal messages of 500 characters pass the room's payload bound, whatever their encoding", async () => {
   const room = await pressRoom(server, { rules: { players: 2 } }, 1);
   const [R] = room.players;
   const S = room.spectators[0];
@@ -217,9 +220,21 @@ test('draw offers: public, one refusal or a turn cancels them, acceptance by all
   expect(S.state.result.toJSON()).toMatchObject({ kind: 'draw', reason: 'agreement' });
   expect(S.state.moves.toArray().slice(-1)).toEqual(['draw']);
   expect(S.state.drawOffer.toJSON()).toEqual({ id: 0, by: '', accepted: '' });
-  const expected = ['offered R #1', 'accepted B #1', 'declined Y #1', 'offered B #2', 'lapsed #2', 'offered Y #3', 'accepted R #3', 'accepted B #3', 'passed #3'];
+  const expected = [
+    'offered R #1',
+    'accepted B #1',
+    'declined Y #1',
+    'offered B #2',
+    'lapsed #2',
+    'offered Y #3',
+    'accepted R #3',
+    'accepted B #3',
+    'passed #3',
+  ];
   for (const c of room.all) expect(events(c)).toEqual(expected);
-  const timeline = S.received('press_reveal')[0].timeline.filter((i: Msg) => i.kind === 'draw').map((i: Msg) => `${i.event}${i.by ? ` ${i.by}` : ''} #${i.offer}`);
+  const timeline = S.received('press_reveal')[0]
+    .timeline.filter((i: Msg) => i.kind === 'draw')
+    .map((i: Msg) => `${i.event}${i.by ? ` ${i.by}` : ''} #${i.offer}`);
   expect(timeline).toEqual(expected);
   await refusedWith(R, 'draw_offer', {}, 'game_over');
   await leaveAll(room.all);

@@ -106,7 +106,19 @@ test('bad turns are rejected with codes and change nothing', async () => {
   await expectRejected(spec, others(spec), 'resign', undefined, 'not_seated');
   await expectRejected(spec, others(spec), 'draw_offer', {}, 'not_seated');
   // Malformed.
-  for (const junk of ['e2e4', 42, null, [1, 2], { from: 5, to: 'a1' }, { from: 'a9' }, { from: 'a9', to: 'a8', extra: 1 }, { pass: 'yes' }, { version: -1, from: 'a9', to: 'a8' }, { from: '', to: 'a8' }, { from: 'a9', to: 'a8', reporterTarget: 7 }]) {
+  for (const junk of [
+    'e2e4',
+    42,
+    null,
+    [1, 2],
+    { from: 5, to: 'a1' },
+    { from: 'a9' },
+    { from: 'a9', to: 'a8', extra: 1 },
+    { pass: 'yes' },
+    { version: -1, from: 'a9', to: 'a8' },
+    { from: '', to: 'a8' },
+    { from: 'a9', to: 'a8', reporterTarget: 7 },
+  ]) {
     await expectRejected(r, others(r), 'turn', junk, 'bad_payload');
   }
   await expectRejected(r, others(r), 'resign', { now: true }, 'bad_payload');
@@ -156,7 +168,23 @@ test('a flood of junk messages neither crashes nor stalls the room', async () =>
   const spec = room.spectators[0];
   const random = seeded(99);
   const N = 1500;
-  const junkPayloads: unknown[] = [undefined, null, 0, -1, 1e308, 'x', 'x'.repeat(900), [], [[[]]], {}, { from: {} }, { from: 'a1', to: 'a1' }, true, { __proto__: { a: 1 } }, { constructor: 'x' }];
+  const junkPayloads: unknown[] = [
+    undefined,
+    null,
+    0,
+    -1,
+    1e308,
+    'x',
+    'x'.repeat(900),
+    [],
+    [[[]]],
+    {},
+    { from: {} },
+    { from: 'a1', to: 'a1' },
+    true,
+    { __proto__: { a: 1 } },
+    { constructor: 'x' },
+  ];
   // Real actions that a junk payload would make valid (resign, draw_offer, draw_accept) are left out.
   const types = ['turn', 'start', 'swap', 'name', 'draw_decline', 'nope', '', '__proto__', 'constructor', 'toString', '*', '__no_message_handler', 0, 255];
   const expected = new Map<TestClient, number>(room.all.map((c) => [c, c.received('rejected').length]));
@@ -223,10 +251,7 @@ test('two rooms in parallel do not interfere', async () => {
   const rulesB = { players: 3, no_progress_rounds: 6, reporter: 'all_adjacent' };
   const [a, b] = await Promise.all([started(4, 1, rulesA), started(3, 1, rulesB)]);
   expect(a.code).not.toBe(b.code);
-  await Promise.all([
-    playRandomGame(a.players, a.all, 11, { maxTurns: 60 }),
-    playRandomGame(b.players, b.all, 22, { maxTurns: 60 }),
-  ]);
+  await Promise.all([playRandomGame(a.players, a.all, 11, { maxTurns: 60 }), playRandomGame(b.players, b.all, 22, { maxTurns: 60 })]);
   for (const [room, rules, seed] of [
     [a, rulesA, 11],
     [b, rulesB, 22],

@@ -8,7 +8,7 @@ import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, sdk, startServer, type TestClient } from './helpers.js';
 
 let server: RunningServer;
-let clockMs = Date.now();
+const clockMs = Date.now();
 
 beforeAll(async () => {
   quietSdkWarnings();
@@ -75,7 +75,11 @@ test('a seat key always gets back in, however many spectators and reservations t
   const reservations: Promise<unknown>[] = [];
   for (let i = 0; i < 12; i++) {
     reservations.push(
-      fetch(`${server.url}/matchmake/joinById/${room.code}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seatKey":"' + b.received('seat')[0].seatKey + '"}' }).then((r) => r.json()),
+      fetch(`${server.url}/matchmake/joinById/${room.code}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seatKey: b.received('seat')[0].seatKey }),
+      }).then((r) => r.json()),
     );
   }
   const answers = (await Promise.all(reservations)) as { sessionId?: string; code?: number; error?: string }[];

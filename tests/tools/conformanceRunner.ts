@@ -39,9 +39,20 @@ const QUERY_FIELDS: Record<string, readonly string[]> = {
   legal_destinations_many: ['by_square'],
   legal_destinations_all: ['by_square'],
   move: [
-    'legal', 'destinations', 'placement_options', 'exit_options', 'placement_options_after_exit', 'reporter_targets',
-    'reporter_kill_required', 'choices_made', 'pieces_after', 'control_after', 'active_players_after', 'ruler_after',
-    'eliminated', 'winner',
+    'legal',
+    'destinations',
+    'placement_options',
+    'exit_options',
+    'placement_options_after_exit',
+    'reporter_targets',
+    'reporter_kill_required',
+    'choices_made',
+    'pieces_after',
+    'control_after',
+    'active_players_after',
+    'ruler_after',
+    'eliminated',
+    'winner',
   ],
   turn_sequence: ['sequence', 'turn_kinds', 'next_player_after_last_step'],
 };
@@ -94,7 +105,10 @@ function runCase(c: Json, defaults: Json): string[] {
     check('first_player', pos.toMove);
     check('seat_order', seatsOf(rules.value));
     check('maze', 'e5');
-    check('maze_occupied', pieces(pos).some((p) => p.square === 'e5'));
+    check(
+      'maze_occupied',
+      pieces(pos).some((p) => p.square === 'e5'),
+    );
     if (Array.isArray(expected.differences_from_mirror)) {
       for (const diff of expected.differences_from_mirror) {
         if (!isObj(diff)) continue;
@@ -161,7 +175,11 @@ function runMove(pos: Position, query: Json, expected: Json, check: (f: string, 
   const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: String(query.from), to: String(query.to) };
   const choices: Json = {};
   // A choice given as null is echoed but means "none" (e.g. a declined reporter kill).
-  for (const [field, key] of [['placement', 'placement'], ['exit', 'exit'], ['reporter_target', 'reporterTarget']] as const) {
+  for (const [field, key] of [
+    ['placement', 'placement'],
+    ['exit', 'exit'],
+    ['reporter_target', 'reporterTarget'],
+  ] as const) {
     const value = query[field];
     if (value === undefined) continue;
     choices[field] = value;
@@ -197,7 +215,11 @@ function runMove(pos: Position, query: Json, expected: Json, check: (f: string, 
   check('control_after', controlMap(after));
   check('active_players_after', activePlayers(after), sameSet);
   check('ruler_after', ruler(after));
-  check('eliminated', effects.flatMap((e) => (e.type === 'eliminated' ? [e.colour] : [])), sameSet);
+  check(
+    'eliminated',
+    effects.flatMap((e) => (e.type === 'eliminated' ? [e.colour] : [])),
+    sameSet,
+  );
   check('winner', after.result?.kind === 'win' ? after.result.winner : null);
   if (!played.ok && !sameMultiset(pieceList(after), pieceList(pos))) problems.push('a rejected turn changed the position');
   return problems;

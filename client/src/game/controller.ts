@@ -108,6 +108,7 @@ export interface ControllerOptions {
    * (the `version` given to `setPosition`). Returns false when the turn could not go out: it is
    * kept and sent again, with the same version, when the link is back (`setLink(true)`).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing means "sent".
   onSubmit?: (turn: Turn, version: number | undefined) => boolean | void;
 }
 
@@ -139,6 +140,7 @@ export class GameController {
   private started = true;
   private history = false;
   private confirmTurns: boolean;
+  // biome-ignore lint/suspicious/noConfusingVoidType: as `ControllerOptions.onSubmit`.
   private readonly onSubmit: (turn: Turn, version: number | undefined) => boolean | void;
   private steps: { field: Field; value: Square | null }[] = [];
   private pending: Turn | null = null;

@@ -60,7 +60,7 @@ export class PointerGesture {
   /** The pointer moved to (x, y). True when the pressed piece follows it (a drag). */
   move(x: number, y: number): boolean {
     const p = this.press;
-    if (!p || !p.movable) return false;
+    if (!p?.movable) return false;
     if (!p.moved && Math.hypot(x - p.startX, y - p.startY) < DRAG_THRESHOLD) return false;
     p.moved = true;
     return true;

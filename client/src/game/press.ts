@@ -37,7 +37,16 @@ import {
 } from '@djambi/shared';
 
 /** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
-const PANEL_TYPES = ['press_send', 'press_open', 'press_read', 'press_page', 'pact_propose', 'pact_accept', 'pact_decline', 'pact_leave'] as const satisfies readonly PressClientMessage[];
+const PANEL_TYPES = [
+  'press_send',
+  'press_open',
+  'press_read',
+  'press_page',
+  'pact_propose',
+  'pact_accept',
+  'pact_decline',
+  'pact_leave',
+] as const satisfies readonly PressClientMessage[];
 
 /** Live pact events kept for the panel's notices. */
 const MAX_NOTICES = 12;
@@ -114,8 +123,14 @@ const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFi
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const colour = (v: unknown): Colour | null => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : null);
-const colours = (v: unknown): Colour[] => sortColours(arr(v).map(colour).filter((c): c is Colour => c !== null));
-const oneOf = <T extends string>(v: unknown, values: readonly T[]): T | null => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null);
+const colours = (v: unknown): Colour[] =>
+  sortColours(
+    arr(v)
+      .map(colour)
+      .filter((c): c is Colour => c !== null),
+  );
+const oneOf = <T extends string>(v: unknown, values: readonly T[]): T | null =>
+  typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null;
 
 /** Colours in seat order, without repeats. */
 export function sortColours(cs: readonly Colour[]): Colour[] {
@@ -159,7 +174,11 @@ function readChannel(v: unknown): Mutable<Channel> | null {
   const info = readChannelInfo(v);
   if (!info) return null;
   const o = obj(v);
-  const messages = sortById(arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === info.id));
+  const messages = sortById(
+    arr(o.messages)
+      .map(readMessage)
+      .filter((m): m is PressMessage => m !== null && m.channel === info.id),
+  );
   return { ...info, members: info.members ?? [], messages, more: o.more === true, readUpTo: num(o.readUpTo), unread: num(o.unread) };
 }
 
@@ -181,7 +200,11 @@ export function readPage(v: unknown): { channel: string; before: number; message
   const channel = str(o.channel);
   const before = num(o.before, -1);
   if (!channelKind(channel) || before < 1) return null;
-  const messages = sortById(arr(o.messages).map(readMessage).filter((m): m is PressMessage => m !== null && m.channel === channel && m.id < before));
+  const messages = sortById(
+    arr(o.messages)
+      .map(readMessage)
+      .filter((m): m is PressMessage => m !== null && m.channel === channel && m.id < before),
+  );
   return { channel, before, messages, more: o.more === true };
 }
 
@@ -237,7 +260,9 @@ export function readBetrayal(v: unknown): Betrayal | null {
     victim,
     ply: num(o.ply),
     turnText: str(o.turnText),
-    acts: arr(o.acts).map((a) => oneOf(a, BETRAYAL_ACTS)).filter((a): a is BetrayalAct => a !== null),
+    acts: arr(o.acts)
+      .map((a) => oneOf(a, BETRAYAL_ACTS))
+      .filter((a): a is BetrayalAct => a !== null),
     at: num(o.at),
   };
 }
@@ -251,7 +276,9 @@ function readRevealItem(v: unknown): RevealItem | null {
     }
     case 'channel': {
       const by = colour(o.by);
-      return channelKind(str(o.channel)) && by ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by, ply: num(o.ply), at: num(o.at) } : null;
+      return channelKind(str(o.channel)) && by
+        ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by, ply: num(o.ply), at: num(o.at) }
+        : null;
     }
     case 'pact': {
       const event = oneOf(o.event, PACT_EVENTS);
@@ -276,10 +303,18 @@ export function readReveal(v: unknown): PressReveal | null {
   const o = obj(v);
   return {
     conversations: o.conversations !== false,
-    channels: arr(o.channels).map(readRevealChannel).filter((c): c is RevealChannel => c !== null),
-    pacts: arr(o.pacts).map(readPact).filter((p): p is PactView => p !== null),
-    betrayals: arr(o.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null),
-    timeline: arr(o.timeline).map(readRevealItem).filter((i): i is RevealItem => i !== null),
+    channels: arr(o.channels)
+      .map(readRevealChannel)
+      .filter((c): c is RevealChannel => c !== null),
+    pacts: arr(o.pacts)
+      .map(readPact)
+      .filter((p): p is PactView => p !== null),
+    betrayals: arr(o.betrayals)
+      .map(readBetrayal)
+      .filter((b): b is Betrayal => b !== null),
+    timeline: arr(o.timeline)
+      .map(readRevealItem)
+      .filter((i): i is RevealItem => i !== null),
   };
 }
 
@@ -734,8 +769,15 @@ export class PressModel {
       const o = obj(e);
       return channelKind(str(o.channel)) ? [{ channel: str(o.channel), members: colours(o.members) }] : [];
     });
-    this.pactMap = new Map(arr(p.pacts).map(readPact).filter((x): x is PactView => x !== null).map((x) => [x.id, x]));
-    this.betrayalList = arr(p.betrayals).map(readBetrayal).filter((b): b is Betrayal => b !== null);
+    this.pactMap = new Map(
+      arr(p.pacts)
+        .map(readPact)
+        .filter((x): x is PactView => x !== null)
+        .map((x) => [x.id, x]),
+    );
+    this.betrayalList = arr(p.betrayals)
+      .map(readBetrayal)
+      .filter((b): b is Betrayal => b !== null);
     // Alerts stay only for betrayals still visible; the history itself raises none.
     const keys = new Set(this.betrayalList.map(betrayalKey));
     this.alertList = this.alertList.filter((b) => keys.has(betrayalKey(b)));
@@ -759,7 +801,8 @@ export class PressModel {
   /** The lowest message id of a channel in the reveal's timeline, or null. */
   private revealOldest(id: string): number | null {
     let oldest: number | null = null;
-    for (const item of this.revealData?.timeline ?? []) if (item.kind === 'message' && item.channel === id && (oldest === null || item.id < oldest)) oldest = item.id;
+    for (const item of this.revealData?.timeline ?? [])
+      if (item.kind === 'message' && item.channel === id && (oldest === null || item.id < oldest)) oldest = item.id;
     return oldest;
   }
 
@@ -795,7 +838,8 @@ export class PressModel {
     if (!ch) {
       const kind = channelKind(m.channel)!;
       ch = emptyChannel(m.channel, kind);
-      if (kind === 'private' || kind === 'group') ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== null));
+      if (kind === 'private' || kind === 'group')
+        ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== null));
       this.channelMap.set(m.channel, ch);
     }
     if (ch.messages.some((x) => x.id === m.id)) return;
@@ -825,7 +869,17 @@ export class PressModel {
   }
 
   /** Debug summary (the page's test hook). */
-  summary(): { ready: boolean; me: string | null; role: string | null; phase: string; tabs: string[]; unread: Record<string, number>; pacts: number; betrayals: number; reveal: boolean } {
+  summary(): {
+    ready: boolean;
+    me: string | null;
+    role: string | null;
+    phase: string;
+    tabs: string[];
+    unread: Record<string, number>;
+    pacts: number;
+    betrayals: number;
+    reveal: boolean;
+  } {
     const unread: Record<string, number> = {};
     for (const c of this.channelMap.values()) unread[c.id] = c.unread;
     return {

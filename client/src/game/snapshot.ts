@@ -157,7 +157,9 @@ export function readSnapshot(json: unknown): GameSnapshot {
     ply: num(s.ply),
     ruler: colour(s.ruler),
     control,
-    active: list(s.active).map(colour).filter((c): c is Colour => c !== ''),
+    active: list(s.active)
+      .map(colour)
+      .filter((c): c is Colour => c !== ''),
     eliminations: list(s.eliminations).map((e) => {
       const o = obj(e);
       return { colour: colour(o.colour) || 'R', cause: str(o.cause), by: colour(o.by), ply: num(o.ply) };
@@ -176,9 +178,15 @@ export function readSnapshot(json: unknown): GameSnapshot {
         }
       : null,
     moves: list(s.moves).map(readMove),
-    result: str(result.kind) === 'win' || str(result.kind) === 'draw'
-      ? { kind: str(result.kind) as 'win' | 'draw', winner: colour(result.winner), reason: str(result.reason), ranking: list(result.ranking).map((x) => str(x)) }
-      : null,
+    result:
+      str(result.kind) === 'win' || str(result.kind) === 'draw'
+        ? {
+            kind: str(result.kind) as 'win' | 'draw',
+            winner: colour(result.winner),
+            reason: str(result.reason),
+            ranking: list(result.ranking).map((x) => str(x)),
+          }
+        : null,
     drawOffer: colour(offer.by) ? { by: colour(offer.by), accepted: str(offer.accepted), id: num(offer.id) } : null,
     version: num(s.version),
   };
@@ -205,6 +213,6 @@ export function readMove(m: unknown): MoveRecord {
 
 /** Squares touched by the last turn, for its highlight. */
 export function lastTurnSquares(last: LastTurnSnapshot | null): string[] {
-  if (!last || last.kind !== 'turn') return [];
+  if (last?.kind !== 'turn') return [];
   return [last.from, last.to, last.placement, last.exit, last.reporterTarget].filter((s) => s.length === 2);
 }

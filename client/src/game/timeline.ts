@@ -37,8 +37,7 @@ export class Timeline {
   sync(rules: Rules, moves: readonly MoveRecord[]): TimelineEntry[] {
     const key = JSON.stringify(rules);
     const known = this.entries.length;
-    const samePrefix =
-      key === this.rulesKey && moves.length >= known && this.entries.every((e, i) => sameRecord(e.record, moves[i]));
+    const samePrefix = key === this.rulesKey && moves.length >= known && this.entries.every((e, i) => sameRecord(e.record, moves[i]));
     if (!samePrefix) {
       this.rulesKey = key;
       this.start = initialPosition(rules);

@@ -45,9 +45,9 @@ export const en = {
   colour: (c: Colour): string => COLOUR_NAMES[c],
   kind: (k: Kind): string => KIND_NAMES[k],
   kindLetter: (k: Kind): string => KIND_LETTERS[k],
-  pieceLabel: (c: Colour, k: Kind, alive: boolean): string => (alive ? `${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()}` : `corpse (was ${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()})`),
-  squareLabel: (sq: string, piece: string | null, maze: boolean): string =>
-    `${sq}${maze ? ', the maze' : ''}${piece ? `: ${piece}` : ', empty'}`,
+  pieceLabel: (c: Colour, k: Kind, alive: boolean): string =>
+    alive ? `${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()}` : `corpse (was ${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()})`,
+  squareLabel: (sq: string, piece: string | null, maze: boolean): string => `${sq}${maze ? ', the maze' : ''}${piece ? `: ${piece}` : ', empty'}`,
 
   nav: { home: 'Home', rules: 'Rules', back: 'Back' },
   notFound: 'Page not found.',
@@ -282,8 +282,7 @@ export const en = {
       militant: 'Moves 1 or 2 squares and kills by moving onto an enemy, placing its corpse. Can never enter the maze.',
     },
     turnTitle: 'A turn in several steps',
-    turn:
-      'After choosing the piece and its destination, the board asks for whatever the move needs: where to put the victim or the displaced piece, where to leave the maze, or whom the reporter kills (or "no kill").',
+    turn: 'After choosing the piece and its destination, the board asks for whatever the move needs: where to put the victim or the displaced piece, where to leave the maze, or whom the reporter kills (or "no kill").',
     powerTitle: 'Killing a chief, encirclement',
     power:
       'Kill a chief and you take over its whole army. A chief walled in by corpses (with no living necromobile) is encircled and dies; its army goes to the ruler, or freezes if nobody is in power.',
@@ -432,7 +431,15 @@ export const en = {
     pactLine: (members: string, proposer: string, terms: string, outcome: string): string => `${members} (proposed by ${proposer}; ${terms}): ${outcome}`,
     neverInForce: 'never in force',
     draw: (event: string, by: string): string =>
-      event === 'offered' ? `${by} offers a draw.` : event === 'accepted' ? `${by} accepts the draw.` : event === 'declined' ? `${by} declines the draw.` : event === 'passed' ? 'The draw is agreed.' : 'The draw offer lapses.',
+      event === 'offered'
+        ? `${by} offers a draw.`
+        : event === 'accepted'
+          ? `${by} accepts the draw.`
+          : event === 'declined'
+            ? `${by} declines the draw.`
+            : event === 'passed'
+              ? 'The draw is agreed.'
+              : 'The draw offer lapses.',
     where: (label: string): string => `[${label}]`,
     terms: (rounds: string, announced: string): string => `${rounds}, ${announced}`,
     loadOlder: (where: string): string => `Load older messages: ${where}`,

@@ -29,7 +29,7 @@ async function json<T>(res: Response): Promise<T> {
   const body = (await res.json().catch(() => null)) as unknown;
   if (!res.ok) {
     const b = body as { error?: { message?: string } | string; message?: string } | null;
-    const msg = typeof b?.error === 'string' ? b.error : b?.error?.message ?? b?.message ?? `HTTP ${res.status}`;
+    const msg = typeof b?.error === 'string' ? b.error : (b?.error?.message ?? b?.message ?? `HTTP ${res.status}`);
     throw new Error(msg);
   }
   return body as T;

@@ -143,7 +143,7 @@ export class GameConnection {
    */
   send(type: string, message?: unknown): boolean {
     const room = this.room;
-    if (!room || !room.connection.isOpen) return false;
+    if (!room?.connection.isOpen) return false;
     try {
       room.send(type, message ?? {});
       return true;

@@ -112,7 +112,7 @@ export class BoardView {
   private constructor(
     private readonly app: Application,
     private readonly host: HTMLElement,
-    private readonly handlers: BoardHandlers,
+    handlers: BoardHandlers,
   ) {
     this.gesture = new PointerGesture({
       settle: () => {
@@ -296,7 +296,12 @@ export class BoardView {
     let dir = 0;
     let x = cx;
     let y = cy;
-    const dirs = [[1, 0], [0, 1], [-1, 0], [0, -1]];
+    const dirs = [
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+      [0, -1],
+    ];
     for (let i = 0; i < 9; i++) {
       x += dirs[dir][0] * len * step;
       y += dirs[dir][1] * len * step;
@@ -364,10 +369,14 @@ export class BoardView {
         const w = Math.max(2, s * 0.07);
         const c = h.optionKind === 'destination' ? BOARD.capture : colour;
         opt
-          .poly([r.x, r.y, r.x + k, r.y, r.x, r.y + k]).fill({ color: c, alpha: 0.85 })
-          .poly([r.x + s, r.y, r.x + s - k, r.y, r.x + s, r.y + k]).fill({ color: c, alpha: 0.85 })
-          .poly([r.x, r.y + s, r.x + k, r.y + s, r.x, r.y + s - k]).fill({ color: c, alpha: 0.85 })
-          .poly([r.x + s, r.y + s, r.x + s - k, r.y + s, r.x + s, r.y + s - k]).fill({ color: c, alpha: 0.85 });
+          .poly([r.x, r.y, r.x + k, r.y, r.x, r.y + k])
+          .fill({ color: c, alpha: 0.85 })
+          .poly([r.x + s, r.y, r.x + s - k, r.y, r.x + s, r.y + k])
+          .fill({ color: c, alpha: 0.85 })
+          .poly([r.x, r.y + s, r.x + k, r.y + s, r.x, r.y + s - k])
+          .fill({ color: c, alpha: 0.85 })
+          .poly([r.x + s, r.y + s, r.x + s - k, r.y + s, r.x + s, r.y + s - k])
+          .fill({ color: c, alpha: 0.85 });
         opt.rect(r.x + w / 2, r.y + w / 2, s - w, s - w).stroke({ width: w, color: c, alpha: 0.6 });
       } else if (h.optionKind === 'placement' || h.optionKind === 'exit') {
         opt.rect(r.x + s * 0.3, r.y + s * 0.3, s * 0.4, s * 0.4).fill({ color: colour, alpha: 0.65 });
@@ -433,7 +442,7 @@ export class BoardView {
     this.gesture.down(this.squareOf(e), e.global.x, e.global.y);
     const from = this.gesture.pressed;
     const piece = from ? this.scene?.pieces.find((p) => p.square === from && p.alive) : undefined;
-    this.dragSprite = piece ? this.sprites.get(piece.id) ?? null : null;
+    this.dragSprite = piece ? (this.sprites.get(piece.id) ?? null) : null;
     this.dragging = false;
   }
 
@@ -481,7 +490,17 @@ export class BoardView {
 
   private fade(sprite: PieceSprite, onHalf: () => void): Promise<void> {
     return new Promise((resolve) => {
-      this.tweens.push({ sprite, fromX: sprite.x, fromY: sprite.y, toX: sprite.x, toY: sprite.y, start: performance.now(), duration: STEP_MS * 0.8, onHalf, resolve });
+      this.tweens.push({
+        sprite,
+        fromX: sprite.x,
+        fromY: sprite.y,
+        toX: sprite.x,
+        toY: sprite.y,
+        start: performance.now(),
+        duration: STEP_MS * 0.8,
+        onHalf,
+        resolve,
+      });
       this.requestFrame();
     });
   }

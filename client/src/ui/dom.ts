@@ -47,13 +47,17 @@ export function navigate(path: string): void {
 
 /** A link handled by the client-side router. */
 export function link(path: string, text: string, attrs: Attrs = {}): HTMLAnchorElement {
-  return h('a', {
-    href: path,
-    ...attrs,
-    onclick: ((e: MouseEvent) => {
-      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      e.preventDefault();
-      navigate(path);
-    }) as EventListener,
-  }, text);
+  return h(
+    'a',
+    {
+      href: path,
+      ...attrs,
+      onclick: ((e: MouseEvent) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        navigate(path);
+      }) as EventListener,
+    },
+    text,
+  );
 }

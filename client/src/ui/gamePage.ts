@@ -3,17 +3,7 @@
  * the seats and the invite before the start, then the board, the status, the move list and the
  * actions. Wires the connection (truth), the controller (what the viewer may do) and the board.
  */
-import {
-  COLOURS,
-  parseFen,
-  parseTurn,
-  pieces as piecesOf,
-  type Colour,
-  type Effect,
-  type PieceInfo,
-  type Position,
-  type Square,
-} from '@djambi/shared';
+import { COLOURS, parseFen, parseTurn, pieces as piecesOf, type Colour, type Effect, type PieceInfo, type Position, type Square } from '@djambi/shared';
 import { AnimationGate } from '../game/animationGate.js';
 import { GameController, type ControllerView } from '../game/controller.js';
 import { PressModel } from '../game/press.js';
@@ -38,7 +28,18 @@ export interface DjambiDebug {
   /** `performance.now()` when the board first accepted a move from this viewer. */
   interactiveAt: number | null;
   squareCenter(square: Square): { x: number; y: number } | null;
-  state(): { fen: string; seat: Colour | null; view: Colour; phase: string; moves: number; renderer: string; toMove: string; prompt: string; interactive: boolean; selected: Square | null };
+  state(): {
+    fen: string;
+    seat: Colour | null;
+    view: Colour;
+    phase: string;
+    moves: number;
+    renderer: string;
+    toMove: string;
+    prompt: string;
+    interactive: boolean;
+    selected: Square | null;
+  };
   /** The negotiation as this page holds it (tabs, unread counts, …). */
   press(): ReturnType<PressModel['summary']>;
   recordFrames(on: boolean): { samples: readonly number[]; intervals: readonly number[] };
@@ -133,29 +134,45 @@ class GamePage {
     noKill: h('button', { type: 'button', id: 'no-kill' }, S.controls.noKill),
     confirm: h('button', { type: 'button', id: 'confirm', class: 'primary' }, S.controls.confirm),
   };
-  private readonly keyInput = h('input', { id: 'square-input', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none', placeholder: S.controls.keyboardPlaceholder, 'aria-describedby': 'square-hint' });
+  private readonly keyInput = h('input', {
+    id: 'square-input',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    autocapitalize: 'none',
+    placeholder: S.controls.keyboardPlaceholder,
+    'aria-describedby': 'square-hint',
+  });
   private readonly joinBox = h('section', { id: 'join', class: 'card', hidden: true });
   private readonly lobbyBox = h('section', { id: 'lobby', class: 'card', hidden: true });
   private readonly statusBox = h('section', { id: 'status', class: 'card', 'aria-label': S.status.title });
   private readonly seatsBox = h('section', { id: 'seats', class: 'card', 'aria-label': S.game.seatsTitle });
   private readonly movesList = h('div', { id: 'moves', class: 'moves-scroll' });
   private readonly actionsBox = h('section', { id: 'actions', class: 'card actions' });
-  private readonly viewSelect = h('select', { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
-    ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))));
+  private readonly viewSelect = h(
+    'select',
+    { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
+    ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))),
+  );
   private readonly live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
   private readonly talkCol = h('aside', { class: 'talk-col' });
   private readonly talkBadge = h('span', { class: 'badge', hidden: true });
-  private readonly talkLink = h('a', {
-    href: '#talk',
-    id: 'talk-link',
-    class: 'talk-link',
-    // Not a navigation (the router would reload the page): bring the talk into view.
-    onclick: ((e: MouseEvent) => {
-      e.preventDefault();
-      this.pressPanel.element.scrollIntoView({ block: 'start', behavior: 'smooth' });
-      (this.pressPanel.element.querySelector('[role="tab"][aria-selected="true"]') as HTMLElement | null)?.focus({ preventScroll: true });
-    }) as EventListener,
-  }, S.press.headerLink, ' ', this.talkBadge);
+  private readonly talkLink = h(
+    'a',
+    {
+      href: '#talk',
+      id: 'talk-link',
+      class: 'talk-link',
+      // Not a navigation (the router would reload the page): bring the talk into view.
+      onclick: ((e: MouseEvent) => {
+        e.preventDefault();
+        this.pressPanel.element.scrollIntoView({ block: 'start', behavior: 'smooth' });
+        (this.pressPanel.element.querySelector('[role="tab"][aria-selected="true"]') as HTMLElement | null)?.focus({ preventScroll: true });
+      }) as EventListener,
+    },
+    S.press.headerLink,
+    ' ',
+    this.talkBadge,
+  );
 
   constructor(
     private readonly root: HTMLElement,
@@ -180,12 +197,16 @@ class GamePage {
       link: (l) => this.onLink(l),
       press: (type, payload) => this.press.receive(type, payload),
     });
-    this.feedObserver = typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((entries) => {
-        for (const e of entries) this.feedVisible = e.isIntersecting;
-        this.updateViewing();
-      }, { threshold: 0.3 })
-      : null;
+    this.feedObserver =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const e of entries) this.feedVisible = e.isIntersecting;
+              this.updateViewing();
+            },
+            { threshold: 0.3 },
+          )
+        : null;
     this.controller.subscribe((v) => this.onControllerView(v));
     this.buildDom();
     this.ticker = setInterval(() => this.tick(), 1000);
@@ -224,10 +245,22 @@ class GamePage {
     const b = this.buttons;
     // Every input first finishes a running animation, and then acts on the position after it.
     const input = <A extends unknown[]>(handler: (...args: A) => unknown) => this.animation.guard((...args: A) => void handler(...args));
-    b.undo.addEventListener('click', input(() => this.controller.undo()));
-    b.cancel.addEventListener('click', input(() => this.controller.cancel()));
-    b.noKill.addEventListener('click', input(() => this.controller.noKill()));
-    b.confirm.addEventListener('click', input(() => this.controller.confirm()));
+    b.undo.addEventListener(
+      'click',
+      input(() => this.controller.undo()),
+    );
+    b.cancel.addEventListener(
+      'click',
+      input(() => this.controller.cancel()),
+    );
+    b.noKill.addEventListener(
+      'click',
+      input(() => this.controller.noKill()),
+    );
+    b.confirm.addEventListener(
+      'click',
+      input(() => this.controller.confirm()),
+    );
     const confirmBox = h('input', { type: 'checkbox', id: 'confirm-toggle', checked: pref.get('confirm', false) });
     confirmBox.addEventListener('change', () => {
       pref.set('confirm', confirmBox.checked);
@@ -238,53 +271,82 @@ class GamePage {
       this.sound = soundBox.checked;
       pref.set('sound', soundBox.checked);
     });
-    const keyForm = h('form', { class: 'keyboard' },
-      h('label', { for: 'square-input' }, S.controls.keyboardLabel), this.keyInput,
-      h('small', { id: 'square-hint', class: 'sr-only' }, S.controls.keyboardHint));
-    keyForm.addEventListener('submit', input((e: SubmitEvent) => {
-      e.preventDefault();
-      this.controller.input(this.keyInput.value);
-      this.keyInput.value = '';
-    }));
-    this.keyInput.addEventListener('keydown', input((e: KeyboardEvent) => {
-      if (e.key === 'Backspace' && this.keyInput.value === '') this.controller.undo();
-      if (e.key === 'Escape') this.controller.cancel();
-    }));
-    this.viewSelect.addEventListener('change', input(() => {
-      this.chosenView = this.viewSelect.value as Colour;
-      this.refreshBoard();
-    }));
-    const nav = h('div', { class: 'move-nav', role: 'group', 'aria-label': S.moves.title },
+    const keyForm = h(
+      'form',
+      { class: 'keyboard' },
+      h('label', { for: 'square-input' }, S.controls.keyboardLabel),
+      this.keyInput,
+      h('small', { id: 'square-hint', class: 'sr-only' }, S.controls.keyboardHint),
+    );
+    keyForm.addEventListener(
+      'submit',
+      input((e: SubmitEvent) => {
+        e.preventDefault();
+        this.controller.input(this.keyInput.value);
+        this.keyInput.value = '';
+      }),
+    );
+    this.keyInput.addEventListener(
+      'keydown',
+      input((e: KeyboardEvent) => {
+        if (e.key === 'Backspace' && this.keyInput.value === '') this.controller.undo();
+        if (e.key === 'Escape') this.controller.cancel();
+      }),
+    );
+    this.viewSelect.addEventListener(
+      'change',
+      input(() => {
+        this.chosenView = this.viewSelect.value as Colour;
+        this.refreshBoard();
+      }),
+    );
+    const nav = h(
+      'div',
+      { class: 'move-nav', role: 'group', 'aria-label': S.moves.title },
       h('button', { type: 'button', id: 'nav-first', 'aria-label': S.controls.first, onclick: () => this.step('first') }, '«'),
       h('button', { type: 'button', id: 'nav-prev', 'aria-label': S.controls.prev, onclick: () => this.step('prev') }, '‹'),
       h('button', { type: 'button', id: 'nav-next', 'aria-label': S.controls.next, onclick: () => this.step('next') }, '›'),
       h('button', { type: 'button', id: 'nav-last', 'aria-label': S.controls.last, onclick: () => this.step('last') }, '»'),
     );
-    replace(this.boardCol,
+    replace(
+      this.boardCol,
       h('div', { class: 'board-wrap' }, this.boardHost, this.access.element),
-      h('div', { class: 'prompt-bar' }, this.prompt,
-        h('div', { class: 'turn-buttons' }, b.noKill, b.undo, b.cancel, b.confirm)),
-      h('div', { class: 'options-row' }, keyForm,
-        h('label', {}, confirmBox, ' ', S.controls.confirmToggle),
-        h('label', {}, soundBox, ' ', S.controls.sound)),
+      h('div', { class: 'prompt-bar' }, this.prompt, h('div', { class: 'turn-buttons' }, b.noKill, b.undo, b.cancel, b.confirm)),
+      h('div', { class: 'options-row' }, keyForm, h('label', {}, confirmBox, ' ', S.controls.confirmToggle), h('label', {}, soundBox, ' ', S.controls.sound)),
     );
-    replace(this.root,
-      h('header', { class: 'top game-top' },
+    replace(
+      this.root,
+      h(
+        'header',
+        { class: 'top game-top' },
         link('/', S.appName, { class: 'brand' }),
         h('h1', {}, S.game.code(this.code)),
         h('nav', {}, h('label', { class: 'view-from' }, `${S.game.viewAs} `, this.viewSelect), this.talkLink, link('/rules', S.game.rulesLink)),
       ),
       this.banner,
-      h('main', { class: 'game' },
+      h(
+        'main',
+        { class: 'game' },
         this.talkCol,
         this.boardCol,
-        h('aside', { class: 'side' },
+        h(
+          'aside',
+          { class: 'side' },
           this.joinBox,
           this.lobbyBox,
           this.statusBox,
           this.seatsBox,
-          h('section', { class: 'card moves-card', 'aria-label': S.moves.title }, h('div', { class: 'row spread' }, h('h2', {}, S.moves.title), nav), this.movesList,
-            h('p', { class: 'muted record-link' }, h('a', { id: 'record-link', href: `/api/rooms/${this.code}/record`, target: '_blank', rel: 'noopener' }, S.moves.record))),
+          h(
+            'section',
+            { class: 'card moves-card', 'aria-label': S.moves.title },
+            h('div', { class: 'row spread' }, h('h2', {}, S.moves.title), nav),
+            this.movesList,
+            h(
+              'p',
+              { class: 'muted record-link' },
+              h('a', { id: 'record-link', href: `/api/rooms/${this.code}/record`, target: '_blank', rel: 'noopener' }, S.moves.record),
+            ),
+          ),
           this.actionsBox,
         ),
       ),
@@ -297,15 +359,19 @@ class GamePage {
     // `?renderer=canvas` and `?aa=0` help on machines with a weak or missing GPU.
     const q = new URLSearchParams(location.search);
     const renderer = q.get('renderer');
-    const board = await BoardView.create(this.boardHost, {
-      settle: () => void this.animation.settle(),
-      click: (sq) => this.controller.click(sq),
-      drop: (from, to) => this.controller.drop(from, to),
-      canDrag: (sq) => this.controller.canDrag(sq),
-    }, {
-      renderer: renderer === 'canvas' || renderer === 'webgl' || renderer === 'webgpu' ? renderer : undefined,
-      antialias: q.get('aa') !== '0',
-    });
+    const board = await BoardView.create(
+      this.boardHost,
+      {
+        settle: () => void this.animation.settle(),
+        click: (sq) => this.controller.click(sq),
+        drop: (from, to) => this.controller.drop(from, to),
+        canDrag: (sq) => this.controller.canDrag(sq),
+      },
+      {
+        renderer: renderer === 'canvas' || renderer === 'webgl' || renderer === 'webgpu' ? renderer : undefined,
+        antialias: q.get('aa') !== '0',
+      },
+    );
     if (this.disposed) {
       board.destroy();
       return;
@@ -473,8 +539,7 @@ class GamePage {
     else if (e.key === 'Escape') {
       this.animation.settle();
       this.controller.cancel();
-    }
-    else return;
+    } else return;
     e.preventDefault();
   }
 
@@ -519,14 +584,15 @@ class GamePage {
     let pieceList: readonly PieceInfo[] = [];
     let last: string[] = [];
     if (this.viewIndex === null) {
-      pieceList = this.snap && this.snap.pieces.length ? this.snap.pieces : this.livePos ? piecesOf(this.livePos) : [];
+      pieceList = this.snap?.pieces.length ? this.snap.pieces : this.livePos ? piecesOf(this.livePos) : [];
       last = lastTurnSquares(this.snap?.lastTurn ?? null);
     } else {
       pieceList = piecesOf(this.timeline.positionAfter(this.viewIndex));
       const entry = this.viewIndex > 0 ? this.timeline.entry(this.viewIndex - 1) : undefined;
       if (entry?.record.kind === 'turn') {
         const t = parseTurn(entry.record.text);
-        if (t.ok && 'from' in t.value) last = [t.value.from, t.value.to, t.value.placement, t.value.exit, t.value.reporterTarget].filter((s): s is string => !!s);
+        if (t.ok && 'from' in t.value)
+          last = [t.value.from, t.value.to, t.value.placement, t.value.exit, t.value.reporterTarget].filter((s): s is string => !!s);
       }
     }
     return { pieces: pieceList, preview: v.preview, highlights: v.highlights, lastTurn: last };
@@ -581,15 +647,28 @@ class GamePage {
     const now = Date.now();
     const mySeat = this.seat?.colour ?? null;
     const pos = this.viewIndex === null ? this.livePos : this.timeline.positionAfter(this.viewIndex);
-    renderStatus(this.statusBox, snap, snap.phase === 'waiting' ? null : pos, mySeat, now,
-      this.viewIndex === null ? null : { index: this.viewIndex, total: snap.moves.length });
+    renderStatus(
+      this.statusBox,
+      snap,
+      snap.phase === 'waiting' ? null : pos,
+      mySeat,
+      now,
+      this.viewIndex === null ? null : { index: this.viewIndex, total: snap.moves.length },
+    );
     const canSit = snap.phase === 'waiting' && !mySeat && this.joinMode !== 'joining';
     const canSwap = snap.phase === 'waiting' && !!mySeat;
     this.press.setContext({ seat: mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
     const partners = this.press.partners();
-    renderSeats(this.seatsBox, snap, mySeat, now, canSit ? (c) => void this.takeSeat(c) : null, canSwap ? (c) => this.sendAction('swap', { colour: c }) : null,
+    renderSeats(
+      this.seatsBox,
+      snap,
+      mySeat,
+      now,
+      canSit ? (c) => void this.takeSeat(c) : null,
+      canSwap ? (c) => this.sendAction('swap', { colour: c }) : null,
       partners.length ? { seats: partners, talk: (c) => this.pressPanel.talkWith(c) } : null,
-      canSwap ? (ready) => this.sendAction('ready', { ready }) : null);
+      canSwap ? (ready) => this.sendAction('ready', { ready }) : null,
+    );
     renderMoves(this.movesList, snap.moves, this.viewIndex, this.timeline.length, (n) => this.viewAt(n >= snap.moves.length ? null : n));
     this.renderActions(snap, mySeat);
     this.renderLobby(snap, mySeat);
@@ -599,7 +678,7 @@ class GamePage {
     const items: HTMLElement[] = [];
     const seat = snap.seats.find((s) => s.colour === mySeat);
     if (snap.phase === 'playing' && seat?.active) {
-      if (snap.drawOffer && snap.drawOffer.by) {
+      if (snap.drawOffer?.by) {
         items.push(h('p', { id: 'draw-offer' }, S.game.drawOffered(snap.drawOffer.by as Colour)));
         if (snap.drawOffer.by !== mySeat && !snap.drawOffer.accepted.includes(mySeat!)) {
           // Name the offer answered, so that an answer to an offer that lapsed meanwhile is refused.
@@ -618,11 +697,39 @@ class GamePage {
   }
 
   private confirmResign(): void {
-    const dialog = h('dialog', { id: 'resign-dialog', class: 'dialog' },
+    const dialog = h(
+      'dialog',
+      { id: 'resign-dialog', class: 'dialog' },
       h('p', {}, S.game.resignConfirm),
-      h('div', { class: 'row' },
-        h('button', { type: 'button', id: 'resign-yes', class: 'danger', onclick: () => { this.sendAction('resign'); dialog.close(); dialog.remove(); } }, S.game.yes),
-        h('button', { type: 'button', id: 'resign-no', onclick: () => { dialog.close(); dialog.remove(); } }, S.game.no),
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'resign-yes',
+            class: 'danger',
+            onclick: () => {
+              this.sendAction('resign');
+              dialog.close();
+              dialog.remove();
+            },
+          },
+          S.game.yes,
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'resign-no',
+            onclick: () => {
+              dialog.close();
+              dialog.remove();
+            },
+          },
+          S.game.no,
+        ),
       ),
     );
     document.body.appendChild(dialog);
@@ -638,8 +745,15 @@ class GamePage {
       items.push(h('h2', {}, S.game.invite));
       const inviteInput = h('input', { id: 'invite-link', value: invite, readonly: true, 'aria-label': S.game.copyLink });
       const copied = h('span', { class: 'muted', 'aria-live': 'polite' });
-      items.push(h('div', { class: 'row' }, inviteInput,
-        h('button', { type: 'button', id: 'copy-link', onclick: () => copy(invite, inviteInput, copied) }, S.game.copyLink), copied));
+      items.push(
+        h(
+          'div',
+          { class: 'row' },
+          inviteInput,
+          h('button', { type: 'button', id: 'copy-link', onclick: () => copy(invite, inviteInput, copied) }, S.game.copyLink),
+          copied,
+        ),
+      );
       if (box.dataset.qr !== invite) box.dataset.qr = invite;
       items.push(h('div', { class: 'qr-wrap' }, qrSvg(invite, S.game.qrLabel)));
       if (free > 0) items.push(h('p', { class: 'muted', id: 'waiting-note' }, S.game.waitingForPlayers(free)));
@@ -649,9 +763,16 @@ class GamePage {
     if (mySeat && this.seat && snap.phase !== 'over') {
       const seatLink = `${invite}#seat=${this.seat.colour}.${this.seat.seatKey}`;
       const copied = h('span', { class: 'muted', 'aria-live': 'polite' });
-      items.push(h('details', { class: 'seat-link' }, h('summary', {}, S.game.seatLink),
-        h('p', { class: 'hint' }, S.game.seatLinkHint),
-        h('button', { type: 'button', id: 'copy-seat-link', onclick: () => copy(seatLink, null, copied) }, S.game.seatLink), copied));
+      items.push(
+        h(
+          'details',
+          { class: 'seat-link' },
+          h('summary', {}, S.game.seatLink),
+          h('p', { class: 'hint' }, S.game.seatLinkHint),
+          h('button', { type: 'button', id: 'copy-seat-link', onclick: () => copy(seatLink, null, copied) }, S.game.seatLink),
+          copied,
+        ),
+      );
     }
     // Keep an open <details> open across refreshes.
     const wasOpen = box.querySelector('details')?.open ?? false;
@@ -679,10 +800,14 @@ class GamePage {
     box.dataset.built = '1';
     const name = h('input', { id: 'player-name', maxlength: 24, value: savedName(), placeholder: S.game.namePlaceholder, autocomplete: 'nickname' });
     const error = h('p', { class: 'error', role: 'alert', id: 'join-error' });
-    const form = h('form', {},
-      h('label', { for: 'player-name' }, S.game.yourName), name,
+    const form = h(
+      'form',
+      {},
+      h('label', { for: 'player-name' }, S.game.yourName),
+      name,
       h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary', id: 'take-seat' }, S.game.takeSeat)),
-      error);
+      error,
+    );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void this.takeSeat(undefined);

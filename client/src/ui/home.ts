@@ -31,14 +31,17 @@ export function renderHome(root: HTMLElement): () => void {
   const optionLabels = S.ruleOptions as unknown as Record<string, Record<string, string>>;
 
   // ---- create
-  const players = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.players),
-    ...[4, 3, 2].map((n) =>
-      h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === 4 }), ' ', S.home.playersOption(n)),
-    ),
+  const players = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, S.home.players),
+    ...[4, 3, 2].map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === 4 }), ' ', S.home.playersOption(n))),
   );
   const ruleFields = RULE_CHOICES.map((choice) => {
     const labels = optionLabels[choice.key];
-    const select = h('select', { name: choice.key, id: `rule-${choice.key}` },
+    const select = h(
+      'select',
+      { name: choice.key, id: `rule-${choice.key}` },
       ...(choice.values as readonly (string | boolean)[]).map((v) =>
         h('option', { value: String(v), selected: v === DEFAULT_RULES[choice.key] }, labels[String(v)]),
       ),
@@ -47,8 +50,13 @@ export function renderHome(root: HTMLElement): () => void {
   });
   const quiet = h('input', { type: 'number', id: 'rule-quiet', name: 'no_progress_rounds', min: 0, max: 10000, value: DEFAULT_RULES.no_progress_rounds });
   ruleFields.push(
-    h('div', { class: 'field' }, h('label', { for: 'rule-quiet' }, S.ruleOptions.no_progress_rounds.label), quiet,
-      h('small', {}, S.ruleOptions.no_progress_rounds.hint)),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'rule-quiet' }, S.ruleOptions.no_progress_rounds.label),
+      quiet,
+      h('small', {}, S.ruleOptions.no_progress_rounds.hint),
+    ),
   );
   const clockOn = h('input', { type: 'checkbox', id: 'clock-on' });
   const minutes = h('input', { type: 'number', id: 'clock-min', min: 1, max: 600, value: 15, disabled: true });
@@ -57,27 +65,43 @@ export function renderHome(root: HTMLElement): () => void {
     minutes.disabled = !clockOn.checked;
     increment.disabled = !clockOn.checked;
   });
-  const visibility = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.visibility),
+  const visibility = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, S.home.visibility),
     h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'private', checked: true }), ' ', S.home.private),
     h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'public' }), ' ', S.home.public),
   );
   const pressExistence = h('input', { type: 'checkbox', id: 'press-existence' });
   const pressReveal = h('input', { type: 'checkbox', id: 'press-reveal', checked: true });
-  const talk = h('fieldset', { class: 'choices' }, h('legend', {}, S.home.talk),
+  const talk = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, S.home.talk),
     h('label', {}, pressExistence, ' ', S.home.pressExistence),
     h('label', {}, pressReveal, ' ', S.home.pressReveal),
   );
   const createError = h('p', { class: 'error', role: 'alert' });
   const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, S.home.create);
-  const form = h('form', { class: 'card', id: 'create-form' },
+  const form = h(
+    'form',
+    { class: 'card', id: 'create-form' },
     h('h2', {}, S.home.createTitle),
     players,
     h('details', {}, h('summary', {}, S.home.rulesTitle), h('p', { class: 'hint' }, S.home.rulesHint), ...ruleFields),
-    h('fieldset', { class: 'choices' }, h('legend', {}, S.home.clock),
+    h(
+      'fieldset',
+      { class: 'choices' },
+      h('legend', {}, S.home.clock),
       h('label', {}, clockOn, ' ', S.home.clockOn),
-      h('div', { class: 'row' },
-        h('label', { for: 'clock-min' }, S.home.clockMinutes), minutes,
-        h('label', { for: 'clock-inc' }, S.home.clockIncrement), increment),
+      h(
+        'div',
+        { class: 'row' },
+        h('label', { for: 'clock-min' }, S.home.clockMinutes),
+        minutes,
+        h('label', { for: 'clock-inc' }, S.home.clockIncrement),
+        increment,
+      ),
     ),
     visibility,
     talk,
@@ -115,9 +139,19 @@ export function renderHome(root: HTMLElement): () => void {
   });
 
   // ---- join by code
-  const codeInput = h('input', { id: 'join-code', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: S.home.joinPlaceholder, maxlength: 80 });
+  const codeInput = h('input', {
+    id: 'join-code',
+    name: 'code',
+    autocomplete: 'off',
+    autocapitalize: 'characters',
+    spellcheck: 'false',
+    placeholder: S.home.joinPlaceholder,
+    maxlength: 80,
+  });
   const joinError = h('p', { class: 'error', role: 'alert' });
-  const joinForm = h('form', { class: 'card', id: 'join-form' },
+  const joinForm = h(
+    'form',
+    { class: 'card', id: 'join-form' },
     h('h2', {}, S.home.joinTitle),
     h('div', { class: 'row' }, h('label', { for: 'join-code' }, S.home.joinCode), codeInput, h('button', { type: 'submit' }, S.home.join)),
     joinError,
@@ -142,14 +176,17 @@ export function renderHome(root: HTMLElement): () => void {
         void err;
       });
   };
-  const publicCard = h('section', { class: 'card' },
+  const publicCard = h(
+    'section',
+    { class: 'card' },
     h('div', { class: 'row spread' }, h('h2', {}, S.home.publicTitle), h('button', { type: 'button', onclick: refresh }, S.home.refresh)),
     list,
   );
   refresh();
   const timer = setInterval(refresh, 10000);
 
-  replace(root,
+  replace(
+    root,
     h('header', { class: 'top' }, h('h1', {}, S.appName), h('p', { class: 'tagline' }, S.tagline), h('nav', {}, link('/rules', S.nav.rules))),
     h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, joinForm, publicCard)),
   );
@@ -165,16 +202,27 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
     replace(list, h('li', { class: 'muted' }, S.home.publicEmpty));
     return;
   }
-  replace(list, ...visible.map((r) => {
-    const waiting = r.phase === 'waiting';
-    const names = (r.seats ?? []).filter((s) => s.name).map((s) => s.name).join(', ');
-    const colours = (r.seats ?? []).map((s) => s.colour).filter((c) => (COLOURS as readonly string[]).includes(c)).join('');
-    return h('li', {},
-      h('span', { class: 'code' }, r.code),
-      h('span', {}, S.home.playersOption(r.players)),
-      h('span', { class: 'muted' }, waiting ? S.home.roomWaiting : S.home.roomPlaying),
-      h('span', { class: 'muted', title: colours }, `${S.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
-      link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? S.home.roomJoin : S.home.roomWatch, { class: 'button' }),
-    );
-  }));
+  replace(
+    list,
+    ...visible.map((r) => {
+      const waiting = r.phase === 'waiting';
+      const names = (r.seats ?? [])
+        .filter((s) => s.name)
+        .map((s) => s.name)
+        .join(', ');
+      const colours = (r.seats ?? [])
+        .map((s) => s.colour)
+        .filter((c) => (COLOURS as readonly string[]).includes(c))
+        .join('');
+      return h(
+        'li',
+        {},
+        h('span', { class: 'code' }, r.code),
+        h('span', {}, S.home.playersOption(r.players)),
+        h('span', { class: 'muted' }, waiting ? S.home.roomWaiting : S.home.roomPlaying),
+        h('span', { class: 'muted', title: colours }, `${S.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
+        link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? S.home.roomJoin : S.home.roomWatch, { class: 'button' }),
+      );
+    }),
+  );
 }

@@ -36,7 +36,14 @@ export function remaining(snap: GameSnapshot, seat: SeatSnapshot, now: number): 
 }
 
 /** The status panel: whose turn, ruler, control of armies, eliminated players, clocks, result. */
-export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position | null, mySeat: Colour | null, now: number, history: { index: number; total: number } | null): void {
+export function renderStatus(
+  el: HTMLElement,
+  snap: GameSnapshot,
+  pos: Position | null,
+  mySeat: Colour | null,
+  now: number,
+  history: { index: number; total: number } | null,
+): void {
   const rows: HTMLElement[] = [];
   if (history) {
     rows.push(h('p', { class: 'history-note' }, S.status.viewingPast(history.index, history.total)));
@@ -45,21 +52,47 @@ export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position 
     rows.push(h('p', { class: 'turn' }, S.status.notStarted));
   } else if (!pos.result && pos.toMove) {
     const mine = pos.toMove === mySeat && !history;
-    rows.push(h('p', { class: `turn${mine ? ' mine' : ''}`, id: 'turn-line' }, swatch(pos.toMove),
-      mine ? (pos.turnKind === 'extra' ? S.status.yourTurnExtra : S.status.yourTurn) : S.status.toMove(pos.toMove, pos.turnKind === 'extra')));
+    rows.push(
+      h(
+        'p',
+        { class: `turn${mine ? ' mine' : ''}`, id: 'turn-line' },
+        swatch(pos.toMove),
+        mine ? (pos.turnKind === 'extra' ? S.status.yourTurnExtra : S.status.yourTurn) : S.status.toMove(pos.toMove, pos.turnKind === 'extra'),
+      ),
+    );
   }
   if (snap.result && !history) {
     const r = snap.result;
-    rows.push(h('p', { class: 'result', id: 'result' },
-      r.kind === 'win' && r.winner ? S.status.resultWin(r.winner) : S.status.resultDraw((r.reason || 'agreement') as DrawReason)));
-    if (r.ranking.length) rows.push(h('p', { class: 'muted' }, `${S.status.ranking}: ${r.ranking.map((g) => g.split('').map((c) => S.colour(c as Colour)).join(' = ')).join(' › ')}`));
+    rows.push(
+      h(
+        'p',
+        { class: 'result', id: 'result' },
+        r.kind === 'win' && r.winner ? S.status.resultWin(r.winner) : S.status.resultDraw((r.reason || 'agreement') as DrawReason),
+      ),
+    );
+    if (r.ranking.length)
+      rows.push(
+        h(
+          'p',
+          { class: 'muted' },
+          `${S.status.ranking}: ${r.ranking
+            .map((g) =>
+              g
+                .split('')
+                .map((c) => S.colour(c as Colour))
+                .join(' = '),
+            )
+            .join(' › ')}`,
+        ),
+      );
   }
   if (pos) {
     const k = ruler(pos);
     rows.push(h('p', {}, h('strong', {}, `${S.status.ruler}: `), k ? [swatch(k), S.colour(k)] : S.status.noRuler));
     const armies = COLOURS.map((army) => {
       const c = controllerOf(pos, army);
-      const text = c === null ? S.status.gone(army) : c === 'frozen' ? S.status.frozen(army) : c === 'hostage' ? S.status.hostage(army) : S.status.controlledBy(army, c);
+      const text =
+        c === null ? S.status.gone(army) : c === 'frozen' ? S.status.frozen(army) : c === 'hostage' ? S.status.hostage(army) : S.status.controlledBy(army, c);
       return h('li', { class: c === 'frozen' ? 'frozen' : c === 'hostage' ? 'hostage' : '' }, swatch(army), text);
     });
     rows.push(h('div', {}, h('strong', {}, S.status.control), h('ul', { class: 'armies' }, ...armies)));
@@ -68,21 +101,45 @@ export function renderStatus(el: HTMLElement, snap: GameSnapshot, pos: Position 
     if (out.length) {
       // A flag fall is a resignation to the engine; the move list says which it was.
       const onTime = new Set(snap.moves.filter((m) => m.kind === 'timeout').map((m) => m.colour));
-      rows.push(h('div', {}, h('strong', {}, S.status.eliminated),
-        h('ul', { class: 'out' }, ...out.map((e) => h('li', {}, swatch(e.colour as Colour),
-          e.cause === 'resigned' && onTime.has(e.colour as Colour)
-            ? S.status.eliminatedOnTime(e.colour as Colour)
-            : S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null)))),
-      ));
+      rows.push(
+        h(
+          'div',
+          {},
+          h('strong', {}, S.status.eliminated),
+          h(
+            'ul',
+            { class: 'out' },
+            ...out.map((e) =>
+              h(
+                'li',
+                {},
+                swatch(e.colour as Colour),
+                e.cause === 'resigned' && onTime.has(e.colour as Colour)
+                  ? S.status.eliminatedOnTime(e.colour as Colour)
+                  : S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null),
+              ),
+            ),
+          ),
+        ),
+      );
     }
   }
   if (snap.clock.enabled) {
-    rows.push(h('div', {}, h('strong', {}, S.status.clocks),
-      h('ul', { class: 'clocks' }, ...snap.seats.map((seat) => {
-        const running = snap.clock.running === seat.colour && snap.phase === 'playing';
-        return h('li', { class: running ? 'running' : '' }, swatch(seat.colour), h('span', { class: 'clock' }, clockText(remaining(snap, seat, now))));
-      })),
-    ));
+    rows.push(
+      h(
+        'div',
+        {},
+        h('strong', {}, S.status.clocks),
+        h(
+          'ul',
+          { class: 'clocks' },
+          ...snap.seats.map((seat) => {
+            const running = snap.clock.running === seat.colour && snap.phase === 'playing';
+            return h('li', { class: running ? 'running' : '' }, swatch(seat.colour), h('span', { class: 'clock' }, clockText(remaining(snap, seat, now))));
+          }),
+        ),
+      ),
+    );
   }
   replace(el, ...rows);
 }
@@ -112,27 +169,49 @@ export function renderSeats(
           ? S.game.seatReconnecting(since(seat.since, now))
           : S.game.seatConnected;
     const presence = seat.presence === 'reconnecting' ? 'away reconnecting' : seat.presence;
-    return h('li', { class: `seat ${presence}${you ? ' you' : ''}${seat.active ? '' : ' out'}`, 'data-colour': seat.colour },
+    return h(
+      'li',
+      { class: `seat ${presence}${you ? ' you' : ''}${seat.active ? '' : ' out'}`, 'data-colour': seat.colour },
       swatch(seat.colour),
       h('span', { class: 'name' }, seat.taken ? seat.name || S.colour(seat.colour) : S.colour(seat.colour)),
       you ? h('span', { class: 'tag' }, S.game.seatYou) : null,
       h('span', { class: 'presence' }, state),
-      !seat.taken && onSit ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour)) : null,
+      !seat.taken && onSit
+        ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour))
+        : null,
       onSwap && !you ? swapButton(seat, mine, onSwap) : null,
       seat.taken && seat.swapWith && seat.swapWith === mySeat ? h('span', { class: 'tag swap' }, S.game.swapAsked) : null,
       snap.phase === 'waiting' && seat.taken && seat.ready ? h('span', { class: 'tag ready' }, S.game.seatReady) : null,
       you && onReady
-        ? h('button', { type: 'button', class: 'small', id: 'ready-toggle', 'aria-pressed': String(seat.ready), onclick: () => onReady(!seat.ready) }, seat.ready ? S.game.notReady : S.game.imReady)
+        ? h(
+            'button',
+            { type: 'button', class: 'small', id: 'ready-toggle', 'aria-pressed': String(seat.ready), onclick: () => onReady(!seat.ready) },
+            seat.ready ? S.game.notReady : S.game.imReady,
+          )
         : null,
-      talk && talk.seats.includes(seat.colour)
-        ? h('button', { type: 'button', class: 'small talk-to', 'data-talk': seat.colour, 'aria-label': S.press.talkToLabel(seat.name || S.colour(seat.colour)), onclick: () => talk.talk(seat.colour) }, S.press.talkTo)
+      talk?.seats.includes(seat.colour)
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'small talk-to',
+              'data-talk': seat.colour,
+              'aria-label': S.press.talkToLabel(seat.name || S.colour(seat.colour)),
+              onclick: () => talk.talk(seat.colour),
+            },
+            S.press.talkTo,
+          )
         : null,
     );
   });
-  if (snap.rules.players === 3) items.push(h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)));
-  const readyNote = snap.phase === 'waiting'
-    ? h('p', { class: 'muted', id: 'ready-count' }, S.game.readyCount(snap.seats.filter((x) => x.taken && x.ready).length, snap.seats.length))
-    : null;
+  if (snap.rules.players === 3)
+    items.push(
+      h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)),
+    );
+  const readyNote =
+    snap.phase === 'waiting'
+      ? h('p', { class: 'muted', id: 'ready-count' }, S.game.readyCount(snap.seats.filter((x) => x.taken && x.ready).length, snap.seats.length))
+      : null;
   replace(el, h('ul', { class: 'seats' }, ...items), readyNote, h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)));
 }
 
@@ -162,15 +241,22 @@ export function renderMoves(el: HTMLElement, moves: readonly MoveRecord[], selec
   const current = selected ?? moves.length;
   const items = moves.map((m, i) => {
     const n = i + 1;
-    return h('li', { class: n === current ? 'current' : '' },
-      h('button', {
-        type: 'button',
-        class: 'move',
-        disabled: n > replayable,
-        'aria-current': n === current ? 'step' : null,
-        'aria-label': S.moves.moveLabel(n, `${m.colour ? S.colour(m.colour) : ''} ${moveText(m)}`),
-        onclick: () => onPick(n),
-      }, m.colour ? swatch(m.colour) : null, moveText(m)),
+    return h(
+      'li',
+      { class: n === current ? 'current' : '' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'move',
+          disabled: n > replayable,
+          'aria-current': n === current ? 'step' : null,
+          'aria-label': S.moves.moveLabel(n, `${m.colour ? S.colour(m.colour) : ''} ${moveText(m)}`),
+          onclick: () => onPick(n),
+        },
+        m.colour ? swatch(m.colour) : null,
+        moveText(m),
+      ),
     );
   });
   const list = h('ol', { class: 'moves' }, ...items);

@@ -58,7 +58,9 @@ export class PressPanel {
     private readonly model: PressModel,
     private readonly options: PressPanelOptions,
   ) {
-    this.element = h('section', { id: 'talk', class: 'card talk', 'aria-label': S.press.title },
+    this.element = h(
+      'section',
+      { id: 'talk', class: 'card talk', 'aria-label': S.press.title },
       h('h2', {}, S.press.title),
       this.status,
       this.alertsEl,
@@ -174,7 +176,8 @@ export class PressPanel {
     const key = alerts.map((b) => `${b.pactId}${b.traitor}${b.victim}${b.ply}`).join('|');
     if (this.alertsEl.dataset.key === key) return;
     this.alertsEl.dataset.key = key;
-    replace(this.alertsEl,
+    replace(
+      this.alertsEl,
       h('strong', {}, S.pacts.betrayalTitle),
       h('ul', {}, ...alerts.map((b) => h('li', { class: 'betrayal' }, this.betrayalText(b)))),
       h('button', { type: 'button', class: 'small', id: 'press-alerts-dismiss', onclick: () => this.model.dismissAlerts() }, S.press.dismiss),
@@ -204,22 +207,31 @@ export class PressPanel {
     if (this.tabsEl.dataset.key === key) return;
     this.tabsEl.dataset.key = key;
     const hadFocus = this.tabsEl.contains(document.activeElement);
-    replace(this.tabsEl, ...tabs.map((t) => {
-      const on = t.id === selected;
-      const title = t.kind === 'private' ? S.press.privateWith(this.names(t.others)) : t.kind === 'group' ? S.press.groupWith(this.names(t.others)) : undefined;
-      return h('button', {
-        type: 'button',
-        role: 'tab',
-        class: `tab ${t.kind}${t.unread ? ' has-unread' : ''}`,
-        'data-channel': t.id,
-        'aria-selected': on ? 'true' : 'false',
-        'aria-controls': t.kind === 'reveal' ? 'press-reveal' : 'press-feed',
-        tabindex: on ? 0 : -1,
-        title,
-        onclick: () => this.model.select(t.id),
-        onkeydown: ((e: KeyboardEvent) => this.tabKey(e, tabs, t.id)) as EventListener,
-      }, ...this.tabLabel(t), t.unread > 0 ? h('span', { class: 'badge', 'aria-label': S.press.unread(t.unread) }, String(t.unread)) : null);
-    }));
+    replace(
+      this.tabsEl,
+      ...tabs.map((t) => {
+        const on = t.id === selected;
+        const title =
+          t.kind === 'private' ? S.press.privateWith(this.names(t.others)) : t.kind === 'group' ? S.press.groupWith(this.names(t.others)) : undefined;
+        return h(
+          'button',
+          {
+            type: 'button',
+            role: 'tab',
+            class: `tab ${t.kind}${t.unread ? ' has-unread' : ''}`,
+            'data-channel': t.id,
+            'aria-selected': on ? 'true' : 'false',
+            'aria-controls': t.kind === 'reveal' ? 'press-reveal' : 'press-feed',
+            tabindex: on ? 0 : -1,
+            title,
+            onclick: () => this.model.select(t.id),
+            onkeydown: ((e: KeyboardEvent) => this.tabKey(e, tabs, t.id)) as EventListener,
+          },
+          ...this.tabLabel(t),
+          t.unread > 0 ? h('span', { class: 'badge', 'aria-label': S.press.unread(t.unread) }, String(t.unread)) : null,
+        );
+      }),
+    );
     if (hadFocus) (this.tabsEl.querySelector('[aria-selected="true"]') as HTMLElement | null)?.focus();
   }
 
@@ -237,18 +249,35 @@ export class PressPanel {
     if (partners.length < 2) this.groupForm.hidden = true;
     if (key === this.partnersKey) return;
     this.partnersKey = key;
-    const boxes = (name: string): HTMLElement[] => partners.map((c) =>
-      h('label', { class: 'check' }, h('input', { type: 'checkbox', name, value: c }), swatch(c), this.options.seatName(c)));
-    replace(this.groupForm,
+    const boxes = (name: string): HTMLElement[] =>
+      partners.map((c) => h('label', { class: 'check' }, h('input', { type: 'checkbox', name, value: c }), swatch(c), this.options.seatName(c)));
+    replace(
+      this.groupForm,
       h('fieldset', { class: 'choices' }, h('legend', {}, S.press.groupHint), ...boxes('group-with')),
-      h('button', { type: 'submit', class: 'small', id: 'press-open-group' }, S.press.openGroup));
-    replace(this.proposeForm,
+      h('button', { type: 'submit', class: 'small', id: 'press-open-group' }, S.press.openGroup),
+    );
+    replace(
+      this.proposeForm,
       h('fieldset', { class: 'choices' }, h('legend', {}, S.pacts.proposeWith), ...boxes('pact-with')),
-      h('label', { class: 'field' }, S.pacts.proposeRounds,
-        h('input', { type: 'number', name: 'rounds', id: 'pact-rounds', min: 1, max: 1000, step: 1, inputmode: 'numeric', placeholder: S.pacts.proposeRoundsHint })),
+      h(
+        'label',
+        { class: 'field' },
+        S.pacts.proposeRounds,
+        h('input', {
+          type: 'number',
+          name: 'rounds',
+          id: 'pact-rounds',
+          min: 1,
+          max: 1000,
+          step: 1,
+          inputmode: 'numeric',
+          placeholder: S.pacts.proposeRoundsHint,
+        }),
+      ),
       h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'announce', id: 'pact-announce' }), S.pacts.proposeAnnounce),
       this.proposeNote,
-      h('button', { type: 'submit', class: 'small primary', id: 'pact-submit' }, S.pacts.proposeSubmit));
+      h('button', { type: 'submit', class: 'small primary', id: 'pact-submit' }, S.pacts.proposeSubmit),
+    );
     replace(this.proposeBox, h('summary', {}, S.pacts.propose), h('p', { class: 'hint' }, S.pacts.explain), this.proposeForm);
   }
 
@@ -292,15 +321,35 @@ export class PressPanel {
       replace(el, h('p', { class: 'muted empty' }, S.press.empty));
       return;
     }
-    const earlier = all.length > items.length
-      ? h('button', { type: 'button', class: 'small link', id: 'press-earlier', onclick: () => {
-        this.feedLimit += FEED_PAGE;
-        this.render();
-      } }, S.press.earlier(all.length - items.length))
-      : older
-        ? h('button', { type: 'button', class: 'small link', id: 'press-older', disabled: loading, 'aria-busy': loading ? 'true' : 'false', onclick: () => m.loadOlder(selected) },
-          loading ? S.press.loadingOlder : S.press.loadOlder)
-        : null;
+    const earlier =
+      all.length > items.length
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'small link',
+              id: 'press-earlier',
+              onclick: () => {
+                this.feedLimit += FEED_PAGE;
+                this.render();
+              },
+            },
+            S.press.earlier(all.length - items.length),
+          )
+        : older
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'small link',
+                id: 'press-older',
+                disabled: loading,
+                'aria-busy': loading ? 'true' : 'false',
+                onclick: () => m.loadOlder(selected),
+              },
+              loading ? S.press.loadingOlder : S.press.loadOlder,
+            )
+          : null;
     replace(el, earlier, h('ol', { class: 'messages' }, ...items.map((item) => this.feedLine(item))));
     if (atBottom) el.scrollTop = el.scrollHeight;
     else if (prepended > 0) el.scrollTop = el.scrollHeight - fromBottom; // the same lines stay in view
@@ -311,16 +360,20 @@ export class PressPanel {
       case 'message': {
         const m = item.message;
         const c = sortColours([m.from as Colour])[0];
-        return h('li', { class: `msg${item.mine ? ' mine' : ''}`, 'data-id': m.id, title: new Date(m.at).toLocaleTimeString() },
+        return h(
+          'li',
+          { class: `msg${item.mine ? ' mine' : ''}`, 'data-id': m.id, title: new Date(m.at).toLocaleTimeString() },
           c ? swatch(c) : null,
           h('strong', { class: 'from' }, this.memberName(m.from, m.name), item.mine ? h('span', { class: 'you' }, S.press.youTag) : null),
-          h('span', { class: 'text' }, m.text));
+          h('span', { class: 'text' }, m.text),
+        );
       }
       case 'pact': {
         const p = item.pact;
-        const text = item.event === 'in_force'
-          ? S.pacts.tableInForce(this.pactMembers(p), S.pacts.rounds(p.rounds))
-          : S.pacts.tableEnded(this.pactMembers(p), S.pacts.endReason[p.endReason ?? ''] ?? '');
+        const text =
+          item.event === 'in_force'
+            ? S.pacts.tableInForce(this.pactMembers(p), S.pacts.rounds(p.rounds))
+            : S.pacts.tableEnded(this.pactMembers(p), S.pacts.endReason[p.endReason ?? ''] ?? '');
         return h('li', { class: 'sys pact-line' }, text);
       }
       case 'betrayal':
@@ -332,12 +385,18 @@ export class PressPanel {
     const m = this.model;
     const state = reveal ? 'none' : m.compose(m.selected);
     this.form.hidden = state !== 'ok';
-    const noteText = state === 'read_only_table' ? S.press.readOnlyTable : state === 'closed' ? S.press.closed : state === 'not_active' ? S.press.notActive : '';
+    const noteText =
+      state === 'read_only_table' ? S.press.readOnlyTable : state === 'closed' ? S.press.closed : state === 'not_active' ? S.press.notActive : '';
     setText(this.note, noteText);
     this.note.hidden = noteText === '';
     if (state !== 'ok') return;
     const tab = m.tabs().find((t) => t.id === m.selected);
-    const placeholder = !tab || tab.kind === 'table' ? S.press.placeholderTable : tab.kind === 'spectators' ? S.press.placeholderSpectators : S.press.placeholder(this.names(tab.others));
+    const placeholder =
+      !tab || tab.kind === 'table'
+        ? S.press.placeholderTable
+        : tab.kind === 'spectators'
+          ? S.press.placeholderSpectators
+          : S.press.placeholder(this.names(tab.others));
     if (this.input.placeholder !== placeholder) {
       this.input.placeholder = placeholder;
       this.input.setAttribute('aria-label', placeholder);
@@ -384,39 +443,99 @@ export class PressPanel {
     const rows: HTMLElement[] = [];
     const terms = (p: PactView): string => S.pacts.list([S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret]);
     for (const p of g.invitations) {
-      rows.push(h('li', { class: 'pact invitation', 'data-pact': p.id },
-        h('span', {}, S.pacts.invitationLine(this.options.seatName(p.proposer), this.pactMembers(p), terms(p))),
-        h('span', { class: 'pact-buttons' },
-          h('button', { type: 'button', class: 'small primary', 'data-pact-accept': p.id, onclick: () => m.accept(p.id) }, S.pacts.accept),
-          h('button', { type: 'button', class: 'small', 'data-pact-decline': p.id, onclick: () => m.decline(p.id) }, S.pacts.decline))));
+      rows.push(
+        h(
+          'li',
+          { class: 'pact invitation', 'data-pact': p.id },
+          h('span', {}, S.pacts.invitationLine(this.options.seatName(p.proposer), this.pactMembers(p), terms(p))),
+          h(
+            'span',
+            { class: 'pact-buttons' },
+            h('button', { type: 'button', class: 'small primary', 'data-pact-accept': p.id, onclick: () => m.accept(p.id) }, S.pacts.accept),
+            h('button', { type: 'button', class: 'small', 'data-pact-decline': p.id, onclick: () => m.decline(p.id) }, S.pacts.decline),
+          ),
+        ),
+      );
     }
     for (const p of g.waiting) {
       const waitingFor = p.members.filter((c) => !p.accepted.includes(c));
-      rows.push(h('li', { class: 'pact waiting', 'data-pact': p.id },
-        h('span', {}, S.pacts.waitingLine(this.pactMembers(p), this.names(waitingFor), terms(p))),
-        h('button', { type: 'button', class: 'small', 'data-pact-withdraw': p.id, onclick: () => m.decline(p.id) }, S.pacts.withdraw)));
+      rows.push(
+        h(
+          'li',
+          { class: 'pact waiting', 'data-pact': p.id },
+          h('span', {}, S.pacts.waitingLine(this.pactMembers(p), this.names(waitingFor), terms(p))),
+          h('button', { type: 'button', class: 'small', 'data-pact-withdraw': p.id, onclick: () => m.decline(p.id) }, S.pacts.withdraw),
+        ),
+      );
     }
     for (const p of g.inForce) {
-      const bits = [S.pacts.inForce, p.turnsLeft !== null ? S.pacts.turnsLeft(p.turnsLeft) : S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret];
+      const bits = [
+        S.pacts.inForce,
+        p.turnsLeft !== null ? S.pacts.turnsLeft(p.turnsLeft) : S.pacts.rounds(p.rounds),
+        p.announced ? S.pacts.announced : S.pacts.secret,
+      ];
       if (p.broken) bits.push(S.pacts.broken);
       const bound = !!me && p.standing.includes(me as Colour);
-      if (!bound && !!me && p.members.includes(me as Colour)) bits.push(S.pacts.notBound);
-      rows.push(h('li', { class: `pact in-force${p.broken ? ' broken' : ''}`, 'data-pact': p.id },
-        h('span', {}, S.pacts.line(this.pactMembers(p), S.pacts.list(bits))),
-        bound ? h('button', { type: 'button', class: 'small', 'data-pact-leave': p.id, 'aria-label': S.pacts.leaveLabel(this.pactMembers(p)), onclick: () => m.leave(p.id) }, S.pacts.leave) : null));
+      if (!bound && me && p.members.includes(me as Colour)) bits.push(S.pacts.notBound);
+      rows.push(
+        h(
+          'li',
+          { class: `pact in-force${p.broken ? ' broken' : ''}`, 'data-pact': p.id },
+          h('span', {}, S.pacts.line(this.pactMembers(p), S.pacts.list(bits))),
+          bound
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'small',
+                  'data-pact-leave': p.id,
+                  'aria-label': S.pacts.leaveLabel(this.pactMembers(p)),
+                  onclick: () => m.leave(p.id),
+                },
+                S.pacts.leave,
+              )
+            : null,
+        ),
+      );
     }
     const items: HTMLElement[] = [];
     if (rows.length) items.push(h('ul', { class: 'pact-list' }, ...rows));
     else if (!any) items.push(h('p', { class: 'muted' }, S.pacts.none));
     if (g.ended.length) {
-      items.push(h('details', { class: 'pacts-ended' }, h('summary', {}, S.pacts.endedCount(g.ended.length)),
-        h('ul', { class: 'pact-list' }, ...g.ended.map((p) => h('li', { class: `pact ended${p.broken ? ' broken' : ''}`, 'data-pact': p.id },
-          S.pacts.line(this.pactMembers(p), S.pacts.endReason[p.endReason ?? ''] ?? ''))))));
+      items.push(
+        h(
+          'details',
+          { class: 'pacts-ended' },
+          h('summary', {}, S.pacts.endedCount(g.ended.length)),
+          h(
+            'ul',
+            { class: 'pact-list' },
+            ...g.ended.map((p) =>
+              h(
+                'li',
+                { class: `pact ended${p.broken ? ' broken' : ''}`, 'data-pact': p.id },
+                S.pacts.line(this.pactMembers(p), S.pacts.endReason[p.endReason ?? ''] ?? ''),
+              ),
+            ),
+          ),
+        ),
+      );
     }
     const notices = m.notices.slice(-3);
     if (notices.length) {
-      items.push(h('ul', { class: 'notices', id: 'pact-notices' }, ...notices.map((n) =>
-        h('li', { class: `notice ${n.event}` }, (S.pacts.event[n.event] ?? S.pacts.event.proposed)(n.by ? this.options.seatName(n.by) : '', this.pactMembers(n.pact))))));
+      items.push(
+        h(
+          'ul',
+          { class: 'notices', id: 'pact-notices' },
+          ...notices.map((n) =>
+            h(
+              'li',
+              { class: `notice ${n.event}` },
+              (S.pacts.event[n.event] ?? S.pacts.event.proposed)(n.by ? this.options.seatName(n.by) : '', this.pactMembers(n.pact)),
+            ),
+          ),
+        ),
+      );
     }
     const key = JSON.stringify([g, notices.map((n) => n.seq), me, this.partnersKey]);
     if (this.pactsEl.dataset.key === key) return;
@@ -428,7 +547,12 @@ export class PressPanel {
   }
 
   private renderReveal(reveal: PressReveal | null): void {
-    const loading = reveal ? reveal.channels.filter((c) => this.model.loadingOlder(c.id)).map((c) => c.id).join(',') : '';
+    const loading = reveal
+      ? reveal.channels
+          .filter((c) => this.model.loadingOlder(c.id))
+          .map((c) => c.id)
+          .join(',')
+      : '';
     if (reveal === this.shownReveal && loading === this.shownRevealLoading) return;
     this.shownReveal = reveal;
     this.shownRevealLoading = loading;
@@ -447,12 +571,21 @@ export class PressPanel {
     const line = (item: RevealItem): HTMLElement => {
       switch (item.kind) {
         case 'message':
-          return h('li', { class: `msg ${item.channel === 'table' ? 'table' : 'secret'}` },
-            h('span', { class: 'where' }, S.reveal.where(channelLabel(item.channel))), ' ',
-            h('strong', { class: 'from' }, this.memberName(item.from, item.name)), ' ',
-            h('span', { class: 'text' }, item.text));
+          return h(
+            'li',
+            { class: `msg ${item.channel === 'table' ? 'table' : 'secret'}` },
+            h('span', { class: 'where' }, S.reveal.where(channelLabel(item.channel))),
+            ' ',
+            h('strong', { class: 'from' }, this.memberName(item.from, item.name)),
+            ' ',
+            h('span', { class: 'text' }, item.text),
+          );
         case 'channel':
-          return h('li', { class: 'sys' }, S.reveal.channelOpened(item.by ? this.options.seatName(item.by) : '', this.names(item.members.filter((c) => c !== item.by))));
+          return h(
+            'li',
+            { class: 'sys' },
+            S.reveal.channelOpened(item.by ? this.options.seatName(item.by) : '', this.names(item.members.filter((c) => c !== item.by))),
+          );
         case 'pact': {
           const p = pactById.get(item.pactId);
           const fn = S.pacts.event[item.event] ?? S.pacts.event.proposed;
@@ -467,27 +600,60 @@ export class PressPanel {
     const parts: HTMLElement[] = [h('h3', {}, S.reveal.title)];
     if (!reveal.conversations) parts.push(h('p', { class: 'hint' }, S.reveal.hiddenConversations));
     parts.push(h('h4', {}, S.reveal.pactsTitle));
-    parts.push(reveal.pacts.length
-      ? h('ul', { class: 'pact-list' }, ...reveal.pacts.map((p) => h('li', { class: `pact${p.broken ? ' broken' : ''}` },
-        S.reveal.pactLine(
-          this.pactMembers(p),
-          this.options.seatName(p.proposer),
-          S.reveal.terms(S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret),
-          S.pacts.list([p.inForcePly === null ? S.reveal.neverInForce : '', p.broken ? S.pacts.broken : '', p.endReason && !(p.broken && p.endReason === 'betrayed') ? S.pacts.endReason[p.endReason] : '']),
-        ))))
-      : h('p', { class: 'muted' }, S.pacts.none));
+    parts.push(
+      reveal.pacts.length
+        ? h(
+            'ul',
+            { class: 'pact-list' },
+            ...reveal.pacts.map((p) =>
+              h(
+                'li',
+                { class: `pact${p.broken ? ' broken' : ''}` },
+                S.reveal.pactLine(
+                  this.pactMembers(p),
+                  this.options.seatName(p.proposer),
+                  S.reveal.terms(S.pacts.rounds(p.rounds), p.announced ? S.pacts.announced : S.pacts.secret),
+                  S.pacts.list([
+                    p.inForcePly === null ? S.reveal.neverInForce : '',
+                    p.broken ? S.pacts.broken : '',
+                    p.endReason && !(p.broken && p.endReason === 'betrayed') ? S.pacts.endReason[p.endReason] : '',
+                  ]),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'muted' }, S.pacts.none),
+    );
     parts.push(h('h4', {}, S.reveal.betrayalsTitle));
-    parts.push(reveal.betrayals.length
-      ? h('ul', { class: 'betrayal-list' }, ...reveal.betrayals.map((b) => h('li', { class: 'betrayal' }, this.betrayalText(b))))
-      : h('p', { class: 'muted' }, S.reveal.noBetrayal));
+    parts.push(
+      reveal.betrayals.length
+        ? h('ul', { class: 'betrayal-list' }, ...reveal.betrayals.map((b) => h('li', { class: 'betrayal' }, this.betrayalText(b))))
+        : h('p', { class: 'muted' }, S.reveal.noBetrayal),
+    );
     const older = this.model.revealOlder();
     if (older.length > 0) {
       // The reveal holds the latest messages of each conversation; older ones come on request.
-      parts.push(h('p', { class: 'reveal-older' }, ...older.map((id) => {
-        const busy = this.model.loadingOlder(id);
-        return h('button', { type: 'button', class: 'small link', 'data-reveal-older': id, disabled: busy, 'aria-busy': busy ? 'true' : 'false', onclick: () => this.model.loadOlderRevealed(id) },
-          busy ? S.press.loadingOlder : S.reveal.loadOlder(channelLabel(id)));
-      })));
+      parts.push(
+        h(
+          'p',
+          { class: 'reveal-older' },
+          ...older.map((id) => {
+            const busy = this.model.loadingOlder(id);
+            return h(
+              'button',
+              {
+                type: 'button',
+                class: 'small link',
+                'data-reveal-older': id,
+                disabled: busy,
+                'aria-busy': busy ? 'true' : 'false',
+                onclick: () => this.model.loadOlderRevealed(id),
+              },
+              busy ? S.press.loadingOlder : S.reveal.loadOlder(channelLabel(id)),
+            );
+          }),
+        ),
+      );
     }
     const groups = groupByPly(reveal.timeline);
     if (groups.length === 0) parts.push(h('p', { class: 'muted' }, S.reveal.nothing));

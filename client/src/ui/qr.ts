@@ -7,9 +7,11 @@ const SVG = 'http://www.w3.org/2000/svg';
 export function qrSvg(text: string, label: string): SVGSVGElement {
   const qr = encode(text, { ecc: 'M', border: 2 });
   let d = '';
-  qr.data.forEach((row, y) => row.forEach((on, x) => {
-    if (on) d += `M${x} ${y}h1v1h-1z`;
-  }));
+  qr.data.forEach((row, y) =>
+    row.forEach((on, x) => {
+      if (on) d += `M${x} ${y}h1v1h-1z`;
+    }),
+  );
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('viewBox', `0 0 ${qr.size} ${qr.size}`);
   svg.setAttribute('role', 'img');

@@ -31,23 +31,45 @@ function diagram(spec: DiagramSpec): HTMLElement {
     for (let c = 0; c < spec.size; c++) {
       const p = at.get(key(c, r));
       const maze = spec.maze && spec.maze[0] === c && spec.maze[1] === r;
-      const cls = ['d-cell', (c + r) % 2 ? 'dark' : 'light', maze ? 'maze' : '', targets.has(key(c, r)) ? 'target' : '', places.has(key(c, r)) ? 'place' : ''].join(' ');
-      cells.push(h('div', { class: cls },
-        p ? h('span', { class: `d-piece ${p.alive === false ? 'dead' : `c-${p.colour}`}` }, S.kindLetter(p.kind)) : null,
-        dots.has(key(c, r)) ? h('span', { class: 'd-dot' }) : null,
-      ));
+      const cls = [
+        'd-cell',
+        (c + r) % 2 ? 'dark' : 'light',
+        maze ? 'maze' : '',
+        targets.has(key(c, r)) ? 'target' : '',
+        places.has(key(c, r)) ? 'place' : '',
+      ].join(' ');
+      cells.push(
+        h(
+          'div',
+          { class: cls },
+          p ? h('span', { class: `d-piece ${p.alive === false ? 'dead' : `c-${p.colour}`}` }, S.kindLetter(p.kind)) : null,
+          dots.has(key(c, r)) ? h('span', { class: 'd-dot' }) : null,
+        ),
+      );
     }
   }
-  return h('figure', { class: 'diagram' },
+  return h(
+    'figure',
+    { class: 'diagram' },
     h('div', { class: 'd-grid', style: `--n:${spec.size}`, role: 'img', 'aria-label': spec.caption }, ...cells),
-    h('figcaption', {}, spec.caption));
+    h('figcaption', {}, spec.caption),
+  );
 }
 
 /** Lines from a square, stopping at the edge or a piece. */
 function lines(size: number, from: [number, number], blockers: readonly [number, number][], max = 9): [number, number][] {
   const out: [number, number][] = [];
   const blocked = new Set(blockers.map(([c, r]) => `${c},${r}`));
-  for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+  for (const [dc, dr] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ]) {
     for (let k = 1; k <= max; k++) {
       const c = from[0] + dc * k;
       const r = from[1] + dr * k;
@@ -59,11 +81,64 @@ function lines(size: number, from: [number, number], blockers: readonly [number,
 }
 
 const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
-  chief: { size: 5, pieces: [{ at: [2, 2], colour: 'R', kind: 'chief' }, { at: [4, 4], colour: 'B', kind: 'militant' }], dots: lines(5, [2, 2], [[4, 4]]), targets: [[4, 4]], caption: S.rulesPage.diagrams.chief },
-  assassin: { size: 5, pieces: [{ at: [0, 4], colour: 'R', kind: 'assassin' }, { at: [3, 1], colour: 'Y', kind: 'reporter' }], targets: [[3, 1]], places: [[0, 4]], caption: S.rulesPage.diagrams.assassin },
-  reporter: { size: 5, pieces: [{ at: [1, 4], colour: 'R', kind: 'reporter' }, { at: [3, 1], colour: 'B', kind: 'militant' }], dots: lines(5, [1, 4], [[3, 1]]), places: [[3, 2]], targets: [[3, 1]], caption: S.rulesPage.diagrams.reporter },
-  diplomat: { size: 5, pieces: [{ at: [0, 0], colour: 'R', kind: 'diplomat' }, { at: [2, 2], colour: 'B', kind: 'chief' }], targets: [[2, 2]], places: [[4, 0], [4, 4], [0, 4]], caption: S.rulesPage.diagrams.diplomat },
-  necromobile: { size: 5, pieces: [{ at: [4, 4], colour: 'R', kind: 'necromobile' }, { at: [1, 1], colour: 'Y', kind: 'militant', alive: false }], targets: [[1, 1]], places: [[0, 4], [4, 0]], caption: S.rulesPage.diagrams.necromobile },
+  chief: {
+    size: 5,
+    pieces: [
+      { at: [2, 2], colour: 'R', kind: 'chief' },
+      { at: [4, 4], colour: 'B', kind: 'militant' },
+    ],
+    dots: lines(5, [2, 2], [[4, 4]]),
+    targets: [[4, 4]],
+    caption: S.rulesPage.diagrams.chief,
+  },
+  assassin: {
+    size: 5,
+    pieces: [
+      { at: [0, 4], colour: 'R', kind: 'assassin' },
+      { at: [3, 1], colour: 'Y', kind: 'reporter' },
+    ],
+    targets: [[3, 1]],
+    places: [[0, 4]],
+    caption: S.rulesPage.diagrams.assassin,
+  },
+  reporter: {
+    size: 5,
+    pieces: [
+      { at: [1, 4], colour: 'R', kind: 'reporter' },
+      { at: [3, 1], colour: 'B', kind: 'militant' },
+    ],
+    dots: lines(5, [1, 4], [[3, 1]]),
+    places: [[3, 2]],
+    targets: [[3, 1]],
+    caption: S.rulesPage.diagrams.reporter,
+  },
+  diplomat: {
+    size: 5,
+    pieces: [
+      { at: [0, 0], colour: 'R', kind: 'diplomat' },
+      { at: [2, 2], colour: 'B', kind: 'chief' },
+    ],
+    targets: [[2, 2]],
+    places: [
+      [4, 0],
+      [4, 4],
+      [0, 4],
+    ],
+    caption: S.rulesPage.diagrams.diplomat,
+  },
+  necromobile: {
+    size: 5,
+    pieces: [
+      { at: [4, 4], colour: 'R', kind: 'necromobile' },
+      { at: [1, 1], colour: 'Y', kind: 'militant', alive: false },
+    ],
+    targets: [[1, 1]],
+    places: [
+      [0, 4],
+      [4, 0],
+    ],
+    caption: S.rulesPage.diagrams.necromobile,
+  },
   militant: { size: 5, pieces: [{ at: [2, 2], colour: 'R', kind: 'militant' }], dots: lines(5, [2, 2], [], 2), caption: S.rulesPage.diagrams.militant },
 };
 
@@ -71,26 +146,45 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
 export function renderRules(root: HTMLElement): () => void {
   const R = S.rulesPage;
   const back = history.length > 1 ? h('button', { type: 'button', class: 'link', onclick: () => history.back() }, S.nav.back) : null;
-  replace(root,
+  replace(
+    root,
     h('header', { class: 'top' }, link('/', S.appName, { class: 'brand' }), h('nav', {}, back)),
-    h('main', { class: 'page rules' },
+    h(
+      'main',
+      { class: 'page rules' },
       h('h1', {}, R.title),
       h('p', {}, R.intro),
       h('h2', {}, R.boardTitle),
-      h('div', { class: 'with-diagram' },
+      h(
+        'div',
+        { class: 'with-diagram' },
         h('p', {}, R.board),
-        diagram({ size: 5, maze: [2, 2], pieces: [{ at: [2, 2], colour: 'Y', kind: 'chief' }], caption: R.diagramMaze })),
-      h('h2', {}, R.movesTitle), h('p', {}, R.moves),
-      h('h2', {}, R.corpsesTitle), h('p', {}, R.corpses),
+        diagram({ size: 5, maze: [2, 2], pieces: [{ at: [2, 2], colour: 'Y', kind: 'chief' }], caption: R.diagramMaze }),
+      ),
+      h('h2', {}, R.movesTitle),
+      h('p', {}, R.moves),
+      h('h2', {}, R.corpsesTitle),
+      h('p', {}, R.corpses),
       h('h2', {}, R.piecesTitle),
-      h('div', { class: 'piece-grid' }, ...KINDS.map((k) =>
-        h('section', { class: 'piece-rule' },
-          h('h3', {}, h('span', { class: 'd-piece c-R' }, S.kindLetter(k)), ' ', S.kind(k)),
-          h('p', {}, R.pieces[k]),
-          diagram(PIECE_DIAGRAMS[k])))),
-      h('h2', {}, R.turnTitle), h('p', {}, R.turn),
-      h('h2', {}, R.powerTitle), h('p', {}, R.power),
-      h('h2', {}, R.endTitle), h('p', {}, R.end),
+      h(
+        'div',
+        { class: 'piece-grid' },
+        ...KINDS.map((k) =>
+          h(
+            'section',
+            { class: 'piece-rule' },
+            h('h3', {}, h('span', { class: 'd-piece c-R' }, S.kindLetter(k)), ' ', S.kind(k)),
+            h('p', {}, R.pieces[k]),
+            diagram(PIECE_DIAGRAMS[k]),
+          ),
+        ),
+      ),
+      h('h2', {}, R.turnTitle),
+      h('p', {}, R.turn),
+      h('h2', {}, R.powerTitle),
+      h('p', {}, R.power),
+      h('h2', {}, R.endTitle),
+      h('p', {}, R.end),
     ),
   );
   return () => undefined;

@@ -3,7 +3,7 @@
  * (installed after Colyseus put its matchmaker in front of Express), the WebSocket
  * `verifyClient`, and the Express middlewares of the API. It resolves the client address,
  * pins the forwarding headers rooms will read, sets the security headers, and enforces the
- * limits of docs/limits-http.md in front of `/matchmake/*`, which Express never sees.
+ * limits of docs/PROTOCOL.md "Limits" in front of `/matchmake/*`, which Express never sees.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, Server as HttpServer, ServerResponse } from 'node:http';
 import { matchMaker } from '@colyseus/core';

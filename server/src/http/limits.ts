@@ -1,6 +1,6 @@
 /**
  * The HTTP edge's limits: their defaults, and per-address token buckets with the time passed in.
- * See docs/limits-http.md for what each limit covers and how it is answered.
+ * See docs/PROTOCOL.md "Limits" for what each limit covers and how it is answered.
  */
 
 /** A token bucket: `burst` requests at once, then one more every `intervalMs`. */
@@ -32,7 +32,7 @@ export interface HttpLimits {
   readonly keepAliveTimeoutMs: number;
 }
 
-/** The defaults (docs/limits-http.md). */
+/** The defaults (docs/PROTOCOL.md "Limits"). */
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   bodyBytes: 8 * 1024,
   rates: {

@@ -106,7 +106,10 @@ export class Channels {
     private readonly limiter: RateLimiter,
     private readonly pageLimiter: RateLimiter,
   ) {
-    for (const [id, kind] of [[TABLE, 'table'], [SPECTATORS, 'spectators']] as const) {
+    for (const [id, kind] of [
+      [TABLE, 'table'],
+      [SPECTATORS, 'spectators'],
+    ] as const) {
       this.byId.set(id, newChannel({ id, kind, members: null, openedBy: null, ply: 0 }, 0, 0));
     }
   }
@@ -224,7 +227,8 @@ export class Channels {
     const id = idField(p.value.channel);
     if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
     const before = p.value.before;
-    if (typeof before !== 'number' || !Number.isSafeInteger(before) || before < 1) return refuse('bad_payload', '"before" must be a message id (an integer from 1)');
+    if (typeof before !== 'number' || !Number.isSafeInteger(before) || before < 1)
+      return refuse('bad_payload', '"before" must be a message id (an integer from 1)');
     const limit = p.value.limit ?? PAGE_MESSAGES;
     if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_MESSAGES) {
       return refuse('bad_payload', `"limit" must be an integer from 1 to ${MAX_PAGE_MESSAGES}`);

@@ -4,7 +4,17 @@
  * thin adapter (docs/PROTOCOL.md, "Negotiation"; the room side is rooms/handlers/press.ts).
  */
 export { Press, PRESS_DEFAULTS, PRESS_OPTION_KEYS, eventOf, parsePressOptions, type PressEntry, type PressOptions } from './press.js';
-export { Channels, TABLE, SPECTATORS, MAX_MESSAGES_PER_CHANNEL, AUTHOR_CAP_SEATS, AUTHOR_CAP_SPECTATORS, authorCapOf, channelIdOf, parseChannelId } from './channels.js';
+export {
+  Channels,
+  TABLE,
+  SPECTATORS,
+  MAX_MESSAGES_PER_CHANNEL,
+  AUTHOR_CAP_SEATS,
+  AUTHOR_CAP_SPECTATORS,
+  authorCapOf,
+  channelIdOf,
+  parseChannelId,
+} from './channels.js';
 export { Pacts, hostileActs, MAX_PACT_ROUNDS, MAX_OPEN_PROPOSALS, MAX_PACTS } from './pacts.js';
 export { Draws } from './draws.js';
 export { buildReveal } from './reveal.js';

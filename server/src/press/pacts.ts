@@ -182,7 +182,8 @@ export class Pacts {
     const found = this.target(member, payload);
     if (!found.ok) return found;
     const { pact, colour } = found;
-    if (pact.status !== 'proposed') return refuse('pact_closed', pact.status === 'in_force' ? 'the pact is in force: leave it with pact_leave' : 'this pact has ended');
+    if (pact.status !== 'proposed')
+      return refuse('pact_closed', pact.status === 'in_force' ? 'the pact is in force: leave it with pact_leave' : 'this pact has ended');
     return accepted([this.withdraw(pact, colour, now)]);
   }
 
@@ -347,7 +348,7 @@ export class Pacts {
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
     if (!this.roster.isSeat(member)) return refuse('not_seated', 'only seated players make pacts');
     const pact = this.pacts.get(id);
-    if (!pact || !pact.members.includes(member)) return refuse('no_such_pact', 'no such pact');
+    if (!pact?.members.includes(member)) return refuse('no_such_pact', 'no such pact');
     if (this.roster.phase === 'over') return refuse('game_over', 'the game is over');
     if (!this.roster.isActive(member)) return refuse('not_active', 'you are no longer in the game');
     return { ok: true, pact, colour: member };

@@ -67,7 +67,8 @@ export interface PressOptions extends Partial<PressRoomOptions> {
 export function parsePressOptions(options: unknown): { ok: true; value: PressRoomOptions } | { ok: false; code: 'bad_options'; message: string } {
   const o = options !== null && typeof options === 'object' && !Array.isArray(options) ? (options as Record<string, unknown>) : {};
   const visibility = o.press_visibility ?? PRESS_DEFAULTS.press_visibility;
-  if (visibility !== 'hidden' && visibility !== 'existence') return { ok: false, code: 'bad_options', message: '"press_visibility" must be "hidden" or "existence"' };
+  if (visibility !== 'hidden' && visibility !== 'existence')
+    return { ok: false, code: 'bad_options', message: '"press_visibility" must be "hidden" or "existence"' };
   const reveal = o.reveal_press_after_game ?? PRESS_DEFAULTS.reveal_press_after_game;
   if (typeof reveal !== 'boolean') return { ok: false, code: 'bad_options', message: '"reveal_press_after_game" must be true or false' };
   return { ok: true, value: { press_visibility: visibility as PressVisibility, reveal_press_after_game: reveal } };

@@ -12,6 +12,7 @@ export const MAX_ID_CHARS = 40;
 
 // C0 controls except \t \n \r (normalised first), DEL, C1 controls, bidi embeddings/overrides/isolates
 // (they can make text display differently from what it says) and the noncharacters U+FFFE/U+FFFF.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const INVISIBLE = /[\s\u200B-\u200D\u2060\uFEFF]/g;
@@ -29,7 +30,10 @@ export function cleanText(raw: unknown, max = MAX_MESSAGE_CHARS): CleanText {
   if (LONE_SURROGATE.test(raw)) return refuse('bad_text', 'the text is not valid Unicode');
   let text = raw.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ');
   if (FORBIDDEN.test(text)) return refuse('bad_text', 'control characters are not allowed in a message');
-  text = text.normalize('NFC').replace(/\n[ \u00A0]*\n(?:[ \u00A0]*\n)+/g, '\n\n').trim();
+  text = text
+    .normalize('NFC')
+    .replace(/\n[ \u00A0]*\n(?:[ \u00A0]*\n)+/g, '\n\n')
+    .trim();
   if (text.replace(INVISIBLE, '').length === 0) return refuse('empty_message', 'the message is empty');
   if (codePoints(text) > max) return refuse('message_too_long', `a message has at most ${max} characters`);
   return { ok: true, text };
@@ -78,7 +82,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** The payload as an object with only `allowed` keys (`undefined`/`null` read as `{}`), or a rejection. */
-export function payloadObject(payload: unknown, allowed: readonly string[]): { ok: true; value: Record<string, unknown> } | { ok: false; error: PressRejection } {
+export function payloadObject(
+  payload: unknown,
+  allowed: readonly string[],
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: PressRejection } {
   if (payload === undefined || payload === null) return { ok: true, value: {} };
   if (!isPlainObject(payload)) return refuse('bad_payload', 'the payload must be an object');
   for (const key of Object.keys(payload)) {

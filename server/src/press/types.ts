@@ -51,5 +51,5 @@ export type Delivery = {
 
 /** The answer to a press action: the deliveries to send, or the rejection for the sender. */
 export type PressResult =
-  | { readonly ok: true; readonly deliveries: Delivery[]; /** Every active player accepted a draw: call `drawByAgreement`. */ readonly drawAgreed?: true }
+  | { readonly ok: true; readonly deliveries: Delivery[] /** Every active player accepted a draw: call `drawByAgreement`. */; readonly drawAgreed?: true }
   | { readonly ok: false; readonly error: PressRejection };

@@ -39,10 +39,7 @@ export function colyseusCap(limits: AdmissionLimits): number {
 }
 
 /** What a reservation is for. */
-export type Request =
-  | { readonly kind: 'reclaim'; readonly seat: string }
-  | { readonly kind: 'spectate' }
-  | { readonly kind: 'take' };
+export type Request = { readonly kind: 'reclaim'; readonly seat: string } | { readonly kind: 'spectate' } | { readonly kind: 'take' };
 
 interface Pending {
   readonly request: Request;
@@ -72,7 +69,8 @@ export class Admission {
     if (request.kind === 'reclaim') {
       let forSeat = 0;
       for (const p of this.pending.values()) if (p.request.kind === 'reclaim' && p.request.seat === request.seat) forSeat++;
-      if (forSeat >= this.limits.pendingPerSeat) return { code: 'too_many_joins', message: 'too many joins with this seat key at once; try again in a few seconds' };
+      if (forSeat >= this.limits.pendingPerSeat)
+        return { code: 'too_many_joins', message: 'too many joins with this seat key at once; try again in a few seconds' };
       return null;
     }
     let total = 0;

@@ -12,7 +12,10 @@ export class GameClock {
   /** Epoch ms when the running clock was (re)started. */
   startedAt = 0;
 
-  constructor(readonly config: ClockConfig, colours: readonly Colour[]) {
+  constructor(
+    readonly config: ClockConfig,
+    colours: readonly Colour[],
+  ) {
     for (const c of colours) this.remaining.set(c, config.initialMs);
   }
 

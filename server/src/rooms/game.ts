@@ -144,15 +144,7 @@ export class Game {
     }
   }
 
-  private push(
-    kind: EntryKind,
-    colour: Colour | null,
-    turn: Turn | null,
-    text: string,
-    position: Position,
-    effects: readonly Effect[],
-    out: Applied[],
-  ): void {
+  private push(kind: EntryKind, colour: Colour | null, turn: Turn | null, text: string, position: Position, effects: readonly Effect[], out: Applied[]): void {
     const move = kind === 'draw' ? 'draw' : `${colour} ${kind === 'turn' || kind === 'pass' ? text : kind}`;
     const entry: Entry = { index: this.moves.length, kind, colour, turn, text, move };
     this.moves.push(move);

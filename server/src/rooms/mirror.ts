@@ -4,27 +4,14 @@
  * channel, message, pact or count) is ever written here. Schema setters skip unchanged values, so writing
  * every field is cheap and produces minimal patches.
  */
-import { ArraySchema } from '@colyseus/schema';
-import {
-  activePlayers,
-  controllerOf,
-  COLOURS,
-  makeFen,
-  pieces,
-  ruler,
-  type Colour,
-} from '@djambi/shared';
+import type { ArraySchema } from '@colyseus/schema';
+import { activePlayers, controllerOf, COLOURS, makeFen, pieces, ruler, type Colour } from '@djambi/shared';
 import type { DrawOfferView } from '../press/types.js';
 import type { Game } from './game.js';
 import type { GameClock } from './clock.js';
 import type { RoomConfig } from './options.js';
 import type { SeatTable } from './seats.js';
-import {
-  DjambiState,
-  EliminationState,
-  PieceState,
-  SeatState,
-} from './schema.js';
+import { type DjambiState, EliminationState, PieceState, SeatState } from './schema.js';
 
 /** Room phase. */
 export type Phase = 'waiting' | 'playing' | 'over';
@@ -96,7 +83,7 @@ function mirrorSeats(model: RoomModel, state: DjambiState): void {
     s.active = active === null ? true : active.has(seat.colour);
     s.swapWith = seat.swapWith ?? '';
     s.ready = seat.ready;
-    s.clockMs = model.gameClock ? model.gameClock.remaining.get(seat.colour) ?? 0 : 0;
+    s.clockMs = model.gameClock ? (model.gameClock.remaining.get(seat.colour) ?? 0) : 0;
   }
 }
 
@@ -116,7 +103,7 @@ function mirrorPosition(model: RoomModel, state: DjambiState): void {
     s.alive = p.alive;
   }
   state.fen = makeFen(pos);
-  state.toMove = model.phase === 'playing' ? pos.toMove ?? '' : '';
+  state.toMove = model.phase === 'playing' ? (pos.toMove ?? '') : '';
   state.turnKind = pos.turnKind;
   state.ply = pos.ply;
   state.quiet = pos.quiet;

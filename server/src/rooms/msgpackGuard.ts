@@ -35,7 +35,8 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
     let children = -1;
     if (b >= 0x40 && b <= 0x7f && records.has(b)) children = records.get(b)!;
     else if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) skip = 0;
-    else if (b === 0xd4 && buf[at] === 0x00 && buf[at + 1] === 0x00) skip = 2; // undefined
+    else if (b === 0xd4 && buf[at] === 0x00 && buf[at + 1] === 0x00)
+      skip = 2; // undefined
     else if (b === 0xd4 && buf[at] === 0x72) {
       // A record definition: its id, an array of n keys, then the n values of the first record.
       const id = buf[at + 1];
@@ -52,8 +53,7 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
       } else return 'malformed';
       records.set(id, n);
       children = 2 * n;
-    }
-    else if (b >= 0x80 && b <= 0x8f) children = (b & 0x0f) * 2;
+    } else if (b >= 0x80 && b <= 0x8f) children = (b & 0x0f) * 2;
     else if (b >= 0x90 && b <= 0x9f) children = b & 0x0f;
     else if (b >= 0xa0 && b <= 0xbf) skip = b & 0x1f;
     else {

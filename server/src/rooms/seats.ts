@@ -54,7 +54,10 @@ export class SeatTable {
   /** Key of the creator (the first participant to take a seat). */
   creatorKey: string | null = null;
 
-  constructor(colours: readonly Colour[], private readonly makeKey: () => string = newSeatKey) {
+  constructor(
+    colours: readonly Colour[],
+    private readonly makeKey: () => string = newSeatKey,
+  ) {
     const seats = new Map<Colour, Seat>();
     for (const colour of colours) {
       seats.set(colour, { colour, name: '', key: null, sessionId: null, presence: 'empty', since: 0, swapWith: null, ready: false });
@@ -96,7 +99,11 @@ export class SeatTable {
       if (!seat) return { ok: false, code: 'seat_taken', message: `there is no ${colour} seat in this room` };
       if (seat.presence !== 'empty') return { ok: false, code: 'seat_taken', message: `the ${colour} seat is taken` };
     } else {
-      for (const s of this.seats.values()) if (s.presence === 'empty') { seat = s; break; }
+      for (const s of this.seats.values())
+        if (s.presence === 'empty') {
+          seat = s;
+          break;
+        }
       if (!seat) return { ok: false, code: 'no_free_seat', message: 'every seat is taken; join with { spectate: true } to watch' };
     }
     seat.key = this.makeKey();

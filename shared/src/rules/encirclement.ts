@@ -13,8 +13,7 @@ export function isEncircled(b: Board, p: number, chief: number): boolean {
   const at = b.sq[chief];
   if (at === MAZE_SQ) return false;
   if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, p, at)) return false;
-  for (let i = 0; i < b.army.length; i++)
-    if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
+  for (let i = 0; i < b.army.length; i++) if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
   switch (b.rules.encirclement) {
     case 'literal_ring':
       return literalRing(b, at);
@@ -76,13 +75,13 @@ function throneReachable(b: Board, at: number): boolean {
  * piece p does not control.
  */
 function groupWalled(b: Board, p: number, at: number): boolean {
-  const escape = flood(at, (n) => {
+  const escapes = flood(at, (n) => {
     const occ = b.board[n];
     if (occ < 0) return Visit.Found;
     if (!b.alive[occ]) return Visit.Skip;
     return b.control[b.army[occ]] !== p ? Visit.Found : Visit.Spread;
   });
-  return !escape;
+  return !escapes;
 }
 
 /**
