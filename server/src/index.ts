@@ -73,9 +73,7 @@ const config: ServerConfig = {
   allowedOrigins: origins === '*' ? '*' : list('ALLOWED_ORIGINS'),
   idleSeconds: int('IDLE_SECONDS'),
   limits: limitsFromEnv(),
-  rooms: Object.fromEntries(
-    Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined),
-  ),
+  rooms: Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
 };
 
 function handleSignals(server: RunningServer): void {

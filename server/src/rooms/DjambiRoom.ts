@@ -4,8 +4,7 @@
  * `handlers/`, publishes the model through `mirror`, and sends the press's deliveries to
  * exactly the connections they name. No game or press rule lives here.
  */
-import { decode } from '@colyseus/schema';
-import { getMessageBytes, matchMaker, Protocol, Room, ServerError, type AuthContext, type Client, type Deferred } from '@colyseus/core';
+import { type AuthContext, type Client, type Deferred, matchMaker, ServerError } from '@colyseus/core';
 import { seatsOf, type Colour, type Position } from '@djambi/shared';
 import { normaliseAddress, rateKey } from '../http/address.js';
 import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
@@ -17,7 +16,7 @@ import { GameClock } from './clock.js';
 import { releaseCode, reserveCode } from './codes.js';
 import type { Handler, RoomContext } from './context.js';
 import { Game, type Applied } from './game.js';
-import { shareHandshake } from './handshake.js';
+import { type Frame, GuardedRoom } from './internals.js';
 import { checkMsgpack } from './msgpackGuard.js';
 import { HANDLERS } from './handlers/index.js';
 import { mirror, type Phase } from './mirror.js';
@@ -93,7 +92,7 @@ interface RejectedMessage extends Rejection {
   readonly type: string;
 }
 
-export class DjambiRoom extends Room<DjambiState> implements RoomContext {
+export class DjambiRoom extends GuardedRoom<DjambiState> implements RoomContext {
   /** Set by `createServer` through a subclass. */
   static settings: DjambiRoomSettings = DEFAULT_ROOM_SETTINGS;
 
@@ -175,7 +174,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     if (this.config.visibility === 'private') await this.setPrivate(true);
     // No patch interval while nobody is connected (see `clientsChanged`).
     this.setPatchRate(null);
-    shareHandshake(this);
+    this.shareHandshake();
     mirror(this, this.state);
     this.updateListing();
     this.armIdleTimer();
@@ -196,41 +195,28 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     if (room instanceof DjambiRoom) {
       const refusal = room.admit(join.value);
       if ('code' in refusal) throw joinError(refusal.code, refusal.message);
-      const pending = room.admission.check(refusal, address, (sid) => room.reservedSeats[sid] !== undefined);
+      const pending = room.admission.check(refusal, address, (sid) => room.hasReservation(sid));
       if (pending) throw joinError(pending.code, pending.message);
     }
     return { join: join.value, address };
   }
 
   /**
-   * Colyseus's reservation (`_reserveSeat`, checked against 0.16.26): the authority on
-   * admission, also for joins that came through another process. A seat key holder always gets
-   * in; spectators and newcomers are capped apart from the seats.
+   * The authority on admission (Colyseus's reservation, see `internals.ts`), also for joins that
+   * came through another process. A seat key holder always gets in; spectators and newcomers
+   * are capped apart from the seats.
    */
-  protected override async _reserveSeat(
-    sessionId: string,
-    joinOptions?: unknown,
-    authData?: unknown,
-    seconds?: number,
-    allowReconnection = false,
-    devModeReconnection?: boolean,
-  ): Promise<boolean> {
-    if (allowReconnection) return super._reserveSeat(sessionId, joinOptions, authData, seconds, allowReconnection, devModeReconnection);
+  protected admitReservation(_sessionId: string, authData: unknown): boolean {
     const auth = authData as AuthData | undefined;
     if (!auth?.join) return false;
     const request = this.admit(auth.join);
-    if ('code' in request) return false;
-    if (this.admission.check(request, auth.address, (sid) => this.reservedSeats[sid] !== undefined)) return false;
-    // Admission, not Colyseus's count, decides: reserve without its maxClients check.
-    const max = this.maxClients;
-    this.maxClients = Infinity;
-    try {
-      const ok = await super._reserveSeat(sessionId, joinOptions, authData, seconds, false, devModeReconnection);
-      if (ok) this.admission.reserved(sessionId, request, auth.address);
-      return ok;
-    } finally {
-      this.maxClients = max;
-    }
+    return !('code' in request) && this.admission.check(request, auth.address, (sid) => this.hasReservation(sid)) === null;
+  }
+
+  protected reservationGranted(sessionId: string, authData: unknown): void {
+    const auth = authData as AuthData;
+    const request = this.admit(auth.join);
+    if (!('code' in request)) this.admission.reserved(sessionId, request, auth.address);
   }
 
   /** The kind of a join, or why it cannot be admitted at all. */
@@ -249,55 +235,39 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
 
   /**
    * Every frame a client sends passes the connection's message budget and a structural msgpack
-   * check before Colyseus decodes it (`_onMessage`, checked against 0.16.26).
+   * check before Colyseus decodes it. A refusal is answered here; a flood closes with 1008.
    */
-  protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
-    if (!buffer || buffer.length === 0) return;
-    if (buffer[0] !== Protocol.ROOM_DATA && buffer[0] !== Protocol.ROOM_DATA_BYTES) {
-      super._onMessage(client as never, buffer);
-      return;
-    }
+  protected admitFrame(client: Client, frame: Frame): boolean {
     let budget = this.budgets.get(client);
     if (!budget) {
       budget = new MessageBudget(this.settings.budget);
       this.budgets.set(client, budget);
     }
     const now = this.now();
-    const verdict = budget.take(now, frameCost(buffer.length));
+    const verdict = budget.take(now, frameCost(frame.buffer.length));
     if (verdict === 'close') {
       client.leave(1008, 'message budget exceeded');
-      return;
+      return false;
     }
-    const it = { offset: 1 };
-    let type: string;
-    try {
-      type = decode.stringCheck(buffer, it) ? decode.string(buffer, it) : String(decode.number(buffer, it));
-    } catch {
-      this.reply(client, '?', { code: 'bad_payload', message: 'undecodable message' });
-      return;
-    }
-    type = type.slice(0, 64);
+    const type = frame.type ?? '?';
     if (verdict === 'limited') {
       if (now - budget.lastWarned >= 1000) {
         budget.lastWarned = now;
         this.reply(client, type, { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
       }
-      return;
+      return false;
     }
-    if (buffer[0] === Protocol.ROOM_DATA_BYTES) {
-      this.reply(client, type, { code: 'bad_payload', message: 'raw byte messages are not part of the protocol' });
-      return;
-    }
-    const problem = checkMsgpack(buffer, it.offset);
-    if (problem === 'too_deep') {
-      this.reply(client, type, { code: 'payload_too_large', message: 'payload nested too deeply' });
-      return;
-    }
-    if (problem) {
-      this.reply(client, type, { code: 'bad_payload', message: `payload refused (${problem})` });
-      return;
-    }
-    super._onMessage(client as never, buffer);
+    if (frame.type === null) return this.refuseFrame(client, type, 'bad_payload', 'undecodable message');
+    if (frame.rawBytes) return this.refuseFrame(client, type, 'bad_payload', 'raw byte messages are not part of the protocol');
+    const problem = checkMsgpack(frame.buffer, frame.payloadOffset);
+    if (problem === 'too_deep') return this.refuseFrame(client, type, 'payload_too_large', 'payload nested too deeply');
+    if (problem) return this.refuseFrame(client, type, 'bad_payload', `payload refused (${problem})`);
+    return true;
+  }
+
+  private refuseFrame(client: Client, type: string, code: Rejection['code'], message: string): false {
+    this.reply(client, type, { code, message });
+    return false;
   }
 
   override onJoin(client: Client, _options: unknown, auth: AuthData): void {
@@ -385,7 +355,7 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     this.timers.clearAll();
     // Colyseus 0.16 does not clear the timers of reconnections still pending at dispose (nor of
     // one that ends early), which keeps a closing process alive for the grace period.
-    for (const timer of Object.values(this.reservedSeatTimeouts)) clearTimeout(timer);
+    this.clearReservationTimers();
     if (this.code) await releaseCode(this.presence, this.code);
   }
 
@@ -474,16 +444,14 @@ export class DjambiRoom extends Room<DjambiState> implements RoomContext {
     let bySession: Map<string, Client> | null = null;
     for (const d of deliveries) {
       try {
-        let bytes: Buffer | null = null;
+        const to: Client[] = [];
         for (const member of d.to) {
           bySession ??= new Map(this.clients.map((c) => [c.sessionId, c]));
           const sessionId = this.sessionOf(member);
           const client = sessionId === null ? undefined : bySession.get(sessionId);
-          if (!client) continue; // not connected: its history has it
-          // Encoded once per delivery, then queued like `client.send` (held until a joining client is ready).
-          bytes ??= getMessageBytes.raw(Protocol.ROOM_DATA, d.type, d.payload);
-          client.enqueueRaw(bytes);
+          if (client) to.push(client); // not connected: its history has it
         }
+        this.sendEach(to, d.type, d.payload);
       } catch (e) {
         console.error(`[djambi ${this.code}] could not deliver "${d.type}":`, e);
       }
