@@ -3,7 +3,17 @@
  * operation on untrusted input returns a `Result` with a typed error code instead of throwing.
  */
 export * from './types.js';
-export { makeSquare as squareName, parseSquare as squareIndex, isSquare } from './squares.js';
+export {
+  makeSquare,
+  parseSquareName as parseSquare,
+  isSquare,
+  squareOf,
+  fileOf,
+  rankOf,
+  SIZE as BOARD_SIZE,
+  NSQ as SQUARE_COUNT,
+} from './squares.js';
+export * from './constants.js';
 export {
   initialPosition,
   setupPosition,
@@ -52,4 +62,5 @@ export {
   type RecordEvent,
   type NotationError,
 } from './notation.js';
+export { hostileActs, pactBreaches } from './betrayal.js';
 export * from './protocol.js';

@@ -4,6 +4,7 @@ import {
   DEFAULT_RULES,
   KINDS,
   MAZE_SQ,
+  RULE_VALUES,
   type ByColour,
   type Colour,
   type Controller,
@@ -105,19 +106,6 @@ export function seatsOf(rules: Pick<Rules, 'players'>): Colour[] {
 // ---------------------------------------------------------------------------------------------
 // Rules options
 
-const RULE_VALUES: { [K in keyof Rules]?: readonly unknown[] } = {
-  players: [2, 3, 4],
-  layout: ['mirror', 'chhobu_rotational'],
-  reporter: ['optional_single', 'mandatory_single', 'all_adjacent'],
-  self_kill: [false, true],
-  maze_exit_order: ['act_exit_place', 'act_place_exit'],
-  encirclement: ['group', 'literal_ring', 'throne_access'],
-  neutral_pieces_untouchable: [true, false],
-  encircled_chief: ['dies'],
-  power_transfer_of_neutral_armies: ['permanent'],
-  master_moves: [false],
-};
-
 /** Largest accepted `no_progress_rounds`. */
 export const MAX_NO_PROGRESS_ROUNDS = 10000;
 
@@ -134,7 +122,7 @@ export function parseRules(input: unknown): Result<Rules> {
       continue;
     }
     // Own properties only: `constructor`, `__proto__` or `toString` must not reach Object.prototype.
-    const allowed = Object.hasOwn(RULE_VALUES, key) ? RULE_VALUES[key as keyof Rules] : undefined;
+    const allowed: readonly unknown[] | undefined = Object.hasOwn(RULE_VALUES, key) ? RULE_VALUES[key as keyof typeof RULE_VALUES] : undefined;
     if (!allowed) return err('bad_rules', `unknown rule option ${JSON.stringify(key).slice(0, 40)}`);
     if (!allowed.includes(value)) return err('bad_rules', `${key} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
     (out as unknown as Record<string, unknown>)[key] = value;

@@ -1,4 +1,4 @@
-import { FILES, MAZE_SQ, type Sq, type Square } from './types.js';
+import { FILES, MAZE_SQ, type Sq, type SquareIndex, type SquareName } from './types.js';
 
 /** Board edge length. */
 export const SIZE = 9;
@@ -12,21 +12,36 @@ export const fileOf = (sq: Sq): number => sq % SIZE;
 /** Rank 1..9 of a square index. */
 export const rankOf = (sq: Sq): number => ((sq / SIZE) | 0) + 1;
 
-const NAMES: readonly Square[] = Array.from({ length: NSQ }, (_, sq) => FILES[fileOf(sq)] + String(rankOf(sq)));
+const NAMES: readonly SquareName[] = Array.from({ length: NSQ }, (_, sq) => `${FILES[fileOf(sq)]}${rankOf(sq)}` as SquareName);
 const BY_NAME: ReadonlyMap<string, Sq> = new Map(NAMES.map((n, sq) => [n, sq]));
 
-/** Name of a square index. */
-export const makeSquare = (sq: Sq): Square => NAMES[sq];
+/** Name of a square index (`makeSquare(0)` is `a1`, `makeSquare(80)` is `i9`). */
+export const makeSquare = (sq: SquareIndex): SquareName => NAMES[sq];
 
-/** Index of a square name, or -1 when the text is not a square `a1`..`i9`. */
+/** Index of a square name, or -1 when the text is not a square `a1`..`i9` (engine-internal form). */
 export function parseSquare(text: unknown): Sq {
   if (typeof text !== 'string') return -1;
   const sq = BY_NAME.get(text);
   return sq === undefined ? -1 : sq;
 }
 
+/**
+ * Index of a square name, or undefined when the text is not a square `a1`..`i9`. Exported from
+ * the package as `parseSquare`, the pair of `makeSquare` (chessops's convention).
+ */
+export function parseSquareName(text: unknown): SquareIndex | undefined {
+  if (typeof text !== 'string') return undefined;
+  return BY_NAME.get(text);
+}
+
+/** The square at file 0..8 and rank 1..9, or undefined off the board. */
+export function squareOf(file: number, rank: number): SquareIndex | undefined {
+  if (!Number.isInteger(file) || !Number.isInteger(rank) || file < 0 || file >= SIZE || rank < 1 || rank > SIZE) return undefined;
+  return sqOf(file, rank);
+}
+
 /** True for a square name `a1`..`i9`. */
-export const isSquare = (text: unknown): text is Square => parseSquare(text) >= 0;
+export const isSquare = (text: unknown): text is SquareName => parseSquare(text) >= 0;
 
 /** The 8 directions as [dfile, drank]; the first four are orthogonal. */
 export const DIRECTIONS: readonly (readonly [number, number])[] = [

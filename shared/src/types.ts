@@ -10,10 +10,27 @@ export type Kind = (typeof KINDS)[number];
 
 /** Files a..i, left to right as seen from the Red/Blue edge. */
 export const FILES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] as const;
-/** A square name, `a1` .. `i9`. Validate untrusted text with `parseSquare`. */
+/** A file letter `a`..`i`. */
+export type File = (typeof FILES)[number];
+/** Ranks 1..9 as they are written in square names, from the Red/Blue edge. */
+export const RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
+/** A rank digit `1`..`9`. */
+export type Rank = (typeof RANKS)[number];
+/**
+ * A square name `a1`..`i9` (chessops's `SquareName`). `makeSquare` gives one; `parseSquare`
+ * validates untrusted text into a `SquareIndex`.
+ */
+export type SquareName = `${File}${Rank}`;
+/**
+ * A square on the wire and in `PieceInfo`: its name, as a plain string so payloads type-check
+ * before validation. Being narrowed to `SquareName` (and the index taking the `Square` name, as
+ * in chessops) is the end state of the square-vocabulary refactor.
+ */
 export type Square = string;
 /** Internal square index 0..80: `(rank - 1) * 9 + file`. */
 export type Sq = number;
+/** A square index 0..80 (`(rank - 1) * 9 + file`), as returned by `parseSquare`. */
+export type SquareIndex = Sq;
 /** The maze (RULES.md R-1.2). */
 export const MAZE: Square = 'e5';
 /** Index of the maze. */
@@ -25,18 +42,29 @@ export type ByColour<T> = { [C in Colour]: T };
 /** Who moves an army: an active player, nobody (frozen, R-9.5) or nobody ever (hostage, §11). */
 export type Controller = Colour | 'frozen' | 'hostage';
 
+/**
+ * The accepted values of each enumerated rule option, in the order a form offers them
+ * (RULES.md, table at the top). `no_progress_rounds` is a number range, not listed here.
+ */
+export const RULE_VALUES = {
+  players: [2, 3, 4],
+  layout: ['mirror', 'chhobu_rotational'],
+  reporter: ['optional_single', 'mandatory_single', 'all_adjacent'],
+  self_kill: [false, true],
+  maze_exit_order: ['act_exit_place', 'act_place_exit'],
+  encirclement: ['group', 'literal_ring', 'throne_access'],
+  neutral_pieces_untouchable: [true, false],
+  encircled_chief: ['dies'],
+  power_transfer_of_neutral_armies: ['permanent'],
+  master_moves: [false],
+} as const;
+/** A rule option with an enumerated set of values (every option but `no_progress_rounds`). */
+export type RuleChoiceKey = keyof typeof RULE_VALUES;
+/** The enumerated rule options, each typed by its `RULE_VALUES` entry. */
+export type RuleChoices = { -readonly [K in RuleChoiceKey]: (typeof RULE_VALUES)[K][number] };
+
 /** Room rule options: the "constitution" of a game (RULES.md, table at the top). */
-export interface Rules {
-  players: 2 | 3 | 4;
-  layout: 'mirror' | 'chhobu_rotational';
-  reporter: 'optional_single' | 'mandatory_single' | 'all_adjacent';
-  self_kill: boolean;
-  maze_exit_order: 'act_exit_place' | 'act_place_exit';
-  encirclement: 'group' | 'literal_ring' | 'throne_access';
-  neutral_pieces_untouchable: boolean;
-  encircled_chief: 'dies';
-  power_transfer_of_neutral_armies: 'permanent';
-  master_moves: false;
+export interface Rules extends RuleChoices {
   /** Quiet rounds before an automatic draw (N-6); 0 turns it off. */
   no_progress_rounds: number;
 }

@@ -1,6 +1,7 @@
 /** Board orientation, the state snapshot and the replayed timeline, without a browser. */
 import { initialPosition, makeFen, makeTurn, playTurn, randomTurn, DEFAULT_RULES, type Colour, type Position } from '@djambi/shared';
-import { cellOf, edgeLabels, squareAt } from '../../client/src/game/orientation.js';
+import { cellOf, edgeLabels, fileRank, squareAt } from '../../client/src/game/orientation.js';
+import { parseCode } from '../../client/src/ui/home.js';
 import { lastTurnSquares, readMove, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
 import { Timeline } from '../../client/src/game/timeline.js';
 
@@ -45,6 +46,22 @@ describe('orientation', () => {
     expect(cellOf('a0', 'R')).toBeNull();
     expect(squareAt({ col: 9, row: 0 }, 'R')).toBeNull();
     expect(squareAt({ col: -1, row: 0 }, 'R')).toBeNull();
+    expect(fileRank('a10')).toBeNull();
+    expect(fileRank('')).toBeNull();
+  });
+
+  test('file and rank come from the engine', () => {
+    expect(fileRank('a1')).toEqual({ file: 0, rank: 1 });
+    expect(fileRank('i9')).toEqual({ file: 8, rank: 9 });
+    expect(fileRank('e5')).toEqual({ file: 4, rank: 5 });
+  });
+});
+
+describe('room code input', () => {
+  test('a code or a game link is read with the shared alphabet', () => {
+    expect(parseCode('abc-def')).toBe('ABCDEF');
+    expect(parseCode('https://djambi.example/g/abcdef')).toBe('ABCDEF');
+    expect(parseCode('ABCDE0')).toBeNull();
   });
 });
 

@@ -38,13 +38,15 @@ export type PromptKey =
   | 'reporter'
   | 'reporterRequired'
   | 'confirm'
+  | 'breaksPact'
   | 'sending'
   | 'reconnecting';
 
-/** The prompt plus the player it is about (for `notYourTurn`). */
+/** The prompt plus the player it is about (for `notYourTurn`) or the pact partners a turn betrays (`breaksPact`). */
 export interface Prompt {
   readonly key: PromptKey;
   readonly colour?: Colour;
+  readonly partners?: readonly Colour[];
 }
 
 /** What the renderer highlights. */
@@ -110,6 +112,12 @@ export interface ControllerOptions {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing means "sent".
   onSubmit?: (turn: Turn, version: number | undefined) => boolean | void;
+  /**
+   * The pact partners a complete turn would betray (e.g. the shared `pactBreaches` over the
+   * viewer's pacts in force). A turn that betrays someone is never sent at once: the prompt
+   * says `breaksPact` and waits for `confirm`, even with confirmation off.
+   */
+  breaches?: (position: Position, turn: Turn) => readonly Colour[];
 }
 
 /**
@@ -142,6 +150,7 @@ export class GameController {
   private confirmTurns: boolean;
   // biome-ignore lint/suspicious/noConfusingVoidType: as `ControllerOptions.onSubmit`.
   private readonly onSubmit: (turn: Turn, version: number | undefined) => boolean | void;
+  private readonly breaches: (position: Position, turn: Turn) => readonly Colour[];
   private steps: { field: Field; value: Square | null }[] = [];
   private pending: Turn | null = null;
   private outbox: Outbox | null = null;
@@ -158,6 +167,7 @@ export class GameController {
   constructor(options: ControllerOptions = {}) {
     this.confirmTurns = options.confirm ?? false;
     this.onSubmit = options.onSubmit ?? (() => undefined);
+    this.breaches = options.breaches ?? (() => []);
   }
 
   /**
@@ -291,6 +301,11 @@ export class GameController {
     return this.clear('deselected');
   }
 
+  /** The viewer's pacts changed: ask `breaches` again about the turn waiting for confirmation. */
+  pactsChanged(): void {
+    if (this.pending) this.changed();
+  }
+
   /** Send the turn waiting for confirmation. */
   confirm(): Outcome {
     this.error = null;
@@ -390,7 +405,7 @@ export class GameController {
     }
     if (res.value.kind === 'complete') {
       this.pending = res.value.turn;
-      if (!this.confirmTurns) {
+      if (!this.confirmTurns && this.betrayed().length === 0) {
         this.submit();
         return this.done('submitted');
       }
@@ -534,9 +549,16 @@ export class GameController {
         return { key: 'exit' };
       case 'reporter':
         return { key: choice.required ? 'reporterRequired' : 'reporter' };
-      case 'complete':
-        return { key: 'confirm' };
+      case 'complete': {
+        const partners = this.betrayed();
+        return partners.length > 0 ? { key: 'breaksPact', partners } : { key: 'confirm' };
+      }
     }
+  }
+
+  /** The pact partners the complete turn waiting for confirmation would betray. */
+  private betrayed(): readonly Colour[] {
+    return this.pending && this.position ? this.breaches(this.position, this.pending) : [];
   }
 
   /** The turn being sent went out on a link that is still up. */

@@ -5,7 +5,7 @@
  * is drawn like a chessboard; the other views are rotations of it, so every viewer has its own
  * corner at the bottom left: Red a9, Blue i9, Yellow i1, Green a1.
  */
-import { FILES, type Colour, type Square } from '@djambi/shared';
+import { type Colour, fileOf, makeSquare, parseSquare, rankOf, type Square, squareOf } from '@djambi/shared';
 
 /** A cell of the displayed 9×9 grid; row 0 is the top row. */
 export interface Cell {
@@ -16,19 +16,10 @@ export interface Cell {
 /** Counter-clockwise quarter turns from Green's view for each viewer. */
 const QUARTER_TURNS: Record<Colour, number> = { G: 0, R: 1, B: 2, Y: 3 };
 
-/** The square of a file index 0..8 and rank 1..9, or null off the board. */
-function squareName(file: number, rank: number): Square | null {
-  if (file < 0 || file > 8 || rank < 1 || rank > 9) return null;
-  return FILES[file] + String(rank);
-}
-
 /** File index 0..8 and rank 1..9 of a square name, or null. */
 export function fileRank(square: Square): { file: number; rank: number } | null {
-  if (typeof square !== 'string' || square.length !== 2) return null;
-  const file = FILES.indexOf(square[0] as (typeof FILES)[number]);
-  const rank = square.charCodeAt(1) - 48;
-  if (file < 0 || rank < 1 || rank > 9) return null;
-  return { file, rank };
+  const sq = parseSquare(square);
+  return sq === undefined ? null : { file: fileOf(sq), rank: rankOf(sq) };
 }
 
 /** Where a square is drawn for a viewer. */
@@ -47,7 +38,8 @@ export function squareAt(cell: Cell, view: Colour): Square | null {
   if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || col > 8 || row < 0 || row > 8) return null;
   // Undo the counter-clockwise turns with clockwise ones.
   for (let i = 0; i < QUARTER_TURNS[view]; i++) [col, row] = [8 - row, col];
-  return squareName(col, 9 - row);
+  const sq = squareOf(col, 9 - row);
+  return sq === undefined ? null : makeSquare(sq);
 }
 
 /** Labels along the bottom edge (left to right) and the left edge (top to bottom). */

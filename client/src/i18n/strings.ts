@@ -202,6 +202,8 @@ export const en = {
     reporter: 'The reporter may kill one neighbour: pick a victim or choose no kill.',
     reporterRequired: 'The reporter must kill: pick a victim.',
     confirm: 'Send this turn?',
+    breaksPact: (names: readonly string[]): string =>
+      `This turn breaks your pact with ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('')}. Send it anyway?`,
     sending: 'Sending…',
     reconnecting: 'Reconnecting: your turn will be sent',
     history: 'Looking at an earlier position.',

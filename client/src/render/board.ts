@@ -10,7 +10,7 @@ import { Application, Container, Graphics, Text, TextStyle, type FederatedPointe
 import { MAZE, type Colour, type Effect, type PieceInfo, type Square } from '@djambi/shared';
 import type { Highlights, Preview } from '../game/controller.js';
 import { PointerGesture } from '../game/gesture.js';
-import { cellOf, edgeLabels, squareAt } from '../game/orientation.js';
+import { cellOf, edgeLabels, fileRank, squareAt } from '../game/orientation.js';
 import { PieceSprite, UNIT } from './pieces.js';
 import { BOARD } from './theme.js';
 
@@ -280,8 +280,9 @@ export class BoardView {
     g.rect(this.ox - 2, this.oy - 2, s * 9 + 4, s * 9 + 4).fill(0x5a4630);
     for (let row = 0; row < 9; row++) {
       for (let col = 0; col < 9; col++) {
-        const sq = squareAt({ col, row }, this.view)!;
-        const dark = (sq.charCodeAt(0) + sq.charCodeAt(1)) % 2 === 0;
+        const fr = fileRank(squareAt({ col, row }, this.view)!)!;
+        // a1 is dark, as on a chessboard.
+        const dark = (fr.file + fr.rank) % 2 === 1;
         g.rect(this.ox + col * s, this.oy + row * s, s, s).fill(dark ? BOARD.dark : BOARD.light);
       }
     }

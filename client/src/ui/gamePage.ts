@@ -3,7 +3,19 @@
  * the seats and the invite before the start, then the board, the status, the move list and the
  * actions. Wires the connection (truth), the controller (what the viewer may do) and the board.
  */
-import { COLOURS, parseFen, parseTurn, pieces as piecesOf, type Colour, type Effect, type PieceInfo, type Position, type Square } from '@djambi/shared';
+import {
+  COLOURS,
+  pactBreaches,
+  parseFen,
+  parseTurn,
+  pieces as piecesOf,
+  type Colour,
+  type Effect,
+  type PieceInfo,
+  type Position,
+  type Square,
+  type Turn,
+} from '@djambi/shared';
 import { AnimationGate } from '../game/animationGate.js';
 import { GameController, type ControllerView } from '../game/controller.js';
 import { PressModel } from '../game/press.js';
@@ -183,12 +195,14 @@ class GamePage {
     this.controller = new GameController({
       confirm: pref.get('confirm', false),
       onSubmit: (turn, version) => this.conn.sendTurn(turn, version),
+      breaches: (pos, turn) => this.breaches(pos, turn),
     });
     this.access = new BoardAccess(this.animation.guard((sq: Square) => this.controller.click(sq)));
     consumeSeatLink(code);
     this.press = new PressModel((type, payload) => this.conn.send(type, payload));
     this.pressPanel = new PressPanel(this.press, { seatName: (c) => this.seatName(c) });
     this.press.subscribe(() => this.refreshTalkBadge());
+    this.press.subscribe(() => this.controller.pactsChanged());
     this.conn = new GameConnection(code, {
       state: (s) => this.onState(s),
       seat: (seat) => this.onSeat(seat),
@@ -626,6 +640,9 @@ class GamePage {
       case 'notYourTurn':
         text = S.prompt.notYourTurn(p.colour ?? 'R');
         break;
+      case 'breaksPact':
+        text = S.prompt.breaksPact((p.partners ?? []).map((c) => this.seatName(c)));
+        break;
       default:
         text = S.prompt[p.key];
     }
@@ -843,6 +860,16 @@ class GamePage {
     if (this.conn.send(type, message)) return;
     this.message = S.net.notSent;
     this.refreshControls(this.controller.view);
+  }
+
+  /** The partners of the viewer's pacts in force that `turn` would betray (as the server will judge it). */
+  private breaches(pos: Position, turn: Turn): Colour[] {
+    const me = pos.toMove;
+    if (!me) return [];
+    const bound = new Set<Colour>();
+    for (const p of this.press.pactGroups().inForce) if (p.standing.includes(me)) for (const c of p.standing) if (c !== me) bound.add(c);
+    const partners = COLOURS.filter((c) => bound.has(c));
+    return [...pactBreaches(pos, turn, me, partners).keys()];
   }
 
   /** A seat's display name: its player's name, else the colour. */

@@ -1,28 +1,24 @@
 /** Home page: create a game, join one by code, list the public games. */
-import { COLOURS, DEFAULT_RULES, type Rules } from '@djambi/shared';
+import { COLOURS, DEFAULT_RULES, MAX_NO_PROGRESS_ROUNDS, normaliseCode, RULE_VALUES, type RuleChoiceKey, type Rules } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import { createRoom, listRooms, type RoomInfo } from '../net/api.js';
 import { h, link, navigate, replace } from './dom.js';
 
-type Choice<K extends keyof Rules> = { key: K; values: readonly Rules[K][] };
-
-/** The selectable rule options (values as in RULES.md). */
-const RULE_CHOICES = [
-  { key: 'layout', values: ['mirror', 'chhobu_rotational'] },
-  { key: 'reporter', values: ['optional_single', 'mandatory_single', 'all_adjacent'] },
-  { key: 'self_kill', values: [false, true] },
-  { key: 'maze_exit_order', values: ['act_exit_place', 'act_place_exit'] },
-  { key: 'encirclement', values: ['group', 'literal_ring', 'throne_access'] },
-  { key: 'neutral_pieces_untouchable', values: [true, false] },
-] as const satisfies readonly Choice<keyof Rules>[];
-
-const CODE_RE = /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+/** The rule options the create form offers (their values come from the engine's `RULE_VALUES`). */
+const RULE_KEYS = [
+  'layout',
+  'reporter',
+  'self_kill',
+  'maze_exit_order',
+  'encirclement',
+  'neutral_pieces_untouchable',
+] as const satisfies readonly RuleChoiceKey[];
+const RULE_CHOICES = RULE_KEYS.map((key) => ({ key, values: RULE_VALUES[key] }));
 
 /** Normalise typed text into a room code, or null. */
 export function parseCode(text: string): string | null {
   const m = /\/g\/([A-Za-z0-9]+)/.exec(text);
-  const code = (m ? m[1] : text).toUpperCase().replace(/[\s-]/g, '');
-  return CODE_RE.test(code) ? code : null;
+  return normaliseCode(m ? m[1] : text);
 }
 
 /** Render the home page; returns its cleanup. */
@@ -35,7 +31,9 @@ export function renderHome(root: HTMLElement): () => void {
     'fieldset',
     { class: 'choices' },
     h('legend', {}, S.home.players),
-    ...[4, 3, 2].map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === 4 }), ' ', S.home.playersOption(n))),
+    ...[...RULE_VALUES.players]
+      .reverse()
+      .map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === DEFAULT_RULES.players }), ' ', S.home.playersOption(n))),
   );
   const ruleFields = RULE_CHOICES.map((choice) => {
     const labels = optionLabels[choice.key];
@@ -48,7 +46,14 @@ export function renderHome(root: HTMLElement): () => void {
     );
     return h('div', { class: 'field' }, h('label', { for: `rule-${choice.key}` }, labels.label), select);
   });
-  const quiet = h('input', { type: 'number', id: 'rule-quiet', name: 'no_progress_rounds', min: 0, max: 10000, value: DEFAULT_RULES.no_progress_rounds });
+  const quiet = h('input', {
+    type: 'number',
+    id: 'rule-quiet',
+    name: 'no_progress_rounds',
+    min: 0,
+    max: MAX_NO_PROGRESS_ROUNDS,
+    value: DEFAULT_RULES.no_progress_rounds,
+  });
   ruleFields.push(
     h(
       'div',
@@ -116,7 +121,7 @@ export function renderHome(root: HTMLElement): () => void {
       const raw = String(data.get(choice.key));
       rules[choice.key] = raw === 'true' ? true : raw === 'false' ? false : raw;
     }
-    rules.no_progress_rounds = Math.max(0, Math.min(10000, Math.round(Number(quiet.value) || 0)));
+    rules.no_progress_rounds = Math.max(0, Math.min(MAX_NO_PROGRESS_ROUNDS, Math.round(Number(quiet.value) || 0)));
     const clock = clockOn.checked
       ? { initialSeconds: Math.max(1, Number(minutes.value) || 15) * 60, incrementSeconds: Math.max(0, Number(increment.value) || 0) }
       : null;

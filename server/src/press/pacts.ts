@@ -8,23 +8,11 @@
  * others, and ends when fewer than two remain bound). Leaving first is never a betrayal.
  * A round is as many normal turns as there were active players when the pact came into force.
  */
-import { COLOURS, activePlayers, controllerOf, pieces, type Colour, type Effect, type Position } from '@djambi/shared';
+import { COLOURS, activePlayers, hostileActs, type Colour, type Effect, type Position } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
 import { accepted, idField, payloadObject, refuse } from './text.js';
-import type {
-  Betrayal,
-  BetrayalAct,
-  Delivery,
-  MemberId,
-  PactEndReason,
-  PactEvent,
-  PactStatus,
-  PactView,
-  PressRejection,
-  PressResult,
-  RevealItem,
-} from './types.js';
+import type { Betrayal, Delivery, MemberId, PactEndReason, PactEvent, PactStatus, PactView, PressRejection, PressResult, RevealItem } from './types.js';
 
 /** Longest pact, in rounds. */
 export const MAX_PACT_ROUNDS = 1000;
@@ -52,32 +40,8 @@ interface Pact {
   endReason: PactEndReason | null;
 }
 
-/**
- * What the mover's turn did to pieces controlled by other players (controller judged in `before`)
- * and to other players' chiefs (encirclement caused by the mover): victim → acts.
- */
-export function hostileActs(before: Position, effects: readonly Effect[], mover: Colour): Map<Colour, BetrayalAct[]> {
-  const out = new Map<Colour, BetrayalAct[]>();
-  const add = (victim: Colour, act: BetrayalAct) => {
-    const acts = out.get(victim) ?? [];
-    if (!acts.includes(act)) acts.push(act);
-    out.set(victim, acts);
-  };
-  let info: ReturnType<typeof pieces> | null = null;
-  for (const e of effects) {
-    if ((e.type === 'kill' && e.by >= 0) || e.type === 'displace') {
-      info ??= pieces(before);
-      const piece = info[e.piece];
-      if (!piece) continue;
-      const controller = controllerOf(before, piece.colour);
-      if (controller === null || controller === 'frozen' || controller === 'hostage' || controller === mover) continue;
-      add(controller, e.type);
-    } else if (e.type === 'eliminated' && e.cause === 'encircled' && e.by === mover && e.colour !== mover) {
-      add(e.colour, 'encircle');
-    }
-  }
-  return out;
-}
+/** Betrayal detection lives in the shared engine (the client warns with it); re-exported here. */
+export { hostileActs };
 
 /** The pacts of one room and their betrayals. */
 export class Pacts {

@@ -4,27 +4,18 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Presence } from '@colyseus/core';
+import { CODE_ALPHABET, CODE_LENGTH } from '@djambi/shared';
 
-/** The code alphabet (31 symbols: 2-9 and A-Z without I, L, O). */
-export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
-/** Length of a room code. */
-export const CODE_LENGTH = 6;
+/** The alphabet, length and `normaliseCode` live in shared, so the client checks codes alike. */
+export { CODE_ALPHABET, CODE_LENGTH, normaliseCode } from '@djambi/shared';
 /** Presence set holding the codes in use. */
 export const CODES_KEY = 'djambi:codes';
-
-const CODE_RE = new RegExp(`^[${CODE_ALPHABET}]{${CODE_LENGTH}}$`);
 
 /** A random code. */
 export function randomCode(): string {
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
-}
-
-/** Normalises user input (case, spaces, dashes) to a code, or null if it cannot be one. */
-export function normaliseCode(input: string): string | null {
-  const code = input.toUpperCase().replace(/[\s-]/g, '');
-  return CODE_RE.test(code) ? code : null;
 }
 
 /** Reserves a fresh code in presence (released by `releaseCode` when the room is disposed). */
