@@ -16,6 +16,7 @@ export type RoomErrorCode =
   | 'not_ready'
   | 'not_creator'
   | 'seat_taken'
+  | 'no_free_seat'
   | 'stale'
   | 'rate_limited'
   | 'internal_error';

@@ -4,7 +4,7 @@
  * `press.afterEntries(before, entries, now)`. Bare entries (no position) are replayed instead.
  */
 import { parseRules, pieces, randomTurn, seatsOf, type Colour } from '@djambi/shared';
-import { Game, type Entry } from '../../server/src/rooms/game.js';
+import { Game, type Entry } from '../../server/src/match/game.js';
 import { Press, type PressEntry, type PressReveal } from '../../server/src/press/index.js';
 import { Inbox, counterIds, findTurn, ok, position, seeded } from './helpers.js';
 

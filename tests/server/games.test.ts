@@ -5,7 +5,20 @@
  */
 import { makeFen, parseTurn, replayRecord, type Colour, type RecordEvent } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
-import { fullRoom, join, leaveAll, movesOf, playRandomGame, quietSdkWarnings, rulesOf, snapshot, startServer, type State, type TestClient } from './helpers.js';
+import {
+  fullRoom,
+  join,
+  leaveAll,
+  movesOf,
+  playRandomGame,
+  quietSdkWarnings,
+  rulesOf,
+  snapshot,
+  startServer,
+  type State,
+  type TestClient,
+  checkRestores,
+} from './helpers.js';
 
 quietSdkWarnings();
 let server: RunningServer;
@@ -78,4 +91,11 @@ describe.each([
     }
     await leaveAll(watchers);
   });
+});
+
+// Last: the storage seam, on every seeded game above (their rooms are still live).
+test('every match this file played restores from its events to the same match', async () => {
+  const { compared, mismatches } = await checkRestores();
+  expect(compared).toBeGreaterThan(0);
+  expect(mismatches).toEqual([]);
 });

@@ -4,14 +4,46 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import { parseFen, parseRules, randomTurn, type Colour, type Position, type Rules, type Turn } from '@djambi/shared';
+import { matchMaker } from '@colyseus/core';
 import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
+import { Match } from '../../server/src/match/match.js';
+import { snapshotOf } from '../../server/src/match/snapshot.js';
+import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { seeded } from '../support/random.js';
 
 export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Starts a server on 127.0.0.1 and a free port, without the built client. */
+/**
+ * Starts a server on 127.0.0.1 and a free port, without the built client. Closing it first
+ * checks the storage seam on every game it still holds: the match restored from its events
+ * equals the live one (position, record, clocks, seats, every member's press history).
+ */
 export async function startServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
-  return createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, ...config });
+  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, ...config });
+  const close = server.close;
+  return {
+    ...server,
+    close: async () => {
+      const { mismatches } = await checkRestores();
+      await close();
+      if (mismatches.length > 0) throw new Error(`restored matches differ from the live ones: ${mismatches.join('; ')}`);
+    },
+  };
+}
+
+/** Restores the match of every room of this process from its events and compares it with the live one. */
+export async function checkRestores(): Promise<{ compared: number; mismatches: string[] }> {
+  const out: string[] = [];
+  let compared = 0;
+  for (const listing of await matchMaker.query({})) {
+    const room = matchMaker.getLocalRoomById(listing.roomId) as DjambiRoom | undefined;
+    if (!room?.match) continue;
+    compared++;
+    const live = JSON.stringify(snapshotOf(room.match));
+    const restored = JSON.stringify(snapshotOf(Match.restore(room.match.config, room.match.events)));
+    if (live !== restored) out.push(`${room.code} (${room.match.events.length} events)`);
+  }
+  return { compared, mismatches: out };
 }
 
 export { seeded } from '../support/random.js';

@@ -6,7 +6,7 @@
  */
 import { parseRules, type Rules } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
-import { leaveAll, quietSdkWarnings, waitClients, type TestClient } from './helpers.js';
+import { leaveAll, quietSdkWarnings, waitClients, type TestClient, checkRestores } from './helpers.js';
 import { joinRecording, planKill, playPlanned, pressRoom, sendAndWait, startPressServer, TestClock, type RecordingClient } from './pressHelpers.js';
 
 quietSdkWarnings();
@@ -324,4 +324,11 @@ test('reveal_press_after_game false: pacts and betrayals are revealed, conversat
     expect(JSON.stringify(reveal)).toContain('public words');
   }
   await leaveAll(room.all);
+});
+
+// Last: the storage seam, on every seeded game above (their rooms are still live).
+test('every match this file played restores from its events to the same match', async () => {
+  const { compared, mismatches } = await checkRestores();
+  expect(compared).toBeGreaterThan(0);
+  expect(mismatches).toEqual([]);
 });

@@ -246,7 +246,7 @@ test('a throw in the press answers internal_error and never blocks a turn', asyn
   const [R, Y] = room.players;
   const S = room.spectators[0];
   const live = matchMaker.getLocalRoomById(room.code) as DjambiRoom;
-  const press = live.press;
+  const press = live.match.press;
 
   const handle = press.handle.bind(press);
   press.handle = () => {

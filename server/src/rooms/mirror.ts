@@ -6,50 +6,42 @@
  */
 import type { ArraySchema } from '@colyseus/schema';
 import { activePlayers, controllerOf, COLOURS, makeFen, pieces, ruler, type Colour } from '@djambi/shared';
-import type { DrawOfferView } from '../press/types.js';
-import type { Game } from './game.js';
-import type { GameClock } from './clock.js';
-import type { RoomConfig } from './options.js';
-import type { SeatTable } from './seats.js';
+import type { Match } from '../match/match.js';
+import type { Connections } from './connections.js';
 import { type DjambiState, EliminationState, PieceState, SeatState } from './schema.js';
 
-/** Room phase. */
-export type Phase = 'waiting' | 'playing' | 'over';
+export type { Phase } from '../match/match.js';
 
-/** Everything `mirror` reads. */
+/** Everything `mirror` reads: the match, the seats' connections, and what only the room knows. */
 export interface RoomModel {
   readonly code: string;
-  readonly phase: Phase;
-  readonly config: RoomConfig;
-  readonly seats: SeatTable;
-  readonly game: Game;
-  readonly gameClock: GameClock | null;
-  /** The open draw offer (the press's), public. */
-  readonly drawOffer: DrawOfferView | null;
+  readonly match: Match;
+  readonly links: Connections;
   readonly spectators: number;
 }
 
 /** Copies the model into `state`. */
 export function mirror(model: RoomModel, state: DjambiState): void {
+  const match = model.match;
   state.code = model.code;
-  state.phase = model.phase;
-  state.visibility = model.config.visibility;
-  state.press_visibility = model.config.press.press_visibility;
-  state.reveal_press_after_game = model.config.press.reveal_press_after_game;
+  state.phase = match.phase;
+  state.visibility = match.config.visibility;
+  state.press_visibility = match.config.press.press_visibility;
+  state.reveal_press_after_game = match.config.press.reveal_press_after_game;
   state.spectators = model.spectators;
   mirrorRules(model, state);
   mirrorSeats(model, state);
   mirrorPosition(model, state);
   mirrorMoves(model, state);
   mirrorClock(model, state);
-  const offer = model.drawOffer;
+  const offer = match.press.draws.current();
   state.drawOffer.id = offer?.id ?? 0;
   state.drawOffer.by = offer?.by ?? '';
   state.drawOffer.accepted = offer ? COLOURS.filter((c) => offer.accepted.includes(c)).join('') : '';
 }
 
 function mirrorRules(model: RoomModel, state: DjambiState): void {
-  const r = model.config.rules;
+  const r = model.match.config.rules;
   const s = state.rules;
   s.players = r.players;
   s.layout = r.layout;
@@ -65,10 +57,12 @@ function mirrorRules(model: RoomModel, state: DjambiState): void {
 }
 
 function mirrorSeats(model: RoomModel, state: DjambiState): void {
-  const active = model.phase === 'waiting' ? null : new Set<Colour>(activePlayers(model.game.position));
-  const creator = model.seats.creatorColour();
+  const match = model.match;
+  const active = match.phase === 'waiting' ? null : new Set<Colour>(activePlayers(match.position));
+  const creator = match.seats.creatorColour();
   state.creator = creator ?? '';
-  for (const seat of model.seats.seats.values()) {
+  for (const seat of match.seats.seats.values()) {
+    const link = model.links.of(seat.colour);
     let s = state.seats.get(seat.colour);
     if (!s) {
       s = new SeatState();
@@ -76,19 +70,19 @@ function mirrorSeats(model: RoomModel, state: DjambiState): void {
       state.seats.set(seat.colour, s);
     }
     s.name = seat.name;
-    s.taken = seat.presence !== 'empty';
-    s.presence = seat.presence;
-    s.since = seat.since;
+    s.taken = seat.keyHash !== null;
+    s.presence = link.presence;
+    s.since = link.since;
     s.creator = seat.colour === creator;
     s.active = active === null ? true : active.has(seat.colour);
     s.swapWith = seat.swapWith ?? '';
     s.ready = seat.ready;
-    s.clockMs = model.gameClock ? (model.gameClock.remaining.get(seat.colour) ?? 0) : 0;
+    s.clockMs = match.clock ? (match.clock.remaining.get(seat.colour) ?? 0) : 0;
   }
 }
 
 function mirrorPosition(model: RoomModel, state: DjambiState): void {
-  const pos = model.game.position;
+  const pos = model.match.position;
   const list = pieces(pos);
   for (const p of list) {
     let s = state.pieces[p.id];
@@ -103,7 +97,7 @@ function mirrorPosition(model: RoomModel, state: DjambiState): void {
     s.alive = p.alive;
   }
   state.fen = makeFen(pos);
-  state.toMove = model.phase === 'playing' ? (pos.toMove ?? '') : '';
+  state.toMove = model.match.phase === 'playing' ? (pos.toMove ?? '') : '';
   state.turnKind = pos.turnKind;
   state.ply = pos.ply;
   state.quiet = pos.quiet;
@@ -133,7 +127,7 @@ function mirrorPosition(model: RoomModel, state: DjambiState): void {
 }
 
 function mirrorMoves(model: RoomModel, state: DjambiState): void {
-  const game = model.game;
+  const game = model.match.game;
   for (let i = state.moves.length; i < game.length; i++) state.moves.push(game.move(i));
   state.version = game.length;
   const last = game.last;
@@ -153,10 +147,11 @@ function mirrorMoves(model: RoomModel, state: DjambiState): void {
 }
 
 function mirrorClock(model: RoomModel, state: DjambiState): void {
-  const c = model.gameClock;
+  const c = model.match.clock;
+  const config = model.match.config.clock;
   state.clock.enabled = c !== null;
-  state.clock.initialMs = model.config.clock?.initialMs ?? 0;
-  state.clock.incrementMs = model.config.clock?.incrementMs ?? 0;
+  state.clock.initialMs = config?.initialMs ?? 0;
+  state.clock.incrementMs = config?.incrementMs ?? 0;
   state.clock.running = c?.running ?? '';
   state.clock.turnStartedAt = c?.running ? c.startedAt : 0;
 }

@@ -1,0 +1,54 @@
+/**
+ * The frame gate of a room: every frame a client sends passes the connection's message budget
+ * and a structural msgpack check before Colyseus decodes it. A refusal is answered to the
+ * sender; a flood is closed with 1008.
+ */
+import type { Client } from '@colyseus/core';
+import type { Rejection } from '../errors.js';
+import { type BudgetLimits, frameCost, MessageBudget } from './budget.js';
+import type { Frame } from './internals.js';
+import { checkMsgpack } from './msgpackGuard.js';
+
+/** Answers a refused frame to its sender. */
+export type Reply = (client: Client, type: string, rejection: Rejection) => void;
+
+/** The budgets of a room's connections. */
+export class FrameGate {
+  private readonly budgets = new WeakMap<Client, MessageBudget>();
+
+  constructor(private readonly limits: BudgetLimits) {}
+
+  /** True when Colyseus may decode and dispatch the frame. */
+  admit(client: Client, frame: Frame, now: number, reply: Reply): boolean {
+    let budget = this.budgets.get(client);
+    if (!budget) {
+      budget = new MessageBudget(this.limits);
+      this.budgets.set(client, budget);
+    }
+    const verdict = budget.take(now, frameCost(frame.buffer.length));
+    if (verdict === 'close') {
+      client.leave(1008, 'message budget exceeded');
+      return false;
+    }
+    const type = frame.type ?? '?';
+    if (verdict === 'limited') {
+      if (now - budget.lastWarned >= 1000) {
+        budget.lastWarned = now;
+        reply(client, type, { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
+      }
+      return false;
+    }
+    const refusal = refusalOf(frame);
+    if (refusal) reply(client, type, refusal);
+    return refusal === null;
+  }
+}
+
+function refusalOf(frame: Frame): Rejection | null {
+  if (frame.type === null) return { code: 'bad_payload', message: 'undecodable message' };
+  if (frame.rawBytes) return { code: 'bad_payload', message: 'raw byte messages are not part of the protocol' };
+  const problem = checkMsgpack(frame.buffer, frame.payloadOffset);
+  if (problem === 'too_deep') return { code: 'payload_too_large', message: 'payload nested too deeply' };
+  if (problem) return { code: 'bad_payload', message: `payload refused (${problem})` };
+  return null;
+}

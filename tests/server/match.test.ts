@@ -1,0 +1,121 @@
+/**
+ * The match without a server: intents in, events out. Every refused intent changes nothing; a
+ * match restored from its events (also after a JSON round trip, as a log would store them) is
+ * the same match to every participant.
+ */
+import { type Colour, randomTurn } from '@djambi/shared';
+import { type Intent, Match, type MatchEvent, type Outcome } from '../../server/src/match/match.js';
+import { snapshotOf } from '../../server/src/match/snapshot.js';
+import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { seeded } from '../support/random.js';
+
+function config(options: Record<string, unknown>) {
+  const parsed = parseRoomConfig(options, { graceSeconds: 20, idleSeconds: 600 });
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+}
+
+function accepted(out: Outcome): asserts out is Extract<Outcome, { ok: true }> {
+  if (!out.ok) throw new Error(`refused: ${out.rejection.code} ${out.rejection.message}`);
+}
+
+/** Applies an intent that must be refused with `code`, and checks that nothing changed. */
+function refused(match: Match, intent: Intent, now: number, code: string): void {
+  const before = JSON.stringify(snapshotOf(match));
+  const events = match.events.length;
+  const out = match.apply(intent, now);
+  expect(out.ok ? 'accepted' : out.rejection.code).toBe(code);
+  expect(match.events.length).toBe(events);
+  expect(JSON.stringify(snapshotOf(match))).toBe(before);
+}
+
+function expectRestores(match: Match): void {
+  const live = JSON.stringify(snapshotOf(match));
+  expect(JSON.stringify(snapshotOf(Match.restore(match.config, match.events)))).toBe(live);
+  const stored = JSON.parse(JSON.stringify(match.events)) as MatchEvent[];
+  expect(JSON.stringify(snapshotOf(Match.restore(match.config, stored)))).toBe(live);
+}
+
+/** A seated match, started at `t0`; returns the seat colours. */
+function seated(match: Match, t0: number): Colour[] {
+  const colours: Colour[] = [];
+  for (let i = 0; i < match.seats.seats.size; i++) {
+    const out = match.apply({ type: 'take_seat', name: `p${i}` }, t0 + i);
+    accepted(out);
+    expect(out.seat?.key).toMatch(/^[0-9a-f]{32}$/);
+    // Only the key's hash is kept, in the seat and in the event.
+    expect(JSON.stringify(match.events)).not.toContain(out.seat!.key);
+    colours.push(out.seat!.colour);
+  }
+  return colours;
+}
+
+test.each([4, 3, 2])('a %i-player match with press, pacts, a spectator and clocks restores from its events', (players) => {
+  const match = new Match(config({ rules: { players }, clock: { initialSeconds: 120, incrementSeconds: 2 } }));
+  const random = seeded(players * 17);
+  let now = 1_000_000;
+  const colours = seated(match, now);
+  refused(match, { type: 'turn', colour: colours[0], turn: { from: 'a1', to: 'a2' } }, now, 'game_not_started');
+  refused(match, { type: 'start', colour: colours[1], creatorConnected: true }, now, 'not_creator');
+  accepted(match.apply({ type: 'start', colour: colours[0], creatorConnected: true }, now));
+  accepted(match.apply({ type: 'spectate', id: 'spec1', name: 'Watcher', limitKey: 'addr:127.0.0.1' }, now));
+  accepted(match.apply({ type: 'press', member: 'spec1', message: 'press_send', payload: { channel: 'spectators', text: 'hello' } }, now));
+  const pact = match.apply({ type: 'press', member: colours[0], message: 'pact_propose', payload: { with: [colours[1]], rounds: 3, announce: true } }, now);
+  accepted(pact);
+  const pactId = (pact.deliveries.find((d) => d.type === 'pact')?.payload as { pact: { id: string } }).pact.id;
+  accepted(match.apply({ type: 'press', member: colours[1], message: 'pact_accept', payload: { pact: pactId } }, now));
+
+  for (let i = 0; i < 400 && match.phase === 'playing'; i++) {
+    now += 500 + Math.floor(random() * 3000);
+    const mover = match.position.toMove!;
+    if (i % 7 === 3) {
+      accepted(match.apply({ type: 'press', member: mover, message: 'press_send', payload: { channel: 'table', text: `move ${i}` } }, now));
+    }
+    if (i === 5) refused(match, { type: 'turn', colour: mover, turn: { from: 'z9', to: 'a1' } }, now, 'bad_square');
+    if (i === 6) refused(match, { type: 'turn', colour: mover, turn: randomTurn(match.position, random), version: 0 }, now, 'stale');
+    const out = match.apply({ type: 'turn', colour: mover, turn: randomTurn(match.position, random), version: match.game.length }, now);
+    accepted(out);
+  }
+  // Whatever is left ends by resignations (a flag falls for the first one to wait too long).
+  if (match.phase === 'playing') {
+    now += 200_000;
+    accepted(match.apply({ type: 'flag' }, now));
+    expect(match.events.at(-1)?.intent.type).toBe('flag');
+  }
+  while (match.phase === 'playing') accepted(match.apply({ type: 'resign', colour: match.position.toMove }, now));
+  expect(match.phase).toBe('over');
+  refused(match, { type: 'resign', colour: colours[0] }, now, 'game_over');
+  expectRestores(match);
+});
+
+test('seats before the start: swaps, readiness, names, a freed seat; all restored', () => {
+  const match = new Match(config({ rules: { players: 4 } }));
+  const [r, b] = seated(match, 0);
+  refused(match, { type: 'swap', colour: null, to: 'B' }, 1, 'not_seated');
+  accepted(match.apply({ type: 'swap', colour: r, to: b }, 1));
+  const swap = match.apply({ type: 'swap', colour: b, to: r }, 2);
+  accepted(swap);
+  expect(swap.moves).toEqual([
+    { from: 'B', to: 'R' },
+    { from: 'R', to: 'B' },
+  ]);
+  accepted(match.apply({ type: 'ready', colour: 'R', ready: true }, 3));
+  accepted(match.apply({ type: 'rename', colour: 'Y', name: 'Niccolò' }, 4));
+  accepted(match.apply({ type: 'leave_seat', colour: 'G' }, 5));
+  expect(match.seats.get('G')?.keyHash).toBeNull();
+  refused(match, { type: 'start', colour: 'R', creatorConnected: true }, 6, 'not_ready');
+  expectRestores(match);
+});
+
+test('a flag that fell before a turn arrived: the timeout comes first, then the turn is judged', () => {
+  const match = new Match(config({ rules: { players: 2 }, clock: { initialSeconds: 10 } }));
+  const [red] = seated(match, 0);
+  accepted(match.apply({ type: 'start', colour: red, creatorConnected: true }, 0));
+  const random = seeded(3);
+  const late = match.apply({ type: 'turn', colour: red, turn: randomTurn(match.position, random) }, 60_000);
+  // Red's clock ran out: the flag fell (recorded), then the turn was refused as the game is over.
+  expect(late.ok && late.refused?.code).toBe('game_over');
+  expect(match.events.map((e) => e.intent.type)).toContain('flag');
+  expect(match.phase).toBe('over');
+  expectRestores(match);
+});
