@@ -62,7 +62,9 @@ test.each([4, 3, 2])('a %i-player match with press, pacts, a spectator and clock
   accepted(match.apply({ type: 'press', member: 'spec1', message: 'press_send', payload: { channel: 'spectators', text: 'hello' } }, now));
   const pact = match.apply({ type: 'press', member: colours[0], message: 'pact_propose', payload: { with: [colours[1]], rounds: 3, announce: true } }, now);
   accepted(pact);
-  const pactId = (pact.deliveries.find((d) => d.type === 'pact')?.payload as { pact: { id: string } }).pact.id;
+  const proposal = pact.deliveries.find((d) => d.type === 'pact');
+  if (!proposal) throw new Error('no pact delivery');
+  const pactId = (proposal.payload as { pact: { id: string } }).pact.id;
   accepted(match.apply({ type: 'press', member: colours[1], message: 'pact_accept', payload: { pact: pactId } }, now));
 
   for (let i = 0; i < 400 && match.phase === 'playing'; i++) {
