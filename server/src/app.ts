@@ -9,11 +9,13 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http/heartbeat.js';
 import { apiRouter, ROOM_NAME } from './http/api.js';
 import { HttpGuard } from './http/guard.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
+import { socketServerOf } from './rooms/internals.js';
 
 export interface ServerConfig {
   /** TCP port; 0 picks a free one. */
@@ -53,6 +55,8 @@ export interface ServerConfig {
    * it must never go back.
    */
   readonly now?: () => number;
+  /** The WebSocket heartbeat (staggered pings; dead connections dropped), see `http/heartbeat.ts`. */
+  readonly heartbeat?: Partial<HeartbeatOptions>;
   /** Room limits: live rooms, unjoined-room lifetime, admission caps, message budget (defaults in DEFAULT_ROOM_SETTINGS). */
   readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget'>>;
 }
@@ -134,8 +138,10 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   // Node checks the header and request timeouts every `connectionsCheckingInterval` (default 30 s).
   const checkEvery = Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4)));
   const httpServer = http.createServer({ connectionsCheckingInterval: checkEvery }, app);
+  // pingInterval 0: the transport's all-at-once ping loop is off; `startHeartbeat` staggers it.
+  const transport = new WebSocketTransport({ server: httpServer, maxPayload: MAX_FRAME_BYTES, verifyClient: guard.verifyClient, pingInterval: 0 });
   const gameServer = new Server({
-    transport: new WebSocketTransport({ server: httpServer, maxPayload: MAX_FRAME_BYTES, verifyClient: guard.verifyClient }),
+    transport,
     greet: false,
     gracefullyShutdown: false,
   });
@@ -144,6 +150,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   }
   gameServer.define(ROOM_NAME, ConfiguredDjambiRoom);
   await gameServer.listen(config.port, config.host);
+  const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
   const address = httpServer.address() as AddressInfo;
   const shownHost = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -156,6 +163,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
         if (!httpServer.listening) resolve();
         else httpServer.once('close', () => resolve());
       });
+      stopHeartbeat();
       await gameServer.gracefullyShutdown(false);
       httpServer.closeAllConnections();
       await closed;

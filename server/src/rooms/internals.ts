@@ -13,9 +13,13 @@
  * - `_serializer.handshake`: the schema handshake each room caches as a slice of an 8 KB buffer.
  * - `client.enqueueRaw` with `getMessageBytes.raw`: one encoding of a message sent to several
  *   chosen clients (`client.send` would encode it once per client).
+ * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
+ *   staggered heartbeat pings (`http/heartbeat.ts`) instead of the transport's all-at-once loop.
  */
 import { type Client, getMessageBytes, Protocol, Room } from '@colyseus/core';
 import { decode } from '@colyseus/schema';
+import type { WebSocketTransport } from '@colyseus/ws-transport';
+import type { WebSocketServer } from 'ws';
 
 /** A frame about to be decoded: its message type (null if undecodable) and where its payload starts. */
 export interface Frame {
@@ -114,4 +118,9 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
       client.enqueueRaw(bytes);
     }
   }
+}
+
+/** The `ws` server behind a `WebSocketTransport` (its protected `wss`, @colyseus/ws-transport 0.16.5), for the heartbeat. */
+export function socketServerOf(transport: WebSocketTransport): WebSocketServer {
+  return (transport as unknown as { wss: WebSocketServer }).wss;
 }
