@@ -1,5 +1,5 @@
 /** Error codes the room adds to the engine's TurnErrorCode values and the press's codes. */
-import type { TurnErrorCode } from '@djambi/shared';
+import { err, JOIN_ERROR_CODES, type JoinErrorCode, type TurnErrorCode } from '@djambi/shared';
 import type { PressErrorCode } from './press/types.js';
 
 /** Codes of `rejected` messages that come from the room itself. */
@@ -30,20 +30,12 @@ export interface Rejection {
   readonly message: string;
   /** With `rate_limited`: milliseconds until the sender may act again. */
   readonly retryAfterMs?: number;
+  /** With `bad_payload` and `payload_too_large`: the bad field as a dotted path (`"from"`, `"clock.initialSeconds"`). */
+  readonly path?: string;
 }
 
-/** Codes of join/create failures (ServerError message prefix, see docs/PROTOCOL.md). */
-export type JoinErrorCode =
-  | 'bad_options'
-  | 'bad_rules'
-  | 'bad_seat_key'
-  | 'seat_taken'
-  | 'no_free_seat'
-  | 'game_started'
-  | 'spectators_full'
-  | 'too_many_joins'
-  | 'server_full'
-  | 'internal_error';
+/** Codes of join/create failures (ServerError message prefix, see docs/PROTOCOL.md); declared in shared. */
+export { JOIN_ERROR_CODES, type JoinErrorCode };
 
 /** Numeric codes (colyseus ServerError.code) for each join error. */
 export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
@@ -60,6 +52,6 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
 };
 
 /** Shorthand for a failed result carrying a rejection. */
-export function reject(code: RejectCode, message: string): { ok: false; error: Rejection } {
-  return { ok: false, error: { code, message } };
+export function reject(code: RejectCode, message: string, path?: string): { readonly ok: false; readonly error: Rejection } {
+  return path === undefined ? err(code, message) : err(code, message, { path });
 }

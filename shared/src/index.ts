@@ -64,3 +64,7 @@ export {
 } from './notation.js';
 export { hostileActs, pactBreaches } from './betrayal.js';
 export * from './protocol.js';
+export * from './protocol/game.js';
+export * from './protocol/joinError.js';
+export { check, isPlainObject, pathOf, type AnySchema, type Decoded, type Frozen, type Output, type SchemaError } from './protocol/schema.js';
+export { ok, err } from './result.js';

@@ -1,11 +1,13 @@
 /**
  * The negotiation ("press") wire protocol shared by server and client: message names, payload
- * types and the few constants both sides need (docs/PRESS.md). Plain data only: the server
- * builds these payloads and validates what it receives; the client reads them defensively.
+ * schemas (valibot; the types are inferred from them) and the few constants both sides need
+ * (docs/PRESS.md). The server builds these payloads and validates what it receives with its own
+ * press checks; the client decodes every press message with `PRESS_SERVER_SCHEMAS`.
  */
+import * as v from 'valibot';
+import { ColourSchema, PRESS_VISIBILITIES } from './protocol/game.js';
+import { message, type Output } from './protocol/schema.js';
 import type { Colour } from './types.js';
-
-// ---- members and channels ---------------------------------------------------------------------
 
 /** An opaque spectator id chosen by the room (e.g. the Colyseus session id); never a colour. */
 export type SpectatorId = string;
@@ -13,14 +15,16 @@ export type SpectatorId = string;
 export type MemberId = Colour | SpectatorId;
 
 /** `hidden`: nobody learns that a private or group channel exists; `existence`: everyone may. */
-export type PressVisibility = 'hidden' | 'existence';
+export type PressVisibility = (typeof PRESS_VISIBILITIES)[number];
 /** The phases of a room as the press sees them. */
 export const PRESS_PHASES = ['waiting', 'playing', 'over'] as const;
 /** Where the room is: before the start, during the game, after the result. */
 export type PressPhase = (typeof PRESS_PHASES)[number];
 
+/** The kinds of channel. */
+export const CHANNEL_KINDS = ['table', 'spectators', 'private', 'group'] as const;
 /** The four kinds of channel. */
-export type ChannelKind = 'table' | 'spectators' | 'private' | 'group';
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 /** `table`, `spectators`, `dm:XY` (two seats) or `group:XYZ…` (three or more), colours in seat order. */
 export type ChannelId = string;
 
@@ -33,51 +37,7 @@ export const PAGE_MESSAGES = 50;
 /** Largest `limit` of a `press_page` request. */
 export const MAX_PAGE_MESSAGES = 100;
 
-/** One message as delivered and kept. `id` counts from 1 within its channel only. */
-export interface PressMessage {
-  readonly id: number;
-  readonly channel: ChannelId;
-  readonly from: MemberId;
-  /** A spectator's display name (players are named by their seat in the room state). */
-  readonly name?: string;
-  /** Plain text, at most `MAX_MESSAGE_CHARS` characters; never HTML. */
-  readonly text: string;
-  /** Turns played when it was sent (0 before the first turn). */
-  readonly ply: number;
-  /** Server time, epoch ms. */
-  readonly at: number;
-}
-
-/** A channel without its messages. `members` is null for `table` and `spectators`. */
-export interface ChannelInfo {
-  readonly id: ChannelId;
-  readonly kind: ChannelKind;
-  readonly members: readonly Colour[] | null;
-  /** The seat that opened a private or group channel. */
-  readonly openedBy: Colour | null;
-  /** Turns played when it was opened (0 for the built-in channels). */
-  readonly ply: number;
-}
-
-/** A channel as one member sees it: its latest messages and that member's read state. */
-export interface ChannelView extends ChannelInfo {
-  /** The latest messages (at most `HISTORY_MESSAGES`), oldest first. */
-  readonly messages: readonly PressMessage[];
-  /** True when the server holds older messages than `messages[0]`: ask for them with `press_page`. */
-  readonly more: boolean;
-  /** Highest message id this member has read (0: none). */
-  readonly readUpTo: number;
-  /** Messages from others after `readUpTo`. */
-  readonly unread: number;
-}
-
-/** What `press_visibility: 'existence'` shows to a non-member: who talk together, nothing else. */
-export interface ChannelExistence {
-  readonly channel: ChannelId;
-  readonly members: readonly Colour[];
-}
-
-// ---- pacts ------------------------------------------------------------------------------------
+// ---- pacts and draws: value lists -------------------------------------------------------------
 
 /** Statuses of a pact: `proposed` until every invitee accepts, then `in_force`, finally `ended`. */
 export const PACT_STATUSES = ['proposed', 'in_force', 'ended'] as const;
@@ -95,149 +55,204 @@ export type PactEvent = (typeof PACT_EVENTS)[number];
 export const BETRAYAL_ACTS = ['kill', 'displace', 'encircle'] as const;
 /** What a traitor did to a fellow member's piece or chief. */
 export type BetrayalAct = (typeof BETRAYAL_ACTS)[number];
-
-/** A pact as its members (and, once an announced pact is in force, everyone) see it. */
-export interface PactView {
-  readonly id: string;
-  readonly proposer: Colour;
-  /** Every party, proposer included, in seat order; fixed at the proposal. */
-  readonly members: readonly Colour[];
-  /** Length in rounds, or null for no limit. */
-  readonly rounds: number | null;
-  readonly announced: boolean;
-  readonly status: PactStatus;
-  /** Members who have accepted (the proposer at once). */
-  readonly accepted: readonly Colour[];
-  /** Members still bound by the pact (in force: not left, not traitors, not eliminated). */
-  readonly standing: readonly Colour[];
-  /** Normal turns left before it expires (null: no limit, or not in force). */
-  readonly turnsLeft: number | null;
-  /** True once a member has betrayed it. */
-  readonly broken: boolean;
-  readonly proposedPly: number;
-  readonly inForcePly: number | null;
-  readonly endedPly: number | null;
-  readonly endReason: PactEndReason | null;
-}
-
-/** One betrayal: `traitor` harmed `victim` during turn `ply` while both were bound by `pactId`. */
-export interface Betrayal {
-  readonly pactId: string;
-  readonly traitor: Colour;
-  readonly victim: Colour;
-  /** 0-based index of the turn (the position's `ply` before it), as in `Elimination.ply`. */
-  readonly ply: number;
-  /** The turn in notation, as the room's move list shows it. */
-  readonly turnText: string;
-  readonly acts: readonly BetrayalAct[];
-  readonly at: number;
-}
-
-// ---- draw offers ------------------------------------------------------------------------------
-
-/** The pending draw offer. `id` counts offers in the room (offers are public). */
-export interface DrawOfferView {
-  readonly id: number;
-  readonly by: Colour;
-  readonly accepted: readonly Colour[];
-  /** Turns played when it was made. */
-  readonly ply: number;
-}
-
 /** Events of a draw offer. */
 export const DRAW_EVENTS = ['offered', 'accepted', 'declined', 'lapsed', 'passed'] as const;
 /** What happened to a draw offer. */
 export type DrawEvent = (typeof DRAW_EVENTS)[number];
 
-// ---- history and reveal -----------------------------------------------------------------------
+// ---- schemas of the server's payloads ---------------------------------------------------------
 
-/** Everything one member may see now (sent on join, reconnect, seat reclaim and elimination). */
-export interface PressHistory {
-  readonly you: MemberId;
-  readonly role: 'player' | 'spectator';
-  readonly phase: PressPhase;
-  readonly visibility: PressVisibility;
-  readonly channels: readonly ChannelView[];
-  /** Other channels' existence (only with `press_visibility: 'existence'`). */
-  readonly existing: readonly ChannelExistence[];
-  readonly pacts: readonly PactView[];
-  readonly betrayals: readonly Betrayal[];
-  readonly draw: DrawOfferView | null;
-  /** Set once the game is over. */
-  readonly reveal: PressReveal | null;
-}
+const id = v.string();
+const count = v.number();
+const colours = v.array(ColourSchema);
+
+/** One message as delivered and kept. `id` counts from 1 within its channel only. */
+export const PressMessage = v.object({
+  id: count,
+  channel: id,
+  from: id,
+  /** A spectator's display name (players are named by their seat in the room state). */
+  name: v.optional(v.string()),
+  /** Plain text, at most `MAX_MESSAGE_CHARS` characters; never HTML. */
+  text: v.string(),
+  /** Turns played when it was sent (0 before the first turn). */
+  ply: count,
+  /** Server time, epoch ms. */
+  at: count,
+});
+/** One press message. */
+export type PressMessage = Output<typeof PressMessage>;
+
+/** A channel without its messages. `members` is null for `table` and `spectators`. */
+export const ChannelInfo = v.object({
+  id,
+  kind: v.picklist(CHANNEL_KINDS),
+  members: v.nullable(colours),
+  /** The seat that opened a private or group channel. */
+  openedBy: v.nullable(ColourSchema),
+  /** Turns played when it was opened (0 for the built-in channels). */
+  ply: count,
+});
+/** A channel without its messages. */
+export type ChannelInfo = Output<typeof ChannelInfo>;
+
+/** A channel as one member sees it: its latest messages and that member's read state. */
+export const ChannelView = v.object({
+  ...ChannelInfo.entries,
+  /** The latest messages (at most `HISTORY_MESSAGES`), oldest first. */
+  messages: v.array(PressMessage),
+  /** True when the server holds older messages than `messages[0]`: ask for them with `press_page`. */
+  more: v.boolean(),
+  /** Highest message id this member has read (0: none). */
+  readUpTo: count,
+  /** Messages from others after `readUpTo`. */
+  unread: count,
+});
+/** A channel as one member sees it. */
+export type ChannelView = Output<typeof ChannelView>;
+
+/** What `press_visibility: 'existence'` shows to a non-member: who talk together, nothing else. */
+export const ChannelExistence = v.object({ channel: id, members: colours });
+/** A channel's existence. */
+export type ChannelExistence = Output<typeof ChannelExistence>;
+
+/** A pact as its members (and, once an announced pact is in force, everyone) see it. */
+export const PactView = v.object({
+  id,
+  proposer: ColourSchema,
+  /** Every party, proposer included, in seat order; fixed at the proposal. */
+  members: colours,
+  /** Length in rounds, or null for no limit. */
+  rounds: v.nullable(count),
+  announced: v.boolean(),
+  status: v.picklist(PACT_STATUSES),
+  /** Members who have accepted (the proposer at once). */
+  accepted: colours,
+  /** Members still bound by the pact (in force: not left, not traitors, not eliminated). */
+  standing: colours,
+  /** Normal turns left before it expires (null: no limit, or not in force). */
+  turnsLeft: v.nullable(count),
+  /** True once a member has betrayed it. */
+  broken: v.boolean(),
+  proposedPly: count,
+  inForcePly: v.nullable(count),
+  endedPly: v.nullable(count),
+  endReason: v.nullable(v.picklist(PACT_END_REASONS)),
+});
+/** A pact. */
+export type PactView = Output<typeof PactView>;
+
+/** One betrayal: `traitor` harmed `victim` during turn `ply` while both were bound by `pactId`. */
+export const Betrayal = v.object({
+  pactId: id,
+  traitor: ColourSchema,
+  victim: ColourSchema,
+  /** 0-based index of the turn (the position's `ply` before it), as in `Elimination.ply`. */
+  ply: count,
+  /** The turn in notation, as the room's move list shows it. */
+  turnText: v.string(),
+  acts: v.array(v.picklist(BETRAYAL_ACTS)),
+  at: count,
+});
+/** A betrayal. */
+export type Betrayal = Output<typeof Betrayal>;
+
+/** The pending draw offer. `id` counts offers in the room (offers are public). */
+export const DrawOfferView = v.object({
+  id: count,
+  by: ColourSchema,
+  accepted: colours,
+  /** Turns played when it was made. */
+  ply: count,
+});
+/** A draw offer. */
+export type DrawOfferView = Output<typeof DrawOfferView>;
 
 /** One item of the after-game story, in the order it happened. */
-export type RevealItem =
-  | ({ readonly kind: 'message' } & PressMessage)
-  | {
-      readonly kind: 'channel';
-      readonly channel: ChannelId;
-      readonly members: readonly Colour[];
-      readonly by: Colour;
-      readonly ply: number;
-      readonly at: number;
-    }
-  | { readonly kind: 'pact'; readonly pactId: string; readonly event: PactEvent; readonly by: Colour | null; readonly ply: number; readonly at: number }
-  | ({ readonly kind: 'betrayal' } & Betrayal)
-  | { readonly kind: 'draw'; readonly event: DrawEvent; readonly offer: number; readonly by: Colour | null; readonly ply: number; readonly at: number };
+export const RevealItem = v.variant('kind', [
+  v.object({ kind: v.literal('message'), ...PressMessage.entries }),
+  v.object({ kind: v.literal('channel'), channel: id, members: colours, by: ColourSchema, ply: count, at: count }),
+  v.object({ kind: v.literal('pact'), pactId: id, event: v.picklist(PACT_EVENTS), by: v.nullable(ColourSchema), ply: count, at: count }),
+  v.object({ kind: v.literal('betrayal'), ...Betrayal.entries }),
+  v.object({ kind: v.literal('draw'), event: v.picklist(DRAW_EVENTS), offer: count, by: v.nullable(ColourSchema), ply: count, at: count }),
+]);
+/** An item of the reveal's timeline. */
+export type RevealItem = Output<typeof RevealItem>;
 
 /** A revealed channel: its info, and whether the timeline left out older messages of it. */
-export interface RevealChannel extends ChannelInfo {
+export const RevealChannel = v.object({
+  ...ChannelInfo.entries,
   /** True when the timeline holds only the latest `HISTORY_MESSAGES` of this channel: page the rest with `press_page`. */
-  readonly more: boolean;
-}
+  more: v.boolean(),
+});
+/** A revealed channel. */
+export type RevealChannel = Output<typeof RevealChannel>;
 
 /** Everything revealed after the game (`press_reveal`). */
-export interface PressReveal {
+export const PressReveal = v.object({
   /** False when `reveal_press_after_game` is off: private, group and spectator talk stay hidden. */
-  readonly conversations: boolean;
+  conversations: v.boolean(),
   /** Every channel whose content is revealed (table always; the others when `conversations`). */
-  readonly channels: readonly RevealChannel[];
-  readonly pacts: readonly PactView[];
-  readonly betrayals: readonly Betrayal[];
+  channels: v.array(RevealChannel),
+  pacts: v.array(PactView),
+  betrayals: v.array(Betrayal),
   /**
    * Channel openings, pact events, betrayals, draw events and, per revealed channel, its latest
    * `HISTORY_MESSAGES` messages, in the order they happened.
    */
-  readonly timeline: readonly RevealItem[];
-}
+  timeline: v.array(RevealItem),
+});
+/** The reveal. */
+export type PressReveal = Output<typeof PressReveal>;
 
-/** `press_page` from the client: up to `limit` messages of `channel` older than message id `before`. */
-export interface PressPageRequest {
-  readonly channel: ChannelId;
-  /** A message id (an integer from 1): the answer holds messages with smaller ids only. */
-  readonly before: number;
-  /** 1..`MAX_PAGE_MESSAGES`; default `PAGE_MESSAGES`. */
-  readonly limit?: number;
-}
+/** Everything one member may see now (sent on join, reconnect, seat reclaim and elimination). */
+export const PressHistory = v.object({
+  you: id,
+  role: v.picklist(['player', 'spectator']),
+  phase: v.picklist(PRESS_PHASES),
+  visibility: v.picklist(PRESS_VISIBILITIES),
+  channels: v.array(ChannelView),
+  /** Other channels' existence (only with `press_visibility: 'existence'`). */
+  existing: v.array(ChannelExistence),
+  pacts: v.array(PactView),
+  betrayals: v.array(Betrayal),
+  draw: v.nullable(DrawOfferView),
+  /** Set once the game is over. */
+  reveal: v.nullable(PressReveal),
+});
+/** A member's press history. */
+export type PressHistory = Output<typeof PressHistory>;
 
 /** `press_page` from the server, to the requester only: the latest messages older than `before`. */
-export interface PressPage {
-  readonly channel: ChannelId;
+export const PressPage = v.object({
+  channel: id,
   /** The `before` of the request. */
-  readonly before: number;
+  before: count,
   /** Oldest first; contiguous ids ending at most at `before - 1`. */
-  readonly messages: readonly PressMessage[];
+  messages: v.array(PressMessage),
   /** True when the server holds still older messages of this channel. */
-  readonly more: boolean;
-}
+  more: v.boolean(),
+});
+/** A page of older messages. */
+export type PressPage = Output<typeof PressPage>;
 
 // ---- message names and payloads ---------------------------------------------------------------
 
+/** The schema of each server → client press message's payload (what the client decodes with). */
+export const PRESS_SERVER_SCHEMAS = {
+  press_message: v.object({ message: PressMessage }),
+  press_channel: v.object({ channel: ChannelInfo }),
+  press_exists: ChannelExistence,
+  press_unread: v.object({ channel: id, readUpTo: count, unread: count }),
+  press_history: PressHistory,
+  pact: v.object({ event: v.picklist(PACT_EVENTS), by: v.nullable(ColourSchema), pact: PactView }),
+  betrayal: v.object({ betrayal: Betrayal, pact: PactView }),
+  draw: v.object({ event: v.picklist(DRAW_EVENTS), by: v.nullable(ColourSchema), offer: DrawOfferView }),
+  press_reveal: PressReveal,
+  press_page: PressPage,
+} as const;
 /** Server → client message types of the press and their payloads. */
-export interface PressServerMessages {
-  press_message: { readonly message: PressMessage };
-  press_channel: { readonly channel: ChannelInfo };
-  press_exists: ChannelExistence;
-  press_unread: { readonly channel: ChannelId; readonly readUpTo: number; readonly unread: number };
-  press_history: PressHistory;
-  pact: { readonly event: PactEvent; readonly by: Colour | null; readonly pact: PactView };
-  betrayal: { readonly betrayal: Betrayal; readonly pact: PactView };
-  draw: { readonly event: DrawEvent; readonly by: Colour | null; readonly offer: DrawOfferView };
-  press_reveal: PressReveal;
-  press_page: PressPage;
-}
+export type PressServerMessages = { [K in keyof typeof PRESS_SERVER_SCHEMAS]: Output<(typeof PRESS_SERVER_SCHEMAS)[K]> };
 /** A server → client press message type. */
 export type PressServerMessage = keyof PressServerMessages;
 /** Every server → client press message type (what a client listens for). */
@@ -274,6 +289,44 @@ export const PRESS_CLIENT_MESSAGES = [
 ] as const;
 /** A client → server press message type. */
 export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
+
+/** `press_page` from the client: up to `limit` messages of `channel` older than message id `before`. */
+export const PressPageRequest = message({
+  channel: id,
+  /** A message id (an integer from 1): the answer holds messages with smaller ids only. */
+  before: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
+  /** 1..`MAX_PAGE_MESSAGES`; default `PAGE_MESSAGES`. */
+  limit: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(MAX_PAGE_MESSAGES))),
+});
+/** A `press_page` request. */
+export type PressPageRequest = Output<typeof PressPageRequest>;
+
+const pactRef = message({ pact: id });
+const offerRef = message({ offer: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))) });
+/**
+ * The shape of each client → server press message (docs/PRESS.md). The server's press checks
+ * the payloads itself, with the press's own codes (`bad_members`, `message_too_long`…); these
+ * schemas give the client its types and name the shapes in PROTOCOL.md.
+ */
+export const PRESS_CLIENT_SCHEMAS = {
+  press_send: message({ channel: id, text: v.string() }),
+  press_open: message({ members: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(4)) }),
+  press_read: message({ channel: id, upTo: count }),
+  press_page: PressPageRequest,
+  pact_propose: message({
+    with: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(4)),
+    rounds: v.nullish(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
+    announce: v.optional(v.boolean()),
+  }),
+  pact_accept: pactRef,
+  pact_decline: pactRef,
+  pact_leave: pactRef,
+  draw_offer: message({}),
+  draw_accept: offerRef,
+  draw_decline: offerRef,
+} as const satisfies Record<PressClientMessage, v.GenericSchema>;
+/** The payload a client sends with each press message type. */
+export type PressClientPayloads = { [K in PressClientMessage]: v.InferInput<(typeof PRESS_CLIENT_SCHEMAS)[K]> };
 
 // ---- rejections -------------------------------------------------------------------------------
 

@@ -1,58 +1,65 @@
-/** The server's small HTTP API (`/api/rooms`). */
-import type { Rules } from '@djambi/shared';
+/** The server's small HTTP API (`/api/rooms`); answers are decoded with the shared schemas. */
+import { check, CreatedRoom, type CreateOptionsInput, type JoinFailure, parseJoinError, RoomListing, RoomListingPage } from '@djambi/shared';
 
-/** A room as listed by `GET /api/rooms`. */
-export interface RoomInfo {
-  readonly code: string;
-  readonly phase: 'waiting' | 'playing' | 'over' | string;
-  readonly visibility: 'private' | 'public' | string;
-  readonly players: number;
-  readonly seats: readonly { colour: string; name: string; presence: string }[];
-  readonly seatsTaken: number;
-  readonly spectators: number;
-  readonly clock: { initialSeconds: number; incrementSeconds: number } | null;
-  readonly moves: number;
+/** A room as listed by `GET /api/rooms` (the shared `RoomListing`). */
+export type RoomInfo = RoomListing;
+
+/** Options of a new room (the shared `CreateOptions` schema's input). */
+export type CreateRequest = CreateOptionsInput;
+
+/** A refused or failed API call: the server's `{ error: { code, message } }`, read by `parseJoinError`. */
+export class ApiError extends Error implements JoinFailure {
+  constructor(
+    readonly code: JoinFailure['code'],
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
-/** Options of a new room. */
-export interface CreateRequest {
-  readonly rules: Partial<Rules>;
-  readonly clock: { initialSeconds: number; incrementSeconds: number } | null;
-  readonly visibility: 'private' | 'public';
-  /** May everyone see that two players talk privately (never what they say)? Default `hidden`. */
-  readonly press_visibility?: 'hidden' | 'existence';
-  /** Show every private conversation to all after the game. Default true. */
-  readonly reveal_press_after_game?: boolean;
-}
-
-async function json<T>(res: Response): Promise<T> {
+async function json(res: Response): Promise<unknown> {
   const body = (await res.json().catch(() => null)) as unknown;
   if (!res.ok) {
-    const b = body as { error?: { message?: string } | string; message?: string } | null;
-    const msg = typeof b?.error === 'string' ? b.error : (b?.error?.message ?? b?.message ?? `HTTP ${res.status}`);
-    throw new Error(msg);
+    const failure = parseJoinError(body ?? { message: `HTTP ${res.status}` });
+    const code = failure.code === 'network' && res.status === 404 ? 'not_found' : failure.code;
+    throw new ApiError(code, failure.message || `HTTP ${res.status}`, res.status);
   }
-  return body as T;
+  return body;
+}
+
+/** The rooms of a listing that decode; the others are logged and dropped. */
+function decodeRooms(list: readonly unknown[]): RoomInfo[] {
+  const rooms: RoomInfo[] = [];
+  for (const item of list) {
+    const room = check(RoomListing, item);
+    if (room.ok) rooms.push(room.value);
+    else console.warn(`[djambi] dropped a malformed room listing${room.error.path ? ` at "${room.error.path}"` : ''}: ${room.error.message}`);
+  }
+  return rooms;
 }
 
 /** Public games, waiting or in progress. */
 export async function listRooms(signal?: AbortSignal): Promise<RoomInfo[]> {
-  const body = await json<unknown>(await fetch('/api/rooms', { signal }));
-  const list = Array.isArray(body) ? body : (body as { rooms?: unknown[] } | null)?.rooms;
-  return Array.isArray(list) ? (list as RoomInfo[]) : [];
+  const body = await json(await fetch('/api/rooms', { signal }));
+  if (Array.isArray(body)) return decodeRooms(body);
+  const page = check(RoomListingPage, body);
+  return page.ok ? decodeRooms(page.value.rooms) : [];
 }
 
 /** Create a room; returns its code. */
 export async function createRoom(req: CreateRequest): Promise<{ code: string; invite?: string }> {
   const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req) });
-  const body = await json<{ code?: string; invite?: string; url?: string }>(res);
-  if (!body.code) throw new Error('no code');
-  return { code: body.code, invite: body.invite ?? body.url };
+  const body = check(CreatedRoom, await json(res));
+  if (!body.ok) throw new ApiError('network', 'no code', res.status);
+  return { code: body.value.code, invite: body.value.invite ?? body.value.url };
 }
 
 /** Describe one room, or null when it does not exist. */
 export async function getRoom(code: string): Promise<RoomInfo | null> {
   const res = await fetch(`/api/rooms/${encodeURIComponent(code)}`);
   if (res.status === 404) return null;
-  return json<RoomInfo>(res);
+  const room = check(RoomListing, await json(res));
+  if (!room.ok) throw new ApiError('network', `malformed room description: ${room.error.message}`, res.status);
+  return room.value;
 }

@@ -1,10 +1,26 @@
+/// <reference types="vite/client" />
 /**
  * The connection to a game room: the only module that imports colyseus.js. It joins by code,
  * keeps the seat key in the browser, turns the synced state into plain snapshots, and after a
  * drop retries with backoff (reconnection token first, then the seat key).
  */
 import { Client, type Room } from 'colyseus.js';
-import { PRESS_SERVER_MESSAGES, type Colour, type Effect, type Turn } from '@djambi/shared';
+import {
+  check,
+  type AnySchema,
+  type Colour,
+  type Decoded,
+  type JoinFailure,
+  PlayedMessage,
+  PRESS_SERVER_MESSAGES,
+  PRESS_SERVER_SCHEMAS,
+  parseJoinError,
+  RejectedMessage,
+  SeatLostMessage,
+  SeatMessage,
+  type PlayedEntry,
+  type Turn,
+} from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 
@@ -22,14 +38,8 @@ export type LinkState =
   | { readonly kind: 'moved' }
   | { readonly kind: 'closed' };
 
-/** An entry of a `played` broadcast. */
-export interface PlayedEntry {
-  readonly index: number;
-  readonly kind: string;
-  readonly colour: Colour | '';
-  readonly text: string;
-  readonly effects?: readonly Effect[];
-}
+/** An entry of a `played` broadcast (the shared `PlayedEntry` schema's type). */
+export type { PlayedEntry };
 
 /** What a connection reports. */
 export interface ConnectionEvents {
@@ -38,7 +48,7 @@ export interface ConnectionEvents {
   rejected(code: string, message: string, type: string, retryAfterMs?: number): void;
   played(entries: readonly PlayedEntry[]): void;
   link(state: LinkState): void;
-  /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload as received. */
+  /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload decoded with its shared schema. */
   press(type: string, payload: unknown): void;
 }
 
@@ -49,14 +59,25 @@ export interface JoinRequest {
   readonly spectate?: boolean;
 }
 
-/** A failed join, with the server's code when there is one (`no_free_seat`, `bad_seat_key`, …). */
-export class JoinError extends Error {
+/** A failed join: the server's code (`no_free_seat`, `bad_seat_key`, …) or `not_found`/`network`. */
+export class JoinError extends Error implements JoinFailure {
   constructor(
-    readonly code: string,
+    readonly code: JoinFailure['code'],
     message: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * Decodes a server message with its shared schema; a message that does not decode is logged and
+ * dropped (undefined), never thrown.
+ */
+export function decodeMessage<S extends AnySchema>(type: string, schema: S, payload: unknown): Decoded<S> | undefined {
+  const res = check(schema, payload);
+  if (res.ok) return res.value;
+  console.warn(`[djambi] dropped a malformed "${type}" message${res.error.path ? ` at "${res.error.path}"` : ''}: ${res.error.message}`);
+  return undefined;
 }
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
@@ -212,29 +233,34 @@ export class GameConnection {
       const json = (state as { toJSON?: () => unknown }).toJSON?.() ?? state;
       this.events.state(readSnapshot(json));
     });
-    room.onMessage('seat', (msg: { colour?: Colour; seatKey?: string }) => {
-      if (!msg?.colour || !msg.seatKey) return;
+    room.onMessage('seat', (payload: unknown) => {
+      const msg = decodeMessage('seat', SeatMessage, payload);
+      if (!msg) return;
       this.seat = { colour: msg.colour, seatKey: msg.seatKey };
       saveSeat(this.code, this.seat);
       this.events.seat(this.seat);
     });
-    room.onMessage('seat_lost', () => {
+    room.onMessage('seat_lost', (payload: unknown) => {
+      if (!decodeMessage('seat_lost', SeatLostMessage, payload)) return;
       // The seat was reclaimed from another device: watch from here on.
       forgetSeat(this.code);
       this.seat = null;
       this.events.seat(null);
     });
-    room.onMessage('rejected', (msg: { code?: string; message?: string; type?: string; retryAfterMs?: number }) => {
-      const retry = typeof msg?.retryAfterMs === 'number' ? msg.retryAfterMs : undefined;
-      this.events.rejected(String(msg?.code ?? 'rejected'), String(msg?.message ?? ''), String(msg?.type ?? ''), retry);
+    room.onMessage('rejected', (payload: unknown) => {
+      const msg = decodeMessage('rejected', RejectedMessage, payload);
+      if (msg) this.events.rejected(msg.code, msg.message, String(msg.type), msg.retryAfterMs);
     });
     for (const type of PRESS_SERVER_MESSAGES) {
       room.onMessage(type, (payload: unknown) => {
-        if (this.room === room) this.events.press(type, payload);
+        if (this.room !== room) return;
+        const msg = decodeMessage(type, PRESS_SERVER_SCHEMAS[type], payload);
+        if (msg) this.events.press(type, msg);
       });
     }
-    room.onMessage('played', (entries: PlayedEntry[]) => {
-      if (Array.isArray(entries)) this.events.played(entries);
+    room.onMessage('played', (payload: unknown) => {
+      const entries = decodeMessage('played', PlayedMessage, payload);
+      if (entries) this.events.played(entries);
     });
     room.onMessage('*', () => undefined);
     room.onLeave((code: number) => {
@@ -325,13 +351,9 @@ export class GameConnection {
   }
 }
 
-/** The code of a join failure (`no_free_seat: …` messages, or colyseus matchmaking codes). */
+/** A join failure as a `JoinError` with its code (read by the shared `parseJoinError`). */
 export function toJoinError(e: unknown): JoinError {
   if (e instanceof JoinError) return e;
-  const err = e as { code?: number; message?: string } | undefined;
-  const message = String(err?.message ?? e ?? 'error');
-  const m = /^([a-z_]+):/.exec(message);
-  if (m) return new JoinError(m[1], message.slice(m[0].length).trim());
-  if (err?.code === 4212 || /not found|invalid room/i.test(message)) return new JoinError('not_found', message);
-  return new JoinError('network', message);
+  const failure = parseJoinError(e);
+  return new JoinError(failure.code, failure.message);
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
+import { parseJoinError } from '@djambi/shared';
 import { normaliseCode } from '../rooms/codes.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
 import type { RateKind } from './limits.js';
@@ -102,9 +103,8 @@ export function apiRouter(edge: ApiEdge): Router {
       const code = room.roomId;
       res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, room: describe(room) });
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      const code = /^([a-z_]+):/.exec(message)?.[1] ?? 'bad_options';
       // Join error codes 44xx are the caller's fault; 4503 (`server_full`) is a temporary refusal.
+      const { code, message } = parseJoinError(e);
       const known = e instanceof ServerError && e.code >= 4400 && e.code < 4600 && e.code !== 4500;
       const status = !known ? 500 : e.code === 4503 ? 503 : e.code === 4429 ? 429 : 400;
       res.status(status).json({ error: { code: known ? code : 'internal_error', message } });

@@ -2,7 +2,7 @@
  * Message text and payload checks. Text stays text: nothing is escaped or interpreted here, the
  * client renders it as text (never HTML). Control characters are refused, not silently removed.
  */
-import { MAX_MESSAGE_CHARS } from '@djambi/shared';
+import { isPlainObject, MAX_MESSAGE_CHARS } from '@djambi/shared';
 import type { Delivery, PressErrorCode, PressRejection, PressResult } from './types.js';
 
 /** Raw strings longer than this (UTF-16 units) are refused before any other work. */
@@ -74,12 +74,8 @@ export function accepted(deliveries: Delivery[], drawAgreed = false): PressResul
 
 // ---- payload shape ----------------------------------------------------------------------------
 
-/** True for `{}`-like objects (not arrays, not class instances, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+/** True for `{}`-like objects (not arrays, not class instances, not null): the shared protocol's check. */
+export { isPlainObject };
 
 /** The payload as an object with only `allowed` keys (`undefined`/`null` read as `{}`), or a rejection. */
 export function payloadObject(

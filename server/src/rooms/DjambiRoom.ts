@@ -322,9 +322,9 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   }
 
   private reply(client: Client, type: string, rejection: Rejection): void {
-    const { code, message, retryAfterMs } = rejection;
+    const { code, message, retryAfterMs, path } = rejection;
     try {
-      client.send('rejected', retryAfterMs === undefined ? { type, code, message } : { type, code, message, retryAfterMs });
+      client.send('rejected', { type, code, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(path === undefined ? {} : { path }) });
     } catch (e) {
       console.error(`[djambi ${this.code}] could not send a rejection:`, e);
     }

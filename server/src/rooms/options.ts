@@ -1,9 +1,9 @@
 /** Create options of a `djambi` room: rules, clock and visibility (timings are server settings). */
-import { parseRules, type Rules } from '@djambi/shared';
+import { check, CREATE_KEYS, CreateOptions, isPlainObject, ok, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
-import { parsePressOptions, PRESS_OPTION_KEYS } from '../press/index.js';
 import type { PressRoomOptions } from '../press/types.js';
-import { isPlainObject } from './validate.js';
+
+export { CREATE_KEYS };
 
 /** Per-player clock: total time plus an increment per turn, in milliseconds. */
 export interface ClockConfig {
@@ -30,47 +30,45 @@ export interface RoomDefaults {
   readonly idleSeconds: number;
 }
 
-/** Keys accepted only when creating a room. */
-export const CREATE_KEYS = ['rules', 'clock', 'visibility', ...PRESS_OPTION_KEYS] as const;
-
-type Parsed<T> = { ok: true; value: T } | { ok: false; code: JoinErrorCode; message: string };
-
-function bad(message: string, code: JoinErrorCode = 'bad_options'): { ok: false; code: JoinErrorCode; message: string } {
-  return { ok: false, code, message };
+/** Why create options were refused: `bad_rules` (the engine's) or `bad_options`, and the bad field's path. */
+export interface OptionsError {
+  readonly code: JoinErrorCode;
+  readonly message: string;
+  /** The bad field as a dotted path (`"clock.initialSeconds"`, `"rules"`). */
+  readonly path?: string;
 }
 
-function seconds(value: unknown, name: string, min: number, max: number): Parsed<number> {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    return bad(`"${name}" must be a number of seconds in [${min}, ${max}]`);
-  }
-  return { ok: true, value };
+/**
+ * The project's `Result` with an `OptionsError`. A failure also repeats `code` and `message` at
+ * the top level for callers written before `error` existed; new code reads `error`.
+ */
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: OptionsError; readonly code: JoinErrorCode; readonly message: string };
+
+function bad(error: OptionsError): { readonly ok: false; readonly error: OptionsError; readonly code: JoinErrorCode; readonly message: string } {
+  return { ok: false, error, code: error.code, message: error.message };
 }
 
-/** Parses the create-time options of a room (join keys are checked separately). */
+/**
+ * Parses the create-time options of a room with the shared `CreateOptions` schema (join keys and
+ * unknown keys are checked separately, by `checkJoinOptions`).
+ */
 export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parsed<RoomConfig> {
-  const opts: Record<string, unknown> = isPlainObject(options) ? options : {};
-  const rules = parseRules(opts.rules ?? {});
-  if (!rules.ok) return bad(rules.error.message, 'bad_rules');
-
-  let clock: ClockConfig | null = null;
-  if (opts.clock !== undefined && opts.clock !== null && opts.clock !== false) {
-    if (!isPlainObject(opts.clock)) return bad('"clock" must be { initialSeconds, incrementSeconds } or null');
-    for (const key of Object.keys(opts.clock)) {
-      if (key !== 'initialSeconds' && key !== 'incrementSeconds') return bad(`unknown clock option "${key.slice(0, 32)}"`);
-    }
-    const initial = seconds(opts.clock.initialSeconds, 'clock.initialSeconds', 1, 7 * 24 * 3600);
-    if (!initial.ok) return initial;
-    const increment = seconds(opts.clock.incrementSeconds ?? 0, 'clock.incrementSeconds', 0, 24 * 3600);
-    if (!increment.ok) return increment;
-    clock = { initialMs: Math.round(initial.value * 1000), incrementMs: Math.round(increment.value * 1000) };
+  const create: Record<string, unknown> = {};
+  if (isPlainObject(options)) {
+    for (const key of CREATE_KEYS) if (Object.hasOwn(options, key)) create[key] = options[key];
   }
-
-  const visibility = opts.visibility ?? 'private';
-  if (visibility !== 'private' && visibility !== 'public') return bad('"visibility" must be "private" or "public"');
-
+  const res = check(CreateOptions, create);
+  if (!res.ok) {
+    const { message, path } = res.error;
+    const code: JoinErrorCode = path === 'rules' || path?.startsWith('rules.') ? 'bad_rules' : 'bad_options';
+    return bad(path === undefined ? { code, message } : { code, message, path });
+  }
+  const o = res.value;
+  const clock = o.clock ? { initialMs: Math.round(o.clock.initialSeconds * 1000), incrementMs: Math.round(o.clock.incrementSeconds * 1000) } : null;
   // Reconnection grace and idle lifetime are server settings: a client cannot keep a room for a week.
   const { graceSeconds, idleSeconds } = defaults;
-  const press = parsePressOptions(opts);
-  if (!press.ok) return bad(press.message);
-  return { ok: true, value: { rules: rules.value, clock, visibility, graceSeconds, idleSeconds, press: press.value } };
+  const press: PressRoomOptions = { press_visibility: o.press_visibility, reveal_press_after_game: o.reveal_press_after_game };
+  return ok({ rules: o.rules, clock, visibility: o.visibility, graceSeconds, idleSeconds, press });
 }

@@ -1,0 +1,248 @@
+/**
+ * The shared wire schemas: each accepts what clients send and the server accepts (values from
+ * tests/server/rejections.test.ts and seats.test.ts), and refuses garbage with `bad_payload` and
+ * the path of the bad field.
+ */
+import {
+  check,
+  ClockOptions,
+  CreateOptions,
+  EmptyMessage,
+  JoinOptions,
+  NameMessage,
+  PRESS_CLIENT_SCHEMAS,
+  ReadyMessage,
+  SwapMessage,
+  TurnMessage,
+  type AnySchema,
+} from '@djambi/shared';
+import { CREATE_KEYS, parseRoomConfig } from '../../server/src/rooms/options.js';
+import { checkJoinOptions, checkRename, checkTurnMessage } from '../../server/src/rooms/validate.js';
+
+const DEFAULTS = { graceSeconds: 60, idleSeconds: 600 };
+
+function accepts<S extends AnySchema>(schema: S, input: unknown): unknown {
+  const res = check(schema, input);
+  if (!res.ok) throw new Error(`refused ${JSON.stringify(input)}: ${res.error.message} at ${res.error.path}`);
+  return res.value;
+}
+
+function refusal(schema: AnySchema, input: unknown): { code: string; path?: string } {
+  const res = check(schema, input);
+  if (res.ok) throw new Error(`accepted ${JSON.stringify(input)}`);
+  expect(typeof res.error.message).toBe('string');
+  return res.error.path === undefined ? { code: res.error.code } : { code: res.error.code, path: res.error.path };
+}
+
+describe('TurnMessage', () => {
+  test.each([
+    [{ from: 'a9', to: 'a8' }, { turn: { from: 'a9', to: 'a8' } }],
+    [
+      { from: 'e2', to: 'e5', placement: 'a1', exit: 'e4', reporterTarget: 'f5', version: 3 },
+      { turn: { from: 'e2', to: 'e5', placement: 'a1', exit: 'e4', reporterTarget: 'f5' }, version: 3 },
+    ],
+    [{ from: 'a9', to: 'a8', placement: null, version: null }, { turn: { from: 'a9', to: 'a8' } }],
+    [{ pass: true }, { turn: { pass: true } }],
+    [
+      { pass: true, version: 0 },
+      { turn: { pass: true }, version: 0 },
+    ],
+    // Not squares, but squares are the engine's to refuse (`bad_square`).
+    [{ from: 'z9', to: 'a1' }, { turn: { from: 'z9', to: 'a1' } }],
+  ])('accepts %j', (input, want) => {
+    expect(accepts(TurnMessage, input)).toEqual(want);
+  });
+
+  test.each([
+    ['e2e4', undefined],
+    [42, undefined],
+    [null, 'from'],
+    [undefined, 'from'],
+    [[1, 2], undefined],
+    [new Uint8Array([1, 2, 3]), undefined],
+    [{ from: 5, to: 'a1' }, 'from'],
+    [{ from: 'a9' }, 'to'],
+    [{ to: 'a9' }, 'from'],
+    [{ from: 'a9', to: 'a8', extra: 1 }, 'extra'],
+    [{ pass: 'yes' }, 'pass'],
+    [{ pass: true, from: 'a9' }, 'from'],
+    [{ version: -1, from: 'a9', to: 'a8' }, 'version'],
+    [{ version: 1.5, from: 'a9', to: 'a8' }, 'version'],
+    [{ from: '', to: 'a8' }, 'from'],
+    [{ from: 'a9', to: 'a8', reporterTarget: 7 }, 'reporterTarget'],
+    [{ from: 'a9', to: 'abcde' }, 'to'],
+  ])('refuses %j at %s', (input, path) => {
+    expect(refusal(TurnMessage, input)).toEqual(path === undefined ? { code: 'bad_payload' } : { code: 'bad_payload', path });
+  });
+
+  test('the server check is the schema after the size limit', () => {
+    expect(checkTurnMessage({ from: 'a'.repeat(2000), to: 'a8' })).toMatchObject({ ok: false, error: { code: 'payload_too_large' } });
+    expect(checkTurnMessage({ from: 'a9', to: 'a8', junk: 'x'.repeat(8000) })).toMatchObject({ ok: false, error: { code: 'payload_too_large' } });
+    expect(checkTurnMessage({ from: 'a9', to: 5 })).toEqual({
+      ok: false,
+      error: { code: 'bad_payload', message: '"to" must be a square such as "e5"', path: 'to' },
+    });
+    expect(checkTurnMessage({ from: 'a9', to: 'a8', version: 2 })).toEqual({ ok: true, value: { turn: { from: 'a9', to: 'a8' }, version: 2 } });
+  });
+});
+
+describe('lobby messages', () => {
+  test.each([undefined, null, {}])('EmptyMessage accepts %j', (input) => {
+    expect(accepts(EmptyMessage, input)).toEqual({});
+  });
+  test('EmptyMessage refuses data', () => {
+    expect(refusal(EmptyMessage, { now: true })).toEqual({ code: 'bad_payload', path: 'now' });
+    expect(refusal(EmptyMessage, [])).toEqual({ code: 'bad_payload' });
+    expect(refusal(EmptyMessage, 'x')).toEqual({ code: 'bad_payload' });
+  });
+  test('SwapMessage', () => {
+    expect(accepts(SwapMessage, { colour: 'Y' })).toEqual({ colour: 'Y' });
+    expect(refusal(SwapMessage, 'R')).toEqual({ code: 'bad_payload' });
+    expect(refusal(SwapMessage, { colour: 'Q' })).toEqual({ code: 'bad_payload', path: 'colour' });
+    expect(refusal(SwapMessage, {})).toEqual({ code: 'bad_payload', path: 'colour' });
+  });
+  test('ReadyMessage', () => {
+    expect(accepts(ReadyMessage, { ready: false })).toEqual({ ready: false });
+    expect(refusal(ReadyMessage, { ready: 'yes' })).toEqual({ code: 'bad_payload', path: 'ready' });
+  });
+  test('NameMessage cleans the name and bounds it', () => {
+    // Invisible and control characters (a tab too) are dropped, then runs of spaces collapse.
+    expect(accepts(NameMessage, { name: '  ann\u200b  the\tfirst\u2028one ' })).toEqual({ name: 'ann thefirst one' });
+    expect(accepts(NameMessage, { name: 'x'.repeat(24) })).toEqual({ name: 'x'.repeat(24) });
+    expect(refusal(NameMessage, { name: 'x'.repeat(25) })).toEqual({ code: 'bad_payload', path: 'name' });
+    expect(refusal(NameMessage, { name: ' \u200b ' })).toEqual({ code: 'bad_payload', path: 'name' });
+    expect(refusal(NameMessage, { name: 3 })).toEqual({ code: 'bad_payload', path: 'name' });
+    expect(checkRename({ name: '' })).toMatchObject({ ok: false, error: { code: 'bad_payload', message: '"name" must be 1..24 printable characters' } });
+  });
+});
+
+describe('JoinOptions', () => {
+  test.each([
+    [undefined, { spectate: false }],
+    [{}, { spectate: false }],
+    [
+      { name: ' ann ', colour: 'Y' },
+      { name: 'ann', colour: 'Y', spectate: false },
+    ],
+    [
+      { spectate: true, name: 'watcher' },
+      { name: 'watcher', spectate: true },
+    ],
+    [{ seatKey: '0'.repeat(32) }, { seatKey: '0'.repeat(32), spectate: false }],
+    [{ name: null, colour: null, spectate: null, seatKey: null }, { spectate: false }],
+  ])('accepts %j', (input, want) => {
+    expect(accepts(JoinOptions, input)).toEqual(want);
+  });
+
+  test.each([
+    [{ colour: 'Q' }, 'colour'],
+    [{ name: 'x'.repeat(200) }, 'name'],
+    [{ bogus: 1 }, 'bogus'],
+    [{ spectate: 'yes' }, 'spectate'],
+    [{ seatKey: '' }, 'seatKey'],
+    [{ seatKey: 'k'.repeat(65) }, 'seatKey'],
+    [{ spectate: true, colour: 'R' }, undefined],
+    [[], undefined],
+  ])('refuses %j at %s', (input, path) => {
+    expect(refusal(JoinOptions, input)).toEqual(path === undefined ? { code: 'bad_payload' } : { code: 'bad_payload', path });
+  });
+
+  test('checkJoinOptions tolerates the create keys only when asked', () => {
+    const opts = { name: 'ann', rules: { players: 2 }, clock: null };
+    expect(checkJoinOptions(opts)).toMatchObject({ ok: false, error: { code: 'bad_payload', path: 'rules' } });
+    expect(checkJoinOptions(opts, CREATE_KEYS)).toMatchObject({ ok: true, value: { name: 'ann', spectate: false } });
+    expect(checkJoinOptions({ x: 'y'.repeat(5000) })).toMatchObject({ ok: false, error: { code: 'bad_payload', message: 'options too large' } });
+  });
+});
+
+describe('CreateOptions', () => {
+  test('defaults', () => {
+    expect(accepts(CreateOptions, {})).toMatchObject({
+      clock: null,
+      visibility: 'private',
+      press_visibility: 'hidden',
+      reveal_press_after_game: true,
+      rules: { players: 4 },
+    });
+    expect(accepts(CreateOptions, null)).toMatchObject({ clock: null, visibility: 'private' });
+  });
+
+  test('accepts what the client sends', () => {
+    const input = {
+      rules: { players: 3, self_kill: true, no_progress_rounds: 20 },
+      clock: { initialSeconds: 900, incrementSeconds: 5 },
+      visibility: 'public',
+      press_visibility: 'existence',
+      reveal_press_after_game: false,
+    };
+    expect(accepts(CreateOptions, input)).toMatchObject({ ...input, rules: { players: 3, self_kill: true, no_progress_rounds: 20, layout: 'mirror' } });
+    expect(accepts(CreateOptions, { clock: false })).toMatchObject({ clock: null });
+    expect(accepts(CreateOptions, { clock: { initialSeconds: 60 } })).toMatchObject({ clock: { initialSeconds: 60, incrementSeconds: 0 } });
+    expect(accepts(ClockOptions, { initialSeconds: 1, incrementSeconds: null })).toEqual({ initialSeconds: 1, incrementSeconds: 0 });
+  });
+
+  test.each([
+    [{ clock: { initialSeconds: 0 } }, 'clock.initialSeconds'],
+    [{ clock: { initialSeconds: 60, incrementSeconds: -1 } }, 'clock.incrementSeconds'],
+    [{ clock: { initialSeconds: 8 * 24 * 3600 } }, 'clock.initialSeconds'],
+    [{ clock: { initialSeconds: 60, extra: 1 } }, 'clock.extra'],
+    [{ clock: 'fast' }, 'clock'],
+    [{ clock: [60] }, 'clock'],
+    [{ visibility: 'secret' }, 'visibility'],
+    [{ press_visibility: 'all' }, 'press_visibility'],
+    [{ reveal_press_after_game: 'no' }, 'reveal_press_after_game'],
+    [{ rules: { players: 5 } }, 'rules'],
+    [{ rules: 'standard' }, 'rules'],
+    [{ graceSeconds: 5 }, 'graceSeconds'],
+  ])('refuses %j at %s', (input, path) => {
+    expect(refusal(CreateOptions, input)).toEqual({ code: 'bad_payload', path });
+  });
+
+  test('parseRoomConfig: bad_rules for the rules, bad_options for the rest, with the path', () => {
+    const rules = parseRoomConfig({ rules: { players: 5 } }, DEFAULTS);
+    expect(rules).toMatchObject({ ok: false, code: 'bad_rules', error: { code: 'bad_rules', path: 'rules' } });
+    const clock = parseRoomConfig({ clock: { initialSeconds: 0 } }, DEFAULTS);
+    expect(clock).toMatchObject({
+      ok: false,
+      code: 'bad_options',
+      message: '"clock.initialSeconds" must be a number of seconds in [1, 604800]',
+      error: { code: 'bad_options', path: 'clock.initialSeconds' },
+    });
+    // Join keys and unknown keys are `checkJoinOptions`'s, not the config's.
+    const ok = parseRoomConfig({ name: 'ann', clock: { initialSeconds: 90.5, incrementSeconds: 2 }, visibility: 'public' }, DEFAULTS);
+    expect(ok).toMatchObject({ ok: true, value: { clock: { initialMs: 90500, incrementMs: 2000 }, visibility: 'public', graceSeconds: 60, idleSeconds: 600 } });
+    expect(parseRoomConfig('junk', DEFAULTS)).toMatchObject({
+      ok: true,
+      value: { clock: null, press: { press_visibility: 'hidden', reveal_press_after_game: true } },
+    });
+  });
+});
+
+describe('press client payloads', () => {
+  test.each([
+    ['press_send', { channel: 'table', text: 'hello' }],
+    ['press_open', { members: ['B'] }],
+    ['press_read', { channel: 'dm:RB', upTo: 3 }],
+    ['press_page', { channel: 'table', before: 51, limit: 20 }],
+    ['pact_propose', { with: ['B', 'Y'], rounds: 3, announce: true }],
+    ['pact_accept', { pact: 'p1' }],
+    ['pact_leave', { pact: 'p1' }],
+    ['draw_offer', undefined],
+    ['draw_accept', { offer: 1 }],
+    ['draw_decline', {}],
+  ] as const)('%s accepts %j', (type, input) => {
+    accepts(PRESS_CLIENT_SCHEMAS[type], input);
+  });
+  test.each([
+    ['press_send', { channel: 'table', text: 5 }, 'text'],
+    ['press_read', { channel: 'table' }, 'upTo'],
+    ['press_open', { members: [] }, 'members'],
+    ['press_page', { channel: 'table', before: 0 }, 'before'],
+    ['press_page', { channel: 'table', before: 5, limit: 101 }, 'limit'],
+    ['pact_propose', { with: ['B'], rounds: 0 }, 'rounds'],
+    ['pact_accept', { pact: 'p1', x: 1 }, 'x'],
+    ['draw_accept', { offer: 'one' }, 'offer'],
+  ] as const)('%s refuses %j at %s', (type, input, path) => {
+    expect(refusal(PRESS_CLIENT_SCHEMAS[type], input)).toEqual({ code: 'bad_payload', path });
+  });
+});
