@@ -2,6 +2,7 @@
  * The Djambi server: Express (static client, HTTP API) plus Colyseus on one HTTP server.
  * `createServer` starts it and returns a handle to close it (tests call it with port 0).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,12 +11,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http/heartbeat.js';
-import { apiRouter, ROOM_NAME } from './http/api.js';
+import { GameDirectory, ROOM_NAME } from './games/directory.js';
+import { apiRouter } from './http/api.js';
 import { HttpGuard } from './http/guard.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
 import { socketServerOf } from './rooms/internals.js';
+import type { GameStore } from './store/types.js';
 
 export interface ServerConfig {
   /** TCP port; 0 picks a free one. */
@@ -59,6 +62,10 @@ export interface ServerConfig {
   readonly heartbeat?: Partial<HeartbeatOptions>;
   /** Room limits: live rooms, unjoined-room lifetime, admission caps, message budget (defaults in DEFAULT_ROOM_SETTINGS). */
   readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget'>>;
+  /** The game log (see `store/open.ts`); without one, games live in this process's memory only. The caller closes it. */
+  readonly store?: GameStore;
+  /** Re-open every unfinished game of the store at boot (default true). */
+  readonly restoreOnBoot?: boolean;
 }
 
 export interface RunningServer {
@@ -68,7 +75,11 @@ export interface RunningServer {
   readonly url: string;
   readonly httpServer: http.Server;
   readonly gameServer: Server;
-  /** Disposes every room, closes every connection and stops listening. */
+  /** Live and stored games (re-opening, the archive). */
+  readonly games: GameDirectory;
+  /** What the boot restore did. */
+  readonly restored: { readonly restored: number; readonly failed: number; readonly ms: number };
+  /** Tells every client the server restarts, disposes every room, closes every connection and stops listening. */
   close(): Promise<void>;
 }
 
@@ -89,7 +100,10 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
     now: config.now ?? Date.now,
+    store: config.store ?? null,
+    restoreToken: randomBytes(18).toString('base64url'),
   };
+  const games = new GameDirectory(settings.store, settings.restoreToken);
 
   const limits = resolveLimits(config.limits);
   const guard = new HttpGuard({
@@ -101,6 +115,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
       allowedOrigins: config.allowedOrigins ?? null,
     }),
     now: settings.now,
+    beforeJoin: (roomId) => games.reopen(roomId),
   });
 
   const app = express();
@@ -108,7 +123,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, ccu: matchMaker.stats.local.ccu });
   });
-  app.use('/api', apiRouter(guard));
+  app.use('/api', apiRouter(guard, games));
 
   const indexFile = path.join(clientDir, 'index.html');
   const sendIndex = (_req: Request, res: Response) => {
@@ -152,6 +167,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   await gameServer.listen(config.port, config.host);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
+  const restored = config.restoreOnBoot === false ? { restored: 0, failed: 0, ms: 0 } : await games.restoreAll();
   const address = httpServer.address() as AddressInfo;
   const shownHost = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
@@ -170,5 +186,5 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     })();
     return closing;
   };
-  return { port: address.port, url, httpServer, gameServer, close };
+  return { port: address.port, url, httpServer, gameServer, games, restored, close };
 }

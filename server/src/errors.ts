@@ -19,6 +19,7 @@ export type RoomErrorCode =
   | 'no_free_seat'
   | 'stale'
   | 'rate_limited'
+  | 'storage_unavailable'
   | 'internal_error';
 
 /** Every code a `rejected` message may carry (the press's codes included, see docs/PROTOCOL.md). */
@@ -48,6 +49,7 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
   spectators_full: 4409,
   too_many_joins: 4429,
   server_full: 4503,
+  storage_unavailable: 4504,
   internal_error: 4500,
 };
 

@@ -8,6 +8,8 @@ import { matchMaker } from '@colyseus/core';
 import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
 import { Match } from '../../server/src/match/match.js';
 import { snapshotOf } from '../../server/src/match/snapshot.js';
+import { MemoryStore } from '../../server/src/store/memory.js';
+import type { GameStore } from '../../server/src/store/types.js';
 import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { seeded } from '../support/random.js';
 
@@ -19,20 +21,24 @@ export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-a
  * equals the live one (position, record, clocks, seats, every member's press history).
  */
 export async function startServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
-  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, ...config });
+  const store = config.store ?? new MemoryStore();
+  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1, store, ...config });
   const close = server.close;
   return {
     ...server,
     close: async () => {
-      const { mismatches } = await checkRestores();
+      const { mismatches } = await checkRestores(store);
       await close();
       if (mismatches.length > 0) throw new Error(`restored matches differ from the live ones: ${mismatches.join('; ')}`);
     },
   };
 }
 
-/** Restores the match of every room of this process from its events and compares it with the live one. */
-export async function checkRestores(): Promise<{ compared: number; mismatches: string[] }> {
+/**
+ * Restores the match of every room of this process from its events, and from the store's log
+ * when there is one, and compares both with the live one.
+ */
+export async function checkRestores(store?: GameStore): Promise<{ compared: number; mismatches: string[] }> {
   const out: string[] = [];
   let compared = 0;
   for (const listing of await matchMaker.query({})) {
@@ -42,6 +48,10 @@ export async function checkRestores(): Promise<{ compared: number; mismatches: s
     const live = JSON.stringify(snapshotOf(room.match));
     const restored = JSON.stringify(snapshotOf(Match.restore(room.match.config, room.match.events)));
     if (live !== restored) out.push(`${room.code} (${room.match.events.length} events)`);
+    const logged = store ? await store.load(room.code) : null;
+    if (store && (!logged || JSON.stringify(snapshotOf(Match.restore(logged.config, logged.events))) !== live)) {
+      out.push(`${room.code}: the store's log (${logged?.events.length ?? 'no'} events) differs from the live match`);
+    }
   }
   return { compared, mismatches: out };
 }

@@ -246,14 +246,14 @@ test('a throw in the press answers internal_error and never blocks a turn', asyn
   const [R, Y] = room.players;
   const S = room.spectators[0];
   const live = matchMaker.getLocalRoomById(room.code) as DjambiRoom;
-  const press = live.match.press;
-
-  const handle = press.handle.bind(press);
-  press.handle = () => {
+  const broken = live.match.press;
+  broken.handle = () => {
     throw new Error('press bug (test)');
   };
   await refusedWith(R, 'press_send', { channel: 'table', text: 'boom' }, 'internal_error');
-  press.handle = handle;
+  // A throw means a broken invariant: the room rebuilt its match from the log, without the intent.
+  expect(live.match.press).not.toBe(broken);
+  const press = live.match.press;
   await sendAndWait(R, 'press_send', { channel: 'table', text: 'still talking' }, S, 'press_message');
 
   const afterEntries = press.afterEntries.bind(press);

@@ -8,12 +8,15 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
 import { parseJoinError } from '@djambi/shared';
+import type { GameDirectory } from '../games/directory.js';
 import { normaliseCode } from '../rooms/codes.js';
+import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
 import type { RateKind } from './limits.js';
 
-/** Room name of the game rooms. */
-export const ROOM_NAME = 'djambi';
+import { ROOM_NAME } from '../games/directory.js';
+
+export { ROOM_NAME };
 
 /** Rooms per page of `GET /api/rooms` by default, and at most. */
 export const PAGE_DEFAULT = 50;
@@ -66,7 +69,7 @@ function describe(room: { roomId: string; clients: number; metadata?: unknown })
 }
 
 /** The `/api` router. */
-export function apiRouter(edge: ApiEdge): Router {
+export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
   const router = express.Router();
   router.use(edge.limit('api'), edge.sameOrigin, express.json({ limit: edge.limits.bodyBytes }));
 
@@ -117,9 +120,14 @@ export function apiRouter(edge: ApiEdge): Router {
       res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
       return;
     }
-    const [room] = await matchMaker.query({ name: ROOM_NAME, roomId: code });
+    // A game in the log but not live (a restart, an idle room) is re-opened by its first lookup.
+    const found = await games.reopen(code).catch(() => 'unknown' as const);
+    const [room] = found === 'finished' ? [] : await matchMaker.query({ name: ROOM_NAME, roomId: code });
     if (!room) {
-      res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
+      const finished = found === 'finished';
+      res.status(finished ? 410 : 404).json({
+        error: finished ? { code: 'game_over', message: 'this game is finished: see /api/games/' + code } : { code: 'not_found', message: 'no such room' },
+      });
       return;
     }
     res.json({ ...describe(room), invite: `${edge.baseUrl(req)}/g/${code}` });
@@ -129,7 +137,13 @@ export function apiRouter(edge: ApiEdge): Router {
     const code = normaliseCode(String(req.params.code));
     const [room] = code ? await matchMaker.query({ name: ROOM_NAME, roomId: code }) : [];
     if (!code || !room) {
-      res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
+      // After its room is gone, a game's record comes from the log.
+      const record = code ? await games.record(code).catch(() => null) : null;
+      if (!record) {
+        res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
+        return;
+      }
+      res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(record.text);
       return;
     }
     try {
@@ -139,6 +153,11 @@ export function apiRouter(edge: ApiEdge): Router {
       res.status(500).json({ error: { code: 'internal_error', message: e instanceof Error ? e.message : String(e) } });
     }
   });
+
+  router.use(
+    '/games',
+    gamesRouter(games, (kind) => edge.limit(kind)),
+  );
 
   router.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 'not_found', message: 'no such API route' } });

@@ -38,6 +38,11 @@ export interface GuardSettings {
   readonly now: () => number;
   /** Warnings (a proxy that is not trusted); default `console.warn`. */
   readonly warn?: (message: string) => void;
+  /**
+   * Called before a `joinById` reaches the matchmaker, with the room id it names: re-opens a
+   * stored game that is not live, so the join finds it.
+   */
+  readonly beforeJoin?: (roomId: string) => Promise<unknown>;
 }
 
 /** What `ws` hands to `verifyClient`. */
@@ -188,6 +193,19 @@ export class HttpGuard {
       const kind = Object.hasOwn(MATCHMAKE_KIND, action) ? MATCHMAKE_KIND[action] : undefined;
       if (kind && !this.admit(req, res, kind)) return;
       if (!this.limitBody(req, res)) return;
+      const roomId = action === 'joinById' ? tokens[tokens.indexOf(matchMaker.controller.matchmakeRoute) + 2] : undefined;
+      if (roomId && this.settings.beforeJoin) {
+        // Hold the body (Colyseus reads it in `next`) while the game is re-opened.
+        req.pause();
+        this.settings
+          .beforeJoin(roomId)
+          .catch(() => undefined)
+          .finally(() => {
+            next();
+            req.resume();
+          });
+        return;
+      }
     }
     next();
   }

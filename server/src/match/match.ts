@@ -41,7 +41,12 @@ export type Intent =
   | { readonly type: 'flag' }
   | { readonly type: 'press'; readonly member: MemberId; readonly message: PressClientMessage; readonly payload: unknown }
   | { readonly type: 'spectate'; readonly id: SpectatorId; readonly name?: string; readonly limitKey: string }
-  | { readonly type: 'unspectate'; readonly id: SpectatorId };
+  | { readonly type: 'unspectate'; readonly id: SpectatorId }
+  /**
+   * The match was restored after the server was down: the running clock restarts now, so the
+   * player to move is not charged for the time since the last accepted event.
+   */
+  | { readonly type: 'resume' };
 
 /** An accepted intent: the record event the log keeps. */
 export interface MatchEvent {
@@ -245,6 +250,9 @@ export class Match {
       case 'unspectate':
         this.press.removeSpectator(intent.id);
         return this.accepted(intent, now, { listingChanged: true });
+      case 'resume':
+        if (this.clock?.running) this.clock.startedAt = now;
+        return this.accepted(intent, now);
     }
   }
 

@@ -10,8 +10,9 @@ import { type Colour, seatsOf } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import { type Accepted, type Intent, Match, type Outcome } from '../match/match.js';
 import type { Delivery, MemberId } from '../press/types.js';
+import { isStoreError } from '../store/types.js';
 import { Admission } from './admission.js';
-import { releaseCode, reserveCode } from './codes.js';
+import { CODES_KEY, releaseCode, reserveCode } from './codes.js';
 import { Connections } from './connections.js';
 import { isRejection } from './context.js';
 import { FrameGate } from './gate.js';
@@ -19,6 +20,7 @@ import { HANDLERS } from './handlers/index.js';
 import { type Frame, GuardedRoom } from './internals.js';
 import { type AuthData, clientAddress, joinError, joinedRoomId, joinKind } from './join.js';
 import { mirror } from './mirror.js';
+import { CLOSE_FENCED, CLOSE_RESTART, restoreRequest, storageError, summaryOf } from './persistence.js';
 import { CREATE_KEYS, parseRoomConfig } from './options.js';
 import { DjambiState } from './schema.js';
 import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
@@ -51,6 +53,10 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private readonly spectatorIds = new Set<string>();
   private readonly reconnecting = new Map<string, Deferred<Client>>();
   private readonly timers = new RoomTimers();
+  /** The intents in progress, one after another (see `step`). */
+  private chain: Promise<void> = Promise.resolve();
+  /** The store knows the game is finished. */
+  private finished = false;
   private flagTimer: Cancel | null = null;
   private idleTimer: Cancel | null = null;
 
@@ -77,17 +83,19 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private async create(options: unknown): Promise<void> {
     const settings = this.settings;
     if (matchMaker.stats.local.roomCount >= settings.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
-    const join = checkJoinOptions(options, CREATE_KEYS);
-    if (!join.ok) throw joinError('bad_options', join.error.message);
-    const parsed = parseRoomConfig(options, settings);
-    if (!parsed.ok) throw joinError(parsed.code, parsed.message);
-    this.match = new Match(parsed.value);
-    this.links = new Connections(seatsOf(parsed.value.rules));
-    this.admission = new Admission(settings.admission);
-    this.gate = new FrameGate(settings.budget);
-    this.code = await reserveCode(this.presence);
+    const restore = restoreRequest(options, settings.restoreToken);
+    if (restore) {
+      await this.reopen(restore);
+    } else {
+      const join = checkJoinOptions(options, CREATE_KEYS);
+      if (!join.ok) throw joinError('bad_options', join.error.message);
+      const parsed = parseRoomConfig(options, settings);
+      if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
+      this.setup(new Match(parsed.value));
+      this.createdAt = this.now();
+      this.code = await this.claimCode();
+    }
     this.roomId = this.code;
-    this.createdAt = this.now();
     for (const [type, handler] of Object.entries(HANDLERS)) {
       this.onMessage(type, (client, message) => {
         const intent = handler(this.handlerContext(client), message);
@@ -104,11 +112,53 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.onMessage('__no_message_handler', (client) =>
       this.reply(client, '__no_message_handler', { code: 'unknown_message', message: 'unknown message type' }),
     );
-    if (parsed.value.visibility === 'private') await this.setPrivate(true);
+    if (this.match.config.visibility === 'private') await this.setPrivate(true);
     this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
     this.shareHandshake();
     this.commit(true);
     this.armIdleTimer();
+  }
+
+  private setup(match: Match): void {
+    this.match = match;
+    this.links = new Connections(seatsOf(match.config.rules));
+    this.admission = new Admission(this.settings.admission);
+    this.gate = new FrameGate(this.settings.budget);
+  }
+
+  /** A fresh code, unique in presence and, with a store, in the log (its primary key). */
+  private async claimCode(): Promise<string> {
+    const store = this.settings.store;
+    for (let attempt = 0; ; attempt++) {
+      const code = await reserveCode(this.presence);
+      if (!store) return code;
+      try {
+        await store.createGame(code, this.match.config, this.createdAt);
+        return code;
+      } catch (e) {
+        await releaseCode(this.presence, code);
+        if (!isStoreError(e, 'code_taken') || attempt >= 10) throw storageError(e);
+      }
+    }
+  }
+
+  /**
+   * Re-opens a stored, unfinished game under its code: the match is replayed from its log,
+   * the seats show `away` until their holders come back with their keys, spectators of the
+   * dead process are gone, and the running clock restarts now (a `resume` event).
+   */
+  private async reopen(code: string): Promise<void> {
+    const store = this.settings.store;
+    const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
+    if (!stored || stored.status === 'finished') throw joinError('bad_options', `no unfinished game ${code} in the store`);
+    this.setup(Match.restore(stored.config, stored.events));
+    this.code = code;
+    this.createdAt = stored.createdAt;
+    this.everJoined = true;
+    await this.presence.sadd(CODES_KEY, code);
+    for (const seat of this.match.seats.seats.values()) if (seat.keyHash !== null) this.links.absent(seat.colour, this.now());
+    for (const id of this.match.press.roster.spectatorIds()) await this.step({ type: 'unspectate', id });
+    if (this.match.phase === 'playing') await this.step({ type: 'resume' });
   }
 
   /**
@@ -148,7 +198,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     return this.gate.admit(client, frame, this.now(), (c, type, rejection) => this.reply(c, type, rejection));
   }
 
-  override onJoin(client: Client, _options: unknown, auth: AuthData): void {
+  override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     const opts = auth.join;
     const sid = client.sessionId;
     this.everJoined = true;
@@ -157,29 +207,36 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.clearIdleTimer();
     if (opts.spectate) {
       this.spectatorIds.add(sid);
-      this.act({ type: 'spectate', id: sid, name: opts.name, limitKey: `addr:${auth.address}` });
+      const out = await this.step({ type: 'spectate', id: sid, name: opts.name, limitKey: `addr:${auth.address}` }, undefined, 'join', this.joinFailure);
+      if (!out) this.spectatorIds.delete(sid);
       return;
     }
     if (opts.seatKey !== undefined) {
+      await this.chain; // the seat as every earlier intent left it
       const seat = this.match.seats.byKey(opts.seatKey);
       if (!seat) throw joinError('bad_seat_key', 'no seat has this key');
       const replaced = this.links.connect(seat.colour, sid, opts.seatKey, this.now());
       if (replaced !== null) this.evict(replaced, seat.colour);
-      if (opts.name && opts.name !== seat.name) this.act({ type: 'rename', colour: seat.colour, name: opts.name });
       this.sendSeat(seat.colour);
+      if (opts.name && opts.name !== seat.name) await this.step({ type: 'rename', colour: seat.colour, name: opts.name });
       this.commit(true);
       return;
     }
-    const out = this.match.apply({ type: 'take_seat', name: opts.name, colour: opts.colour }, this.now());
-    if (!out.ok)
-      throw joinError(
-        out.rejection.code === 'no_free_seat' ? 'no_free_seat' : out.rejection.code === 'already_started' ? 'game_started' : 'seat_taken',
-        out.rejection.message,
-      );
-    if (out.seat) this.links.connect(out.seat.colour, sid, out.seat.key, this.now());
-    this.publish(out);
-    if (out.seat) this.sendSeat(out.seat.colour);
+    await this.step({ type: 'take_seat', name: opts.name, colour: opts.colour }, undefined, 'join', this.joinFailure, (out) => {
+      if (out.seat) this.links.connect(out.seat.colour, sid, out.seat.key, this.now());
+    });
+    const colour = this.links.colourOf(sid);
+    if (colour) this.sendSeat(colour);
   }
+
+  /** A join the match or the store refused: the SDK's promise rejects with the join error code. */
+  private readonly joinFailure = (rejection: Rejection): never => {
+    const code = rejection.code;
+    throw joinError(
+      code === 'no_free_seat' || code === 'storage_unavailable' ? code : code === 'already_started' ? 'game_started' : 'seat_taken',
+      rejection.message,
+    );
+  };
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     const sid = client.sessionId;
@@ -221,6 +278,18 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.commit(true);
   }
 
+  /**
+   * The process is stopping (SIGTERM): once the intents in progress are saved, every client is
+   * told `server_restart` and closed with `CLOSE_RESTART` (not 4000, a voluntary leave). Nothing
+   * is lost: the game is in the log, and clients come back to wherever it is re-opened.
+   */
+  override onBeforeShutdown(): void {
+    void this.chain.then(() => {
+      this.broadcast('server_restart', { code: this.code });
+      return this.disconnect(CLOSE_RESTART);
+    });
+  }
+
   override async onDispose(): Promise<void> {
     this.timers.clearAll();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
@@ -259,19 +328,81 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   /** Applies an intent to the match and publishes what happened; a refusal goes to `client`. */
   private act(intent: Intent, client?: Client, type: string = intent.type): void {
+    void this.step(intent, client, type);
+  }
+
+  /**
+   * One intent, in the room's chain (one at a time, each judged against the state every earlier
+   * one left): the match decides; what it accepted is appended to the log; only then does anybody
+   * see it. A failed append undoes the intent (the match is rebuilt from the log without it) and
+   * answers `storage_unavailable`; a fenced append (another process holds the game) closes the room.
+   */
+  private step(
+    intent: Intent,
+    client?: Client,
+    type: string = intent.type,
+    refused?: (rejection: Rejection) => void,
+    accepted?: (out: Accepted) => void,
+  ): Promise<Accepted | null> {
+    const run = this.chain.then(() => this.decide(intent, client, type, refused, accepted));
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async decide(
+    intent: Intent,
+    client: Client | undefined,
+    type: string,
+    refused?: (rejection: Rejection) => void,
+    accepted?: (out: Accepted) => void,
+  ): Promise<Accepted | null> {
+    const before = this.match.events.length;
     let out: Outcome;
     try {
       out = this.match.apply(intent, this.now());
     } catch (e) {
       console.error(`[djambi ${this.code}] ${intent.type} threw:`, e);
+      this.match = Match.restore(this.match.config, this.match.events.slice(0, before));
       out = { ok: false, rejection: { code: 'internal_error', message: 'the server could not process this message' } };
     }
     if (!out.ok) {
       if (client) this.reply(client, type, out.rejection);
-      return;
+      refused?.(out.rejection);
+      return null;
     }
+    const fresh = this.match.events.slice(before);
+    const store = this.settings.store;
+    if (store && fresh.length > 0) {
+      try {
+        await store.appendMany(this.code, before + 1, fresh);
+        if (this.match.phase === 'over' && !this.finished) {
+          this.finished = true;
+          await store.finish(this.code, this.now(), summaryOf(this.match));
+        }
+      } catch (e) {
+        this.match = Match.restore(this.match.config, this.match.events.slice(0, before));
+        const rejection: Rejection = { code: 'storage_unavailable', message: 'the game could not be saved: nothing changed; try again' };
+        if (client) this.reply(client, type, rejection);
+        if (isStoreError(e, 'fenced')) this.fenced();
+        else console.error(`[djambi ${this.code}] store append failed:`, e);
+        refused?.(rejection);
+        return null;
+      }
+    }
+    accepted?.(out);
     this.publish(out);
     if (out.refused && client) this.reply(client, type, out.refused);
+    return out;
+  }
+
+  /** Another process appended to this game's log: this copy is stale and closes its clients. */
+  private fenced(): void {
+    console.error(`[djambi ${this.code}] fenced: another process holds this game; closing this copy`);
+    this.broadcast('server_moved', { code: this.code });
+    this.disconnect(CLOSE_FENCED).catch(() => undefined);
   }
 
   /** Sends what an accepted intent returned: seat moves, the patch, broadcasts, deliveries, listing. */

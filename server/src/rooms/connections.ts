@@ -84,6 +84,14 @@ export class Connections {
     link.presence = 'away';
   }
 
+  /** A seat held by its key with nobody connected (a game re-opened from the log). */
+  absent(colour: Colour, now: number): void {
+    const link = this.of(colour);
+    link.sessionId = null;
+    link.presence = 'away';
+    link.since = now;
+  }
+
   /** The seat is free again. */
   free(colour: Colour, now: number): void {
     const link = this.of(colour);

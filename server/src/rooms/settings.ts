@@ -2,6 +2,7 @@
 import type { Colour } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { PressVisibility } from '../press/types.js';
+import type { GameStore } from '../store/types.js';
 import { colyseusCap, DEFAULT_ADMISSION, type AdmissionLimits } from './admission.js';
 import { DEFAULT_BUDGET, type BudgetLimits } from './budget.js';
 import type { Connections } from './connections.js';
@@ -24,6 +25,13 @@ export interface DjambiRoomSettings extends RoomDefaults {
   readonly admission: AdmissionLimits;
   /** The message budget of every connection. */
   readonly budget: BudgetLimits;
+  /** The game log (null: games live in memory only). */
+  readonly store: GameStore | null;
+  /**
+   * A per-process secret that only server code knows: a create with `{ restore: { code, token } }`
+   * re-opens a stored game (clients cannot ask for that).
+   */
+  readonly restoreToken: string;
 }
 
 /** Defaults of the room settings (see `createServer`). */
@@ -36,6 +44,8 @@ export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
   unjoinedSeconds: 120,
   admission: DEFAULT_ADMISSION,
   budget: DEFAULT_BUDGET,
+  store: null,
+  restoreToken: '',
 });
 
 /** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */

@@ -15,8 +15,16 @@ export const JOIN_ERROR_CODES = [
   'spectators_full',
   'too_many_joins',
   'server_full',
+  'storage_unavailable',
   'internal_error',
 ] as const;
+
+/**
+ * Close codes the server uses besides Colyseus's own: `serverRestart` (the process is stopping:
+ * reconnect, and rejoin with the seat key if the room is gone), `fenced` (another process took the
+ * game over: rejoin by code). 4000 is Colyseus's voluntary leave and is never used for these.
+ */
+export const CLOSE_CODES = Object.freeze({ serverRestart: 4100, fenced: 4102 });
 /** Why the room refused a join or a create. */
 export type JoinErrorCode = (typeof JOIN_ERROR_CODES)[number];
 

@@ -1,0 +1,85 @@
+/**
+ * The schema, as versioned migrations, and the queries: the same SQL text runs on SQLite and on
+ * PostgreSQL (`?` placeholders; the PostgreSQL adapter numbers them with `numbered`). BIGINT
+ * columns hold epoch ms; JSON is kept as TEXT.
+ */
+
+/** One schema step: applied once, in version order, inside one transaction. */
+export interface Migration {
+  readonly version: number;
+  readonly statements: readonly string[];
+}
+
+/** Every migration, oldest first. Append new ones; never edit an applied one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL DEFAULT 'open',
+        visibility TEXT NOT NULL DEFAULT 'private',
+        options TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        finished_at BIGINT,
+        summary TEXT
+      )`,
+      `CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seq INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+      )`,
+      `CREATE INDEX games_unfinished ON games (created_at) WHERE status <> 'finished'`,
+      `CREATE INDEX games_finished ON games (finished_at) WHERE status = 'finished'`,
+    ],
+  },
+];
+
+/** The bookkeeping table, created before the migrations run. */
+export const CREATE_SCHEMA_MIGRATIONS = 'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)';
+
+/** The statements both adapters run, with `?` placeholders. */
+export const SQL = {
+  appliedVersions: 'SELECT version FROM schema_migrations ORDER BY version',
+  recordVersion: 'INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)',
+  createGame: 'INSERT INTO games (id, status, visibility, options, created_at) VALUES (?, ?, ?, ?, ?)',
+  /** Inserts only when `seq` follows the game's last one (`seq - 1` is passed last): zero rows means out of sequence. */
+  append: 'INSERT INTO events (game_id, seq, payload, at) SELECT ?, ?, ?, ? WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?) = ?',
+  finish: "UPDATE games SET status = 'finished', finished_at = ?, summary = ? WHERE id = ?",
+  game: 'SELECT id, status, visibility, options, created_at, finished_at, summary FROM games WHERE id = ?',
+  events: 'SELECT seq, payload FROM events WHERE game_id = ? ORDER BY seq',
+  unfinished: "SELECT id FROM games WHERE status <> 'finished' ORDER BY created_at, id",
+  unfinishedSince:
+    "SELECT id FROM games g WHERE status <> 'finished' AND (created_at >= ? OR EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at >= ?)) ORDER BY created_at, id",
+  recentFinished: "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' ORDER BY finished_at DESC, id LIMIT ?",
+  recentFinishedPublic:
+    "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' AND visibility = 'public' ORDER BY finished_at DESC, id LIMIT ?",
+} as const;
+
+/** How many codes one `listGames` query binds (longer lists are split). */
+export const LIST_CHUNK = 100;
+
+/** The `listGames` query for `n` codes. */
+export function listGamesSql(n: number): string {
+  const marks = Array.from({ length: n }, () => '?').join(', ');
+  return `SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE id IN (${marks})`;
+}
+
+/** Rewrites `?` placeholders as PostgreSQL's `$1, $2, …` (the SQL above has no `?` inside literals). */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** A `games` row as both drivers return it (PostgreSQL gives BIGINT as a string). */
+export interface GameRow {
+  readonly id: string;
+  readonly status: string;
+  readonly visibility: string;
+  readonly options?: string;
+  readonly created_at: number | string;
+  readonly finished_at: number | string | null;
+  readonly summary: string | null;
+}

@@ -1,0 +1,209 @@
+/**
+ * The PostgreSQL store: a `pg` Pool and the same SQL as SQLite. Migrations run in one transaction
+ * after `pg_advisory_xact_lock`, so replicas booting together migrate one after the other (without
+ * it, two concurrent `CREATE … IF NOT EXISTS` crash one of them on `pg_class_relname_nsp_index`).
+ */
+import pg from 'pg';
+import type { MatchEvent } from '../match/match.js';
+import type { RoomConfig } from '../rooms/options.js';
+import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, numbered, SQL } from './migrations.js';
+import { byNewest, checkSeq, gameInfo } from './rows.js';
+import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+
+/** The advisory lock key of the migrations (any fixed 64-bit number; "djambi" in ASCII). */
+export const MIGRATION_LOCK_KEY = 0x646a616d6269;
+
+/** Settings of the pool: connection string plus limits. */
+export interface PgStoreOptions {
+  readonly connectionString: string;
+  /** Connections in the pool (default 10). */
+  readonly max?: number;
+  /**
+   * Called with errors of idle connections (the server restarted or killed them); the pool drops
+   * them and connects anew. A query already sent on such a connection rejects with
+   * `StoreUnavailable` and is not retried: a retried insert that had committed would read as `Fenced`.
+   */
+  readonly onPoolError?: (err: Error) => void;
+}
+
+const Q = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, numbered(sql)])) as Record<keyof typeof SQL, string>;
+
+function pgCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The PostgreSQL `GameStore`. Open it with `await PgStore.open({ connectionString })`. */
+export class PgStore implements GameStore {
+  private closed = false;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Connects, migrates under the advisory lock, and returns the store. */
+  static async open(options: PgStoreOptions): Promise<PgStore> {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: 5000,
+      query_timeout: 15_000,
+      application_name: 'djambi',
+    });
+    pool.on('error', (err) => options.onPoolError?.(err));
+    try {
+      await migrate(pool);
+      return new PgStore(pool);
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The schema version of the database. */
+  async version(): Promise<number> {
+    const res = await this.query<{ v: number | null }>('version', 'SELECT MAX(version) AS v FROM schema_migrations', []);
+    return res[0]?.v ?? 0;
+  }
+
+  async createGame(code: string, config: RoomConfig, createdAt: number): Promise<void> {
+    this.checkOpen('createGame');
+    try {
+      await this.pool.query(Q.createGame, [code, 'open' satisfies GameStatus, config.visibility, JSON.stringify(config), createdAt]);
+    } catch (err) {
+      if (pgCode(err) === UNIQUE_VIOLATION) throw new CodeTaken(code);
+      throw this.unavailable('createGame', err);
+    }
+  }
+
+  async append(code: string, seq: number, event: MatchEvent): Promise<void> {
+    checkSeq(seq);
+    this.checkOpen('append');
+    await insertEvent(this.pool, code, seq, event).catch((err) => {
+      throw this.unavailable('append', err);
+    });
+  }
+
+  async appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void> {
+    checkSeq(firstSeq);
+    this.checkOpen('appendMany');
+    if (events.length === 0) return;
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await this.pool.connect();
+      await client.query('BEGIN');
+      for (const [i, event] of events.entries()) await insertEvent(client, code, firstSeq + i, event);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client?.query('ROLLBACK').catch(() => {});
+      throw this.unavailable('appendMany', err);
+    } finally {
+      client?.release();
+    }
+  }
+
+  async finish(code: string, finishedAt: number, summary: GameSummary): Promise<void> {
+    this.checkOpen('finish');
+    let count: number | null;
+    try {
+      count = (await this.pool.query(Q.finish, [finishedAt, JSON.stringify(summary), code])).rowCount;
+    } catch (err) {
+      throw this.unavailable('finish', err);
+    }
+    if (count === 0) throw new StoreUnavailable(`finish: unknown game ${code}`);
+  }
+
+  async load(code: string): Promise<StoredGame | null> {
+    const [row] = await this.query<GameRow>('load', Q.game, [code]);
+    if (!row) return null;
+    const events = (await this.query<{ payload: string }>('load', Q.events, [code])).map((r) => JSON.parse(r.payload) as MatchEvent);
+    const info = gameInfo(row);
+    return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
+  }
+
+  async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
+    const since = options.activeSince;
+    const rows =
+      since === undefined
+        ? await this.query<{ id: string }>('unfinished', Q.unfinished, [])
+        : await this.query<{ id: string }>('unfinished', Q.unfinishedSince, [since, since]);
+    return rows.map((r) => r.id);
+  }
+
+  async listGames(codes: readonly string[]): Promise<GameInfo[]> {
+    this.checkOpen('listGames');
+    const unique = [...new Set(codes)];
+    const out: GameInfo[] = [];
+    for (let i = 0; i < unique.length; i += LIST_CHUNK) {
+      const chunk = unique.slice(i, i + LIST_CHUNK);
+      for (const row of await this.query<GameRow>('listGames', numbered(listGamesSql(chunk.length)), chunk)) out.push(gameInfo(row));
+    }
+    return out.sort(byNewest);
+  }
+
+  async recentFinished(options: { readonly limit: number; readonly publicOnly: boolean }): Promise<GameInfo[]> {
+    const sql = options.publicOnly ? Q.recentFinishedPublic : Q.recentFinished;
+    return (await this.query<GameRow>('recentFinished', sql, [Math.max(0, Math.floor(options.limit))])).map(gameInfo);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private checkOpen(what: string): void {
+    if (this.closed) throw new StoreUnavailable(`${what}: the store is closed`);
+  }
+
+  private async query<R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[]): Promise<R[]> {
+    this.checkOpen(what);
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (err) {
+      throw this.unavailable(what, err);
+    }
+  }
+
+  /** Typed store errors pass; anything else becomes `StoreUnavailable`. */
+  private unavailable(what: string, err: unknown): Error {
+    if (err instanceof CodeTaken || err instanceof Fenced || err instanceof StoreUnavailable) return err;
+    if (this.closed) return new StoreUnavailable(`${what}: the store is closed`, { cause: err });
+    return new StoreUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Inserts one event or throws `Fenced` (a duplicate or out-of-sequence seq). */
+async function insertEvent(db: pg.Pool | pg.PoolClient, code: string, seq: number, event: MatchEvent): Promise<void> {
+  let count: number | null;
+  try {
+    count = (await db.query(Q.append, [code, seq, JSON.stringify(event), event.at, code, seq - 1])).rowCount;
+  } catch (err) {
+    if (pgCode(err) === UNIQUE_VIOLATION) throw new Fenced(code, seq);
+    if (pgCode(err) === FOREIGN_KEY_VIOLATION) throw new StoreUnavailable(`append: unknown game ${code}`, { cause: err });
+    throw err;
+  }
+  if (count === 0) throw new Fenced(code, seq);
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(CREATE_SCHEMA_MIGRATIONS);
+    const applied = new Set((await client.query<{ version: number }>(SQL.appliedVersions)).rows.map((r) => r.version));
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      for (const statement of m.statements) await client.query(statement);
+      await client.query(numbered(SQL.recordVersion), [m.version, Date.now()]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

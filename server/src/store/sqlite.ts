@@ -1,0 +1,173 @@
+/**
+ * The embedded store: one SQLite file through better-sqlite3 (synchronous; WAL journal,
+ * `synchronous=NORMAL`: a committed event survives a process crash, and may be lost only on an
+ * OS crash or power loss). Migrations run in an IMMEDIATE transaction, so two processes opening
+ * the same file migrate one after the other.
+ */
+import Database from 'better-sqlite3';
+import type { MatchEvent } from '../match/match.js';
+import type { RoomConfig } from '../rooms/options.js';
+import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
+import { byNewest, checkSeq, gameInfo } from './rows.js';
+import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+
+/** How long a statement waits for another connection's write lock before failing, in ms. */
+const BUSY_TIMEOUT_MS = 5000;
+
+type Statement = Database.Statement<unknown[]>;
+
+/** The `SQLITE_…` code of a driver error (read by shape: `instanceof SqliteError` fails across module registries). */
+function sqliteCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+/** The SQLite `GameStore`. Open it with `SqliteStore.open(file)` (`:memory:` works too). */
+export class SqliteStore implements GameStore {
+  private readonly stmt: Record<keyof typeof SQL, Statement>;
+  private readonly lists = new Map<number, Statement>();
+  private readonly appendAll: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
+  private closed = false;
+
+  private constructor(private readonly db: Database.Database) {
+    this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQL, Statement>;
+    this.appendAll = db.transaction((code: string, firstSeq: number, events: readonly MatchEvent[]) => {
+      events.forEach((event, i) => this.insertEvent(code, firstSeq + i, event));
+    });
+  }
+
+  /** Opens (creating it if needed) and migrates the database file. */
+  static open(file: string): SqliteStore {
+    const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      return new SqliteStore(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** The schema version of the open file. */
+  get version(): number {
+    const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    return row.v ?? 0;
+  }
+
+  async createGame(code: string, config: RoomConfig, createdAt: number): Promise<void> {
+    this.run('createGame', () => {
+      try {
+        this.stmt.createGame.run(code, 'open' satisfies GameStatus, config.visibility, JSON.stringify(config), createdAt);
+      } catch (err) {
+        const c = sqliteCode(err);
+        if (c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === 'SQLITE_CONSTRAINT_UNIQUE') throw new CodeTaken(code);
+        throw err;
+      }
+    });
+  }
+
+  async append(code: string, seq: number, event: MatchEvent): Promise<void> {
+    checkSeq(seq);
+    this.run('append', () => this.insertEvent(code, seq, event));
+  }
+
+  async appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void> {
+    checkSeq(firstSeq);
+    if (events.length === 0) return;
+    this.run('appendMany', () => this.appendAll(code, firstSeq, events));
+  }
+
+  async finish(code: string, finishedAt: number, summary: GameSummary): Promise<void> {
+    this.run('finish', () => {
+      const res = this.stmt.finish.run(finishedAt, JSON.stringify(summary), code);
+      if (res.changes === 0) throw new StoreUnavailable(`finish: unknown game ${code}`);
+    });
+  }
+
+  async load(code: string): Promise<StoredGame | null> {
+    return this.run('load', () => {
+      const row = this.stmt.game.get(code) as GameRow | undefined;
+      if (!row) return null;
+      const events = (this.stmt.events.all(code) as { payload: string }[]).map((r) => JSON.parse(r.payload) as MatchEvent);
+      const info = gameInfo(row);
+      return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
+    });
+  }
+
+  async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
+    return this.run('unfinished', () => {
+      const since = options.activeSince;
+      const rows = (since === undefined ? this.stmt.unfinished.all() : this.stmt.unfinishedSince.all(since, since)) as { id: string }[];
+      return rows.map((r) => r.id);
+    });
+  }
+
+  async listGames(codes: readonly string[]): Promise<GameInfo[]> {
+    return this.run('listGames', () => {
+      const unique = [...new Set(codes)];
+      const out: GameInfo[] = [];
+      for (let i = 0; i < unique.length; i += LIST_CHUNK) {
+        const chunk = unique.slice(i, i + LIST_CHUNK);
+        let stmt = this.lists.get(chunk.length);
+        if (!stmt) this.lists.set(chunk.length, (stmt = this.db.prepare(listGamesSql(chunk.length))));
+        for (const row of stmt.all(...chunk) as GameRow[]) out.push(gameInfo(row));
+      }
+      return out.sort(byNewest);
+    });
+  }
+
+  async recentFinished(options: { readonly limit: number; readonly publicOnly: boolean }): Promise<GameInfo[]> {
+    return this.run('recentFinished', () => {
+      const stmt = options.publicOnly ? this.stmt.recentFinishedPublic : this.stmt.recentFinished;
+      return (stmt.all(Math.max(0, Math.floor(options.limit))) as GameRow[]).map(gameInfo);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Inserts one event or throws `Fenced` (the caller's transaction, if any, rolls back). */
+  private insertEvent(code: string, seq: number, event: MatchEvent): void {
+    let changes: number;
+    try {
+      changes = this.stmt.append.run(code, seq, JSON.stringify(event), event.at, code, seq - 1).changes;
+    } catch (err) {
+      const c = sqliteCode(err);
+      if (c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === 'SQLITE_CONSTRAINT_UNIQUE') throw new Fenced(code, seq);
+      if (c === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreUnavailable(`append: unknown game ${code}`, { cause: err });
+      throw err;
+    }
+    if (changes === 0) throw new Fenced(code, seq);
+  }
+
+  /** Runs `work` unless closed; typed store errors pass, anything else becomes `StoreUnavailable`. */
+  private run<T>(what: string, work: () => T): T {
+    if (this.closed) throw new StoreUnavailable(`${what}: the store is closed`);
+    try {
+      return work();
+    } catch (err) {
+      if (err instanceof CodeTaken || err instanceof Fenced || err instanceof StoreUnavailable) throw err;
+      throw new StoreUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(CREATE_SCHEMA_MIGRATIONS);
+    const applied = new Set((db.prepare(SQL.appliedVersions).all() as { version: number }[]).map((r) => r.version));
+    const record = db.prepare(SQL.recordVersion);
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      for (const statement of m.statements) db.exec(statement);
+      record.run(m.version, Date.now());
+    }
+  }).immediate();
+}

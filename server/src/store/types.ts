@@ -1,0 +1,120 @@
+/**
+ * The game store: an append-only log of each game's accepted events plus one row per game. The
+ * log is the source of truth and a room is a cache of it: `Match.restore(config, events)` rebuilds
+ * a match from what `load` returns. A game's id is its 6-character room code.
+ */
+import type { ByColour, GameResult } from '@djambi/shared';
+import type { MatchEvent } from '../match/match.js';
+import type { RoomConfig } from '../rooms/options.js';
+
+/** A stored game's status: `open` (waiting or playing) until `finish` marks it `finished`. */
+export type GameStatus = 'open' | 'finished';
+
+/** What `finish` keeps of a game for the lists ("Your games", recent games). */
+export interface GameSummary {
+  readonly result: GameResult | null;
+  /** Names of the players, by seat colour. */
+  readonly players: Partial<ByColour<string>>;
+  /** Turns played. */
+  readonly moves: number;
+}
+
+/** A game's row, without its events. */
+export interface GameInfo {
+  readonly code: string;
+  readonly status: GameStatus;
+  readonly visibility: RoomConfig['visibility'];
+  /** Epoch ms. */
+  readonly createdAt: number;
+  /** Epoch ms; null while open. */
+  readonly finishedAt: number | null;
+  /** Null while open. */
+  readonly summary: GameSummary | null;
+}
+
+/** A whole stored game: enough to restore its match. */
+export interface StoredGame {
+  readonly code: string;
+  readonly config: RoomConfig;
+  readonly status: GameStatus;
+  readonly createdAt: number;
+  readonly finishedAt: number | null;
+  /** The log, in order: `events[i]` was appended with seq `i + 1`. */
+  readonly events: MatchEvent[];
+}
+
+/**
+ * The storage port. Every method is async (the SQLite adapter does its work synchronously
+ * inside). Failures reject with a `StoreError`: `CodeTaken`, `Fenced` or `StoreUnavailable`.
+ */
+export interface GameStore {
+  /** Records a new game; rejects with `CodeTaken` when the code exists (the cluster-wide uniqueness check). */
+  createGame(code: string, config: RoomConfig, createdAt: number): Promise<void>;
+  /**
+   * Appends the event number `seq` (1-based, the next after the last appended) of a game. Rejects
+   * with `Fenced` when that seq exists or is out of sequence (another host has the game), with
+   * `StoreUnavailable` on any other failure (an unknown game gives one or the other). A seq that
+   * is not a positive integer is a caller bug: `RangeError`.
+   */
+  append(code: string, seq: number, event: MatchEvent): Promise<void>;
+  /** Appends `events` as seqs `firstSeq, firstSeq + 1, …` in one transaction: all or none, same errors as `append`. */
+  appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void>;
+  /** Marks a game finished with its summary; rejects with `StoreUnavailable` for an unknown code. */
+  finish(code: string, finishedAt: number, summary: GameSummary): Promise<void>;
+  /** The game and its whole log, or null when the code is unknown. */
+  load(code: string): Promise<StoredGame | null>;
+  /**
+   * Codes of the open games, oldest first; with `activeSince` (epoch ms) only those created or
+   * with an event at or after it (boot restore, periodic sweep).
+   */
+  unfinished(options?: { readonly activeSince?: number }): Promise<string[]>;
+  /** The rows of the given codes that exist, newest first ("Your games"). */
+  listGames(codes: readonly string[]): Promise<GameInfo[]>;
+  /** The most recently finished games, newest first; `publicOnly` keeps the public ones. */
+  recentFinished(options: { readonly limit: number; readonly publicOnly: boolean }): Promise<GameInfo[]>;
+  /** Releases the connection(s); every later call rejects with `StoreUnavailable`. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What went wrong in a store: `code_taken`, `fenced` or `unavailable`. */
+export type StoreErrorKind = 'code_taken' | 'fenced' | 'unavailable';
+
+/** The base of the store's typed errors. */
+export abstract class StoreError extends Error {
+  abstract readonly kind: StoreErrorKind;
+}
+
+/** `createGame` with a code that exists. */
+export class CodeTaken extends StoreError {
+  readonly kind = 'code_taken';
+  constructor(readonly code: string) {
+    super(`game code ${code} is taken`);
+    this.name = 'CodeTaken';
+  }
+}
+
+/** An append whose seq exists or does not follow the log: another host holds the game; this one is stale. */
+export class Fenced extends StoreError {
+  readonly kind = 'fenced';
+  constructor(
+    readonly code: string,
+    readonly seq: number,
+  ) {
+    super(`game ${code}: event ${seq} exists or is out of sequence (another host has the game)`);
+    this.name = 'Fenced';
+  }
+}
+
+/** Any other failure: the database is down, closed, read-only, or the game is unknown. */
+export class StoreUnavailable extends StoreError {
+  readonly kind = 'unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** Whether `err` is a store error of the given kind. */
+export function isStoreError(err: unknown, kind?: StoreErrorKind): err is StoreError {
+  return err instanceof StoreError && (kind === undefined || err.kind === kind);
+}
