@@ -2,7 +2,7 @@
 import { initialPosition, makeFen, makeTurn, playTurn, randomTurn, DEFAULT_RULES, type Colour, type Position } from '@djambi/shared';
 import { cellOf, edgeLabels, fileRank, squareAt } from '../../client/src/game/orientation.js';
 import { parseCode } from '../../client/src/ui/home.js';
-import { lastTurnSquares, readMove, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
+import { readMove, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
 import { Timeline } from '../../client/src/game/timeline.js';
 
 describe('orientation', () => {
@@ -88,12 +88,12 @@ describe('snapshot', () => {
     expect(snap.rules.reporter).toBe(DEFAULT_RULES.reporter);
     expect(snap.seats).toHaveLength(1);
     expect(snap.seats[0]).toMatchObject({ colour: 'R', name: 'ann', presence: 'away', since: 5 });
-    expect(snap.pieces).toEqual([{ id: 0, colour: 'R', kind: 'chief', square: 'a9', alive: true }]);
+    expect('pieces' in snap).toBe(false);
+    expect('lastTurn' in snap).toBe(false);
     expect(snap.control).toEqual({ R: 'R', B: 'frozen' });
     expect(snap.active).toEqual(['R', 'B']);
     expect(snap.result).toBeNull();
     expect(snap.drawOffer).toBeNull();
-    expect(lastTurnSquares(snap.lastTurn)).toEqual(['c7', 'd6']);
     expect(readSnapshot(null).phase).toBe('waiting');
   });
 });

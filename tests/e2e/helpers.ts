@@ -144,6 +144,9 @@ export async function dragSquare(page: Page, from: string, to: string): Promise<
 export async function playByClicks(page: Page, text: string): Promise<void> {
   const squares = text.match(/[a-i][1-9]/g) ?? [];
   for (const sq of squares) await clickSquare(page, sq);
+  // A turn that breaks one of the player's pacts waits for a confirmation: the player gives it.
+  const warned = await page.evaluate(() => /breaks your pact/.test((window as unknown as { djambi: { state(): { prompt: string } } }).djambi.state().prompt));
+  if (warned) await page.click('#confirm');
 }
 
 /**

@@ -3,7 +3,7 @@
  * the UI and the controller never touch Colyseus objects. `readSnapshot` builds it from the
  * decoded state's `toJSON()` and tolerates missing fields.
  */
-import { COLOURS, DEFAULT_RULES, KINDS, type Colour, type Kind, type PieceInfo, type Rules } from '@djambi/shared';
+import { COLOURS, DEFAULT_RULES, type Colour, type Rules } from '@djambi/shared';
 
 /** A seat that takes turns. */
 export interface SeatSnapshot {
@@ -30,19 +30,6 @@ export interface MoveRecord {
   readonly text: string;
 }
 
-/** The last record event, decoded. */
-export interface LastTurnSnapshot {
-  readonly index: number;
-  readonly kind: string;
-  readonly colour: Colour | '';
-  readonly from: string;
-  readonly to: string;
-  readonly placement: string;
-  readonly exit: string;
-  readonly reporterTarget: string;
-  readonly text: string;
-}
-
 /** The clock settings and the running clock. */
 export interface ClockSnapshot {
   readonly enabled: boolean;
@@ -62,8 +49,10 @@ export interface GameSnapshot {
   readonly seats: readonly SeatSnapshot[];
   readonly creator: Colour | '';
   readonly spectators: number;
-  /** The 36 pieces with their stable ids (the same ids as the engine's effects). */
-  readonly pieces: readonly PieceInfo[];
+  /**
+   * The server's FEN, for summaries only: the board comes from the move list (`GameSession`),
+   * and the schema's `pieces` and `lastTurn` are not read at all.
+   */
   readonly fen: string;
   readonly toMove: Colour | '';
   readonly turnKind: 'normal' | 'extra';
@@ -72,7 +61,6 @@ export interface GameSnapshot {
   readonly control: Partial<Record<Colour, string>>;
   readonly active: readonly Colour[];
   readonly eliminations: readonly { colour: Colour; cause: string; by: Colour | ''; ply: number }[];
-  readonly lastTurn: LastTurnSnapshot | null;
   readonly moves: readonly MoveRecord[];
   readonly result: { kind: 'win' | 'draw'; winner: Colour | ''; reason: string; ranking: string[] } | null;
   /** The open draw offer; `id` (0 if the server does not say) lets an answer name the offer it answers. */
@@ -124,7 +112,6 @@ export function readSnapshot(json: unknown): GameSnapshot {
   }
   const phase = str(s.phase, 'waiting');
   const clock = obj(s.clock);
-  const lt = obj(s.lastTurn);
   const result = obj(s.result);
   const offer = obj(s.drawOffer);
   const control: Partial<Record<Colour, string>> = {};
@@ -144,13 +131,6 @@ export function readSnapshot(json: unknown): GameSnapshot {
     seats,
     creator: colour(s.creator),
     spectators: num(s.spectators),
-    pieces: list(s.pieces).flatMap((p, i) => {
-      const o = obj(p);
-      const c = colour(o.colour);
-      const kind = str(o.kind) as Kind;
-      if (!c || !(KINDS as readonly string[]).includes(kind) || str(o.square).length !== 2) return [];
-      return [{ id: num(o.id, i), colour: c, kind, square: str(o.square), alive: bool(o.alive, true) }];
-    }),
     fen: str(s.fen),
     toMove: colour(s.toMove),
     turnKind: str(s.turnKind) === 'extra' ? 'extra' : 'normal',
@@ -164,19 +144,6 @@ export function readSnapshot(json: unknown): GameSnapshot {
       const o = obj(e);
       return { colour: colour(o.colour) || 'R', cause: str(o.cause), by: colour(o.by), ply: num(o.ply) };
     }),
-    lastTurn: str(lt.kind)
-      ? {
-          index: num(lt.index),
-          kind: str(lt.kind),
-          colour: colour(lt.colour),
-          from: str(lt.from),
-          to: str(lt.to),
-          placement: str(lt.placement),
-          exit: str(lt.exit),
-          reporterTarget: str(lt.reporterTarget),
-          text: str(lt.text),
-        }
-      : null,
     moves: list(s.moves).map(readMove),
     result:
       str(result.kind) === 'win' || str(result.kind) === 'draw'
@@ -209,10 +176,4 @@ export function readMove(m: unknown): MoveRecord {
   if (what === 'resign' || what === 'timeout') return { kind: what, colour: who, text: '' };
   if (what === 'pass') return { kind: 'pass', colour: who, text: what };
   return { kind: who ? 'turn' : '', colour: who, text: what };
-}
-
-/** Squares touched by the last turn, for its highlight. */
-export function lastTurnSquares(last: LastTurnSnapshot | null): string[] {
-  if (last?.kind !== 'turn') return [];
-  return [last.from, last.to, last.placement, last.exit, last.reporterTarget].filter((s) => s.length === 2);
 }

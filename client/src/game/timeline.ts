@@ -1,7 +1,7 @@
 /**
  * The game's positions, rebuilt from the move list with the engine: the position after every
  * entry (to step back through the game) and the effects of every turn (to animate it). The
- * server's FEN stays the truth for the live position; the timeline only replays what it can.
+ * position after the last entry is the live position (the schema's board fields are not read).
  */
 import {
   drawByAgreement,

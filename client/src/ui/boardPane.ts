@@ -1,0 +1,137 @@
+/**
+ * The board pane: the Pixi board, its screen-reader twin, the "view as" select and the
+ * animation gate. Draws the session's pieces and last move with the controller's highlights,
+ * and animates a new turn from the engine's effects.
+ */
+import { COLOURS, type Colour, type Effect, type PieceInfo, type Square } from '@djambi/shared';
+import { AnimationGate } from '../game/animationGate.js';
+import type { GameController } from '../game/controller.js';
+import type { GameSession } from '../game/session.js';
+import { S } from '../i18n/strings.js';
+import { BoardView, type BoardScene } from '../render/board.js';
+import { BoardAccess } from './boardAccess.js';
+import type { Guard } from './controlsView.js';
+import { stampReady } from './debugHook.js';
+import { h } from './dom.js';
+
+export class BoardPane {
+  readonly element: HTMLElement;
+  readonly viewSelect = h(
+    'select',
+    { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
+    ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))),
+  );
+  /** The turn animating on the board; any input finishes it first and redraws the board. */
+  readonly animation = new AnimationGate(() => this.refresh());
+  /** Every input first finishes a running animation, and then acts on the position after it. */
+  readonly input: Guard = (handler) => this.animation.guard((...args) => void handler(...args));
+  board: BoardView | null = null;
+  private readonly host = h('div', { id: 'board', class: 'board' });
+  private readonly access: BoardAccess;
+  private chosenView: Colour | null = null;
+  private shownPieces: readonly PieceInfo[] = [];
+  /** While a new state is taken in, the board waits (so the turn can be animated). */
+  private holding = false;
+  private disposed = false;
+
+  constructor(
+    private readonly controller: GameController,
+    private readonly session: GameSession,
+  ) {
+    this.access = new BoardAccess(this.animation.guard((sq: Square) => controller.click(sq)));
+    this.element = h('div', { class: 'board-wrap' }, this.host, this.access.element);
+    this.viewSelect.addEventListener(
+      'change',
+      this.input(() => {
+        this.chosenView = this.viewSelect.value as Colour;
+        this.refresh();
+      }),
+    );
+  }
+
+  async create(): Promise<void> {
+    // `?renderer=canvas` and `?aa=0` help on machines with a weak or missing GPU.
+    const q = new URLSearchParams(location.search);
+    const renderer = q.get('renderer');
+    const board = await BoardView.create(
+      this.host,
+      {
+        settle: () => void this.animation.settle(),
+        click: (sq) => this.controller.click(sq),
+        drop: (from, to) => this.controller.drop(from, to),
+        canDrag: (sq) => this.controller.canDrag(sq),
+      },
+      {
+        renderer: renderer === 'canvas' || renderer === 'webgl' || renderer === 'webgpu' ? renderer : undefined,
+        antialias: q.get('aa') !== '0',
+      },
+    );
+    if (this.disposed) {
+      board.destroy();
+      return;
+    }
+    this.board = board;
+    this.refresh();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.board?.destroy();
+  }
+
+  /** The colour the board is seen from: the chosen one, else the seat, else Red. */
+  get viewColour(): Colour {
+    return this.chosenView ?? this.session.view.mySeat ?? 'R';
+  }
+
+  /** A seat was given: face it unless the viewer chose a side. */
+  faceSeat(colour: Colour): void {
+    if (!this.chosenView) this.viewSelect.value = colour;
+  }
+
+  /**
+   * Take in a new state with the board held (`update` changes what is shown), then animate
+   * `effects` from the pieces shown before, or else just redraw.
+   */
+  takeIn(update: () => readonly Effect[] | null): void {
+    const before = this.shownPieces;
+    let effects: readonly Effect[] | null;
+    this.holding = true;
+    try {
+      effects = update();
+    } finally {
+      this.holding = false;
+    }
+    if (effects && this.board && before.length) void this.animate(this.board, before, effects);
+    else this.refresh();
+  }
+
+  refresh(): void {
+    const view = this.viewColour;
+    if (this.viewSelect.value !== view) this.viewSelect.value = view;
+    const scene = this.scene();
+    this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected);
+    if (!this.board || this.animation.running || this.holding) return;
+    this.board.setView(view);
+    this.board.render(scene);
+    this.shownPieces = scene.pieces;
+    // Stamped in the frame that draws the board (after the board's own frame callback).
+    if (this.session.view.snapshot) stampReady(this.controller.view.interactive);
+  }
+
+  private scene(): BoardScene {
+    const c = this.controller.view;
+    const v = this.session.view;
+    return { pieces: v.pieces, preview: c.preview, highlights: c.highlights, lastTurn: v.lastMove };
+  }
+
+  private async animate(board: BoardView, before: readonly PieceInfo[], effects: readonly Effect[]): Promise<void> {
+    const ended = this.animation.start(() => board.finishAnimation());
+    try {
+      await board.animate(before, effects, this.scene());
+    } finally {
+      // Finished early, the gate has redrawn the board already.
+      if (ended()) this.refresh();
+    }
+  }
+}

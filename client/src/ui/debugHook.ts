@@ -1,0 +1,95 @@
+/** The page's test and benchmark hook on `window.djambi` (the e2e tests read it). */
+import type { Colour, Square } from '@djambi/shared';
+import type { GameController } from '../game/controller.js';
+import type { PressModel } from '../game/press.js';
+import type { GameSession } from '../game/session.js';
+import type { BoardPane } from './boardPane.js';
+
+/** Test and benchmark hook on `window.djambi`. */
+export interface DjambiDebug {
+  ready: boolean;
+  /** `performance.now()` when the board first showed the room's position. */
+  readyAt: number | null;
+  /** `performance.now()` when the board first accepted a move from this viewer. */
+  interactiveAt: number | null;
+  squareCenter(square: Square): { x: number; y: number } | null;
+  state(): DebugState;
+  /** The negotiation as this page holds it (tabs, unread counts, …). */
+  press(): ReturnType<PressModel['summary']>;
+  recordFrames(on: boolean): { samples: readonly number[]; intervals: readonly number[] };
+  animating(): boolean;
+}
+
+/** The page state the tests assert on. */
+export interface DebugState {
+  /** The live position (replayed from the move list) as FEN; '' before the first state. */
+  fen: string;
+  seat: Colour | null;
+  view: Colour;
+  phase: string;
+  moves: number;
+  renderer: string;
+  /** The colour to move while the game is on, else ''. */
+  toMove: string;
+  prompt: string;
+  interactive: boolean;
+  selected: Square | null;
+}
+
+declare global {
+  interface Window {
+    djambi?: DjambiDebug;
+  }
+}
+
+/** What the hook reads: the page's session, board, controller, negotiation and prompt. */
+export interface DebugSources {
+  readonly session: GameSession;
+  readonly pane: BoardPane;
+  readonly controller: GameController;
+  readonly press: PressModel;
+  readonly prompt: HTMLElement;
+}
+
+/** Install the hook. */
+export function installDebug({ session, pane, controller, press, prompt }: DebugSources): void {
+  window.djambi = {
+    ready: false,
+    readyAt: null,
+    interactiveAt: null,
+    squareCenter: (sq) => pane.board?.squareCenter(sq) ?? null,
+    state: () => {
+      const v = session.view;
+      return {
+        fen: v.fen,
+        seat: v.mySeat,
+        view: pane.viewColour,
+        phase: v.phase,
+        moves: v.moves.length,
+        renderer: pane.board?.rendererName ?? '',
+        toMove: v.toMove ?? '',
+        prompt: prompt.textContent ?? '',
+        interactive: controller.view.interactive,
+        selected: controller.view.highlights.selected,
+      };
+    },
+    press: () => press.summary(),
+    recordFrames: (on) => pane.board?.recordFrames(on) ?? { samples: [], intervals: [] },
+    animating: () => pane.animation.running,
+  };
+}
+
+/** Stamp, in the frame that draws the board, that it shows the room (and accepts moves). */
+export function stampReady(interactive: boolean): void {
+  const debug = window.djambi;
+  if (!debug) return;
+  requestAnimationFrame(() => {
+    debug.ready = true;
+    debug.readyAt ??= performance.now();
+    if (interactive) debug.interactiveAt ??= performance.now();
+  });
+}
+
+export function removeDebug(): void {
+  if (window.djambi) delete window.djambi;
+}

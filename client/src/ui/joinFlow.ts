@@ -1,0 +1,63 @@
+/**
+ * Joining the room: reclaim a stored seat without questions, else watch; take a seat with a
+ * name (or a colour); a room that does not exist is fatal.
+ */
+import type { Colour } from '@djambi/shared';
+import { S } from '../i18n/strings.js';
+import type { GameConnection } from '../net/connection.js';
+import { saveName, savedName } from './prefs.js';
+
+export class JoinFlow {
+  /** `joining` until the first join settles, and while a seat is being taken. */
+  mode: 'spectator' | 'seated' | 'joining' = 'joining';
+
+  constructor(
+    private readonly conn: GameConnection,
+    private readonly fatal: (text: string) => void,
+    /** Called once a seat request settled (taken or not). */
+    private readonly settled: () => void,
+  ) {}
+
+  /** The first join. */
+  async start(): Promise<void> {
+    try {
+      if (this.conn.storedSeat) {
+        this.mode = 'seated';
+        await this.conn.join({});
+      } else {
+        this.mode = 'spectator';
+        await this.conn.join({ spectate: true, name: savedName().trim().slice(0, 24) || undefined });
+      }
+    } catch (e) {
+      const err = e as { code?: string };
+      if (err.code !== 'not_found' && this.mode === 'seated') {
+        this.mode = 'spectator';
+        await this.conn.join({ spectate: true }).catch(() => this.fatal(S.game.notFound));
+      } else this.fatal(S.game.notFound);
+    }
+  }
+
+  /** The seat came (or went). */
+  seated(on: boolean): void {
+    this.mode = on ? 'seated' : 'spectator';
+  }
+
+  /** Take a seat with the name typed in the join form. */
+  async takeSeat(colour: Colour | undefined): Promise<void> {
+    const nameInput = document.getElementById('player-name') as HTMLInputElement | null;
+    const name = (nameInput?.value ?? savedName()).trim().slice(0, 24);
+    saveName(name);
+    const error = document.getElementById('join-error');
+    if (error) error.textContent = '';
+    this.mode = 'joining';
+    try {
+      await this.conn.rejoin({ name: name || undefined, colour });
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      if (error) error.textContent = err.message ?? S.errors.generic;
+      this.mode = 'spectator';
+      await this.conn.join({ spectate: true }).catch(() => undefined);
+    }
+    this.settled();
+  }
+}

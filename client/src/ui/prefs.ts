@@ -1,0 +1,38 @@
+/** The viewer's preferences and name, kept in `localStorage` (silently absent when it is not available). */
+
+/** A boolean preference (`djambi:KEY` = '1' or '0'). */
+export const pref = {
+  get: (k: string, d: boolean): boolean => {
+    try {
+      const v = localStorage.getItem(`djambi:${k}`);
+      return v === null ? d : v === '1';
+    } catch {
+      return d;
+    }
+  },
+  set: (k: string, v: boolean): void => {
+    try {
+      localStorage.setItem(`djambi:${k}`, v ? '1' : '0');
+    } catch {
+      /* ignore */
+    }
+  },
+};
+
+/** The name last used to take a seat. */
+export function savedName(): string {
+  try {
+    return localStorage.getItem('djambi:name') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Remember the name used to take a seat. */
+export function saveName(name: string): void {
+  try {
+    localStorage.setItem('djambi:name', name);
+  } catch {
+    /* ignore */
+  }
+}
