@@ -1,6 +1,7 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, PUBLIC_URL, and the HTTP edge's
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
  * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,
  * RATE_LIMIT_EXEMPT, RATE_LIMIT_MAX_ADDRESSES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
@@ -8,6 +9,8 @@
  */
 import { createServer, type RunningServer, type ServerConfig } from './app.js';
 import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
+import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
+import type { GameStore } from './store/types.js';
 
 const env = process.env;
 const port = Number(env.PORT ?? 2567);
@@ -76,27 +79,43 @@ const config: ServerConfig = {
   rooms: Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
 };
 
-function handleSignals(server: RunningServer): void {
+/** Seconds a stopping process may take before it exits anyway (Colyseus 0.16 can hang on shutdown). */
+const EXIT_DEADLINE_MS = (int('SHUTDOWN_DEADLINE_SECONDS') ?? 10) * 1000;
+
+function handleSignals(server: RunningServer, store: GameStore): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      server.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+      // Clients are told `server_restart` and closed with 4100; their games are in the log.
+      setTimeout(() => {
+        console.error(`Djambi server: shutdown took over ${EXIT_DEADLINE_MS / 1000} s; exiting`);
+        process.exit(1);
+      }, EXIT_DEADLINE_MS).unref();
+      server
+        .close()
+        .then(() => store.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
     });
   }
 }
 
-createServer(config).then(
-  (server) => {
-    console.log(`Djambi server listening on ${server.url} (invite links: /g/CODE)`);
-    handleSignals(server);
-  },
-  (err: unknown) => {
-    console.error('Djambi server failed to start:', err);
-    process.exit(1);
-  },
-);
+async function main(): Promise<void> {
+  const location = locateStore(storeOptionsFromEnv());
+  const store = await openStore(storeOptionsFromEnv());
+  const server = await createServer({ ...config, store });
+  const r = server.restored;
+  console.log(
+    `Djambi server listening on ${server.url} (invite links: /g/CODE); games in ${describeStore(location)}; ${r.restored} unfinished games restored in ${Math.round(r.ms)} ms${r.failed ? `, ${r.failed} failed` : ''}`,
+  );
+  handleSignals(server, store);
+}
+
+main().catch((err: unknown) => {
+  console.error('Djambi server failed to start:', err);
+  process.exit(1);
+});

@@ -126,7 +126,7 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
     if (!room) {
       const finished = found === 'finished';
       res.status(finished ? 410 : 404).json({
-        error: finished ? { code: 'game_over', message: 'this game is finished: see /api/games/' + code } : { code: 'not_found', message: 'no such room' },
+        error: finished ? { code: 'game_over', message: `this game is finished: see /api/games/${code}` } : { code: 'not_found', message: 'no such room' },
       });
       return;
     }

@@ -28,8 +28,6 @@ export class MessageBudget {
   private tokens: number;
   private strikesLeft: number;
   private at = -Infinity;
-  /** Epoch ms of the last `rate_limited` answer (at most one a second is sent). */
-  lastWarned = -Infinity;
 
   constructor(private readonly limits: BudgetLimits = DEFAULT_BUDGET) {
     this.tokens = limits.burst;

@@ -32,10 +32,9 @@ export class FrameGate {
     }
     const type = frame.type ?? '?';
     if (verdict === 'limited') {
-      if (now - budget.lastWarned >= 1000) {
-        budget.lastWarned = now;
-        reply(client, type, { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
-      }
+      // Every refused message is answered (never a silent drop): a client that waits
+      // `retryAfterMs` and resends gets through; one that keeps flooding runs out of strikes.
+      reply(client, type, { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
       return false;
     }
     const refusal = refusalOf(frame);

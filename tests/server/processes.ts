@@ -1,0 +1,133 @@
+/**
+ * Real server processes for crash and restart tests: `node server/dist/index.js` (the built
+ * server, as `npm start` runs it) on a fixed free loopback port, with its own store, killed with
+ * real signals. And a per-test PostgreSQL database when the machine has PostgreSQL.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+
+const ROOT = path.resolve(__dirname, '../..');
+const ENTRY = path.join(ROOT, 'server/dist/index.js');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A temporary directory for a test's SQLite file. */
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'djambi-test-'));
+}
+
+/** One server process. */
+export class ServerProcess {
+  private child: ChildProcess | null = null;
+  output = '';
+  /** Exit codes and signals of the processes this object started. */
+  readonly exits: { code: number | null; signal: NodeJS.Signals | null }[] = [];
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the process and waits until it listens (and has restored its games). */
+  async start(timeoutMs = 20_000): Promise<void> {
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does)`);
+    const child = spawn(process.execPath, [ENTRY], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(this.port), GRACE_SECONDS: '2', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.on('exit', (code, signal) => this.exits.push({ code, signal }));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        this.output += chunk.toString();
+        if (this.output.includes('listening on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', (c: Buffer) => {
+        this.output += c.toString();
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code} before listening:\n${this.output}`));
+      });
+    });
+  }
+
+  /** Sends `signal` and waits for the process to exit. */
+  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error('no running server process');
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, sig) => resolve({ code, signal: sig })),
+    );
+    child.kill(signal);
+    const result = await exited;
+    this.child = null;
+    return result;
+  }
+
+  /** Kills a process still running (test teardown). */
+  async stop(): Promise<void> {
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) await this.kill('SIGKILL');
+  }
+}
+
+/** The PostgreSQL server tests use (`PG_TEST_URL`, default the machine's service). */
+export const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Whether PostgreSQL answers. */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new PgClient({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Creates a fresh database; returns its URL and a function that drops it. */
+export async function tempDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `djambi_test_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new PgClient({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new PgClient({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Games survive the death of their process: a real server process (`node server/dist/index.js`)
+ * is killed mid-game, with -9 or SIGTERM, and started again on the same store. Four colyseus.js
+ * players reclaim their seats with their keys and find the same position, move list, clocks and
+ * press history, then play the game to its end. On SQLite (a file in a temporary directory) and
+ * on PostgreSQL (a database of its own; skipped locally without PostgreSQL, required under CI).
+ */
+import { spawnSync } from 'node:child_process';
+import { Client } from 'colyseus.js';
+import { holder, quietSdkWarnings, randomTurnFor, seeded, type State, TestClient } from './helpers.js';
+import { freePort, ServerProcess, tempDatabase, tempDataDir } from './processes.js';
+
+const PG = spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { timeout: 5000 }).status === 0;
+if (!PG) {
+  if (process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true (.ci/run provides one)');
+  console.warn('restart.test.ts: no PostgreSQL on 127.0.0.1:5432, the PostgreSQL variants are skipped');
+}
+
+jest.setTimeout(120_000);
+beforeAll(() => quietSdkWarnings());
+
+interface Table {
+  code: string;
+  keys: Map<string, string>;
+  players: TestClient[];
+}
+
+async function rejoin(port: number, code: string, keys: Map<string, string>): Promise<TestClient[]> {
+  const out: TestClient[] = [];
+  for (const key of keys.values()) {
+    const sdk = new Client(`ws://127.0.0.1:${port}`);
+    const tc = new TestClient(await sdk.joinById<State>(code, { seatKey: key }), sdk);
+    await tc.waitMessage('seat');
+    await tc.waitMessage('press_history');
+    await tc.waitState((s) => s.code === code, 'state');
+    out.push(tc);
+  }
+  return out;
+}
+
+async function seatFour(port: number): Promise<Table> {
+  const sdk = new Client(`ws://127.0.0.1:${port}`);
+  const creator = new TestClient(
+    await sdk.create<State>('djambi', { rules: { players: 4 }, clock: { initialSeconds: 900, incrementSeconds: 5 }, name: 'p0' }),
+    sdk,
+  );
+  await creator.waitMessage('seat');
+  await creator.waitState((s) => s.code !== '', 'code');
+  const code = creator.state.code as string;
+  const players = [creator];
+  for (let i = 1; i < 4; i++) {
+    const s2 = new Client(`ws://127.0.0.1:${port}`);
+    const p = new TestClient(await s2.joinById<State>(code, { name: `p${i}` }), s2);
+    await p.waitMessage('seat');
+    players.push(p);
+  }
+  const keys = new Map(players.map((p) => [p.received('seat')[0].colour as string, p.received('seat')[0].seatKey as string]));
+  creator.room.send('start');
+  await Promise.all(players.map((p) => p.waitState((s) => s.phase === 'playing', 'started')));
+  return { code, keys, players };
+}
+
+/** Plays `n` random legal turns (or until the end), each seen by every player. */
+async function playTurns(players: TestClient[], random: () => number, n: number): Promise<void> {
+  for (let i = 0; i < n && players[0].state.phase === 'playing'; i++) {
+    const s = players[0].state;
+    const version = s.version as number;
+    const mover = holder(players, s.toMove);
+    const turn = { ...randomTurnFor(s, random), version };
+    // A well-behaved client: faster than the message budget, it waits `retryAfterMs` and resends.
+    for (;;) {
+      const refused = mover.received('rejected').length;
+      mover.room.send('turn', turn);
+      await mover.waitState(
+        (st) => {
+          const r = mover.received('rejected');
+          if (r.length > refused && r.at(-1).code !== 'rate_limited') throw new Error(`turn refused: ${JSON.stringify(r.at(-1))}`);
+          return st.version > version || r.length > refused;
+        },
+        `version ${version + 1}`,
+      );
+      if (mover.state.version > version) break;
+      if (process.env.DEBUG_RESTART) console.log('limited', version, JSON.stringify(mover.received('rejected').at(-1)));
+      await new Promise((resolve) => setTimeout(resolve, mover.received('rejected').at(-1).retryAfterMs + 5));
+    }
+    await Promise.all(players.map((p) => p.waitState((st) => st.version > version, `version ${version + 1}`)));
+  }
+}
+
+/** What a player can see: the position, the move list, the clocks, its press history. */
+function view(p: TestClient): unknown {
+  const s = p.state;
+  const history = p.received('press_history').at(-1);
+  const clocks: Record<string, number> = {};
+  s.seats.forEach((seat: State, colour: string) => {
+    clocks[colour] = seat.clockMs;
+  });
+  return { fen: s.fen, moves: [...s.moves], version: s.version, clocks, running: s.clock.running, history };
+}
+
+async function leave(players: TestClient[]): Promise<void> {
+  await Promise.all(players.map((p) => p.room.leave(true).catch(() => undefined)));
+}
+
+async function crashAndRestart(signal: NodeJS.Signals, env: Record<string, string>): Promise<void> {
+  const port = await freePort();
+  const server = new ServerProcess(port, env);
+  await server.start();
+  try {
+    const random = seeded(signal === 'SIGKILL' ? 11 : 12);
+    const table = await seatFour(port);
+    const [r] = table.players;
+    r.room.send('press_send', { channel: 'table', text: 'A fair game, everyone.' });
+    r.room.send('press_open', { members: ['B'] });
+    await playTurns(table.players, random, 9);
+    const channel = (await r.waitMessage('press_channel')).channel.id as string;
+    r.room.send('press_send', { channel, text: 'Just between us, Blue.' });
+    await table.players[1].waitMessage('press_message');
+    // Each player's view, with a fresh press history (a reclaim sends one).
+    await leave(table.players);
+    const before = await rejoin(port, table.code, table.keys);
+    const seen = before.map(view);
+
+    if (signal === 'SIGTERM') {
+      const exit = server.kill('SIGTERM');
+      await Promise.all(before.map((p) => p.waitLeft(15_000)));
+      for (const p of before) {
+        expect(p.received('server_restart')).toHaveLength(1);
+        expect(p.left).toBe(4100); // not 4000, which looks like a voluntary leave
+      }
+      expect((await exit).code).toBe(0);
+    } else {
+      await server.kill('SIGKILL');
+    }
+    await server.start();
+    const after = await rejoin(port, table.code, table.keys);
+    expect(after.map(view)).toEqual(seen);
+    // The game goes on to its end.
+    await playTurns(after, random, 400);
+    while (after[0].state.phase === 'playing') {
+      const active = after[0].state.active.toArray() as string[];
+      const version = after[0].state.version as number;
+      holder(after, active[0]).room.send('resign');
+      await Promise.all(after.map((p) => p.waitState((st) => st.version > version, 'resignation')));
+    }
+    expect(after[0].state.phase).toBe('over');
+    await leave(after);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe('SQLite store', () => {
+  test('kill -9 mid-game: restart, seats reclaimed, the same game, played to the end', async () => {
+    await crashAndRestart('SIGKILL', { DATA_DIR: tempDataDir() });
+  });
+  test('SIGTERM mid-game: clients told server_restart (4100), restart, the same game, played to the end', async () => {
+    await crashAndRestart('SIGTERM', { DATA_DIR: tempDataDir() });
+  });
+});
+
+(PG ? describe : describe.skip)('PostgreSQL store', () => {
+  test('kill -9 mid-game: restart, seats reclaimed, the same game, played to the end', async () => {
+    const db = await tempDatabase();
+    try {
+      await crashAndRestart('SIGKILL', { DATABASE_URL: db.url });
+    } finally {
+      await db.drop();
+    }
+  });
+  test('SIGTERM mid-game: clients told server_restart (4100), restart, the same game, played to the end', async () => {
+    const db = await tempDatabase();
+    try {
+      await crashAndRestart('SIGTERM', { DATABASE_URL: db.url });
+    } finally {
+      await db.drop();
+    }
+  });
+});
