@@ -89,15 +89,6 @@ export interface Accepted {
 /** The answer to an intent. */
 export type Outcome = Accepted | { readonly ok: false; readonly rejection: Rejection };
 
-/** One entry of the `played` broadcast. */
-export interface PlayedEntry {
-  readonly index: number;
-  readonly kind: Applied['kind'];
-  readonly colour: Colour | null;
-  readonly text: string;
-  readonly effects: Applied['effects'];
-}
-
 function refuse(code: Rejection['code'], message: string): Outcome {
   return { ok: false, rejection: { code, message } };
 }
@@ -390,9 +381,9 @@ export class Match {
         }
       }
     }
-    const played: PlayedEntry[] = entries.map((e) => ({ index: e.index, kind: e.kind, colour: e.colour, text: e.text, effects: e.effects }));
+    // No broadcast of its own: the patch (the move list) is the one frame every client gets per turn.
     const listingChanged = this.game.over || entries.some((e) => e.kind !== 'turn' && e.kind !== 'pass');
-    return this.accepted(intent, now, { deliveries, broadcasts: played.length > 0 ? [{ type: 'played', payload: played }] : [], listingChanged });
+    return this.accepted(intent, now, { deliveries, listingChanged });
   }
 
   /**

@@ -5,10 +5,10 @@
  * every field is cheap and produces minimal patches.
  */
 import type { ArraySchema } from '@colyseus/schema';
-import { activePlayers, controllerOf, COLOURS, makeFen, pieces, ruler, type Colour } from '@djambi/shared';
+import { activePlayers, COLOURS, type Colour, controllerOf, makeFen, ruler } from '@djambi/shared';
 import type { Match } from '../match/match.js';
 import type { Connections } from './connections.js';
-import { type DjambiState, EliminationState, PieceState, SeatState } from './schema.js';
+import { type DjambiState, EliminationState, SeatState } from './schema.js';
 
 export type { Phase } from '../match/match.js';
 
@@ -83,19 +83,6 @@ function mirrorSeats(model: RoomModel, state: DjambiState): void {
 
 function mirrorPosition(model: RoomModel, state: DjambiState): void {
   const pos = model.match.position;
-  const list = pieces(pos);
-  for (const p of list) {
-    let s = state.pieces[p.id];
-    if (!s) {
-      s = new PieceState();
-      s.id = p.id;
-      state.pieces.push(s);
-    }
-    s.colour = p.colour;
-    s.kind = p.kind;
-    s.square = p.square;
-    s.alive = p.alive;
-  }
   state.fen = makeFen(pos);
   state.toMove = model.match.phase === 'playing' ? (pos.toMove ?? '') : '';
   state.turnKind = pos.turnKind;
@@ -130,20 +117,6 @@ function mirrorMoves(model: RoomModel, state: DjambiState): void {
   const game = model.match.game;
   for (let i = state.moves.length; i < game.length; i++) state.moves.push(game.move(i));
   state.version = game.length;
-  const last = game.last;
-  if (last) {
-    const t = state.lastTurn;
-    const turn = last.turn && !('pass' in last.turn) ? last.turn : null;
-    t.kind = last.kind;
-    t.colour = last.colour ?? '';
-    t.from = turn?.from ?? '';
-    t.to = turn?.to ?? '';
-    t.placement = turn?.placement ?? '';
-    t.exit = turn?.exit ?? '';
-    t.reporterTarget = turn?.reporterTarget ?? '';
-    t.text = last.text;
-    t.index = last.index;
-  }
 }
 
 function mirrorClock(model: RoomModel, state: DjambiState): void {

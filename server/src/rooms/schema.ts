@@ -4,15 +4,6 @@
  */
 import { ArraySchema, MapSchema, Schema, type } from '@colyseus/schema';
 
-/** One of the 36 pieces; `id` is stable for the whole game and equals its index in `pieces`. */
-export class PieceState extends Schema {
-  @type('uint8') id = 0;
-  @type('string') colour = '';
-  @type('string') kind = '';
-  @type('string') square = '';
-  @type('boolean') alive = true;
-}
-
 /** A seat that takes turns (4p R,B,Y,G; 3p R,B,Y; 2p R,Y). */
 export class SeatState extends Schema {
   @type('string') colour = '';
@@ -61,19 +52,6 @@ export class ClockState extends Schema {
   @type('float64') turnStartedAt = 0;
 }
 
-/** The most recent record event, decoded for rendering. */
-export class LastTurnState extends Schema {
-  @type('uint32') index = 0;
-  @type('string') kind = '';
-  @type('string') colour = '';
-  @type('string') from = '';
-  @type('string') to = '';
-  @type('string') placement = '';
-  @type('string') exit = '';
-  @type('string') reporterTarget = '';
-  @type('string') text = '';
-}
-
 export class EliminationState extends Schema {
   @type('string') colour = '';
   @type('string') cause = '';
@@ -116,8 +94,10 @@ export class DjambiState extends Schema {
   @type('string') creator = '';
   @type('uint16') spectators = 0;
 
-  @type([PieceState]) pieces = new ArraySchema<PieceState>();
-  /** The position in FEN (`parseFen(fen, rules)` rebuilds an engine Position). */
+  /**
+   * A summary of the position for bots and listings (the web client draws from `moves`): the
+   * position in FEN (`parseFen(fen, rules)` rebuilds an engine Position).
+   */
   @type('string') fen = '';
   @type('string') toMove = '';
   @type('string') turnKind = 'normal';
@@ -129,10 +109,11 @@ export class DjambiState extends Schema {
   /** Active players in seat order. */
   @type(['string']) active = new ArraySchema<string>();
   @type([EliminationState]) eliminations = new ArraySchema<EliminationState>();
-  @type(LastTurnState) lastTurn = new LastTurnState();
   /**
-   * The move list, one string per accepted record event: `"<colour> <turn>"` (turn notation of
-   * `makeTurn`, or `pass`), `"<colour> resign"`, `"<colour> timeout"`, or `"draw"`.
+   * The game: the move list, one string per accepted record event: `"<colour> <turn>"` (turn
+   * notation of `makeTurn`, or `pass`), `"<colour> resign"`, `"<colour> timeout"`, or `"draw"`.
+   * The one source of truth for the board: positions, pieces and animations are derived from it
+   * with the engine.
    */
   @type(['string']) moves = new ArraySchema<string>();
   @type(ResultState) result = new ResultState();
