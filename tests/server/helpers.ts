@@ -307,21 +307,29 @@ export async function playRandomGame(players: TestClient[], watchers: TestClient
     const s = ref.state;
     const version = s.version as number;
     let actor: TestClient;
+    let send: () => void;
     if (turns < options.maxTurns) {
       actor = holder(players, s.toMove);
-      const turn = randomTurnFor(s, random);
-      actor.room.send('turn', { ...turn, version });
+      const turn = { ...randomTurnFor(s, random), version };
+      send = () => actor.room.send('turn', turn);
     } else {
       const active = s.active.toArray() as string[];
       actor = holder(players, active[Math.floor(random() * active.length)]);
-      actor.room.send('resign');
+      send = () => actor.room.send('resign');
     }
-    const rejectedBefore = actor.received('rejected').length;
-    await actor.waitState((st) => {
-      const rejected = actor.received('rejected');
-      if (rejected.length > rejectedBefore) throw new Error(`server rejected a random legal turn: ${JSON.stringify(rejected[rejected.length - 1])}`);
-      return st.version > version;
-    }, `event after version ${version}`);
+    // As a well-behaved client: a message over the connection's budget is resent after `retryAfterMs`.
+    for (;;) {
+      const rejectedBefore = actor.received('rejected').length;
+      send();
+      await actor.waitState((st) => {
+        const rejected = actor.received('rejected');
+        const last = rejected[rejected.length - 1];
+        if (rejected.length > rejectedBefore && last.code !== 'rate_limited') throw new Error(`server rejected a random legal turn: ${JSON.stringify(last)}`);
+        return st.version > version || rejected.length > rejectedBefore;
+      }, `event after version ${version}`);
+      if (actor.state.version > version) break;
+      await new Promise((resolve) => setTimeout(resolve, actor.received('rejected').at(-1).retryAfterMs + 5));
+    }
     const target = actor.state.version as number;
     const snaps = await settle(watchers, target);
     for (let i = 1; i < snaps.length; i++) expect(snaps[i]).toEqual(snaps[0]);

@@ -6,21 +6,22 @@
  * No game or press rule lives here.
  */
 import { type AuthContext, type Client, type Deferred, matchMaker, ServerError } from '@colyseus/core';
-import { type Colour, seatsOf } from '@djambi/shared';
+import { seatsOf } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
-import { type Accepted, type Intent, Match, type Outcome } from '../match/match.js';
-import type { Delivery, MemberId } from '../press/types.js';
-import { isStoreError } from '../store/types.js';
+import { type Accepted, type Intent, Match } from '../match/match.js';
+import type { MemberId } from '../press/types.js';
 import { Admission } from './admission.js';
-import { CODES_KEY, releaseCode, reserveCode } from './codes.js';
+import { releaseCode } from './codes.js';
 import { Connections } from './connections.js';
+import { Journal } from './journal.js';
+import { Outbox } from './outbox.js';
 import { isRejection } from './context.js';
 import { FrameGate } from './gate.js';
 import { HANDLERS } from './handlers/index.js';
 import { type Frame, GuardedRoom } from './internals.js';
 import { type AuthData, clientAddress, joinError, joinedRoomId, joinKind } from './join.js';
 import { mirror } from './mirror.js';
-import { CLOSE_FENCED, CLOSE_RESTART, restoreRequest, storageError, summaryOf } from './persistence.js';
+import { CLOSE_FENCED, CLOSE_RESTART, restoreRequest } from './persistence.js';
 import { CREATE_KEYS, parseRoomConfig } from './options.js';
 import { DjambiState } from './schema.js';
 import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
@@ -43,20 +44,17 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   override autoDispose = false;
   override state = new DjambiState();
 
-  match!: Match;
   code = '';
-  private links!: Connections;
+  private journal!: Journal;
+  links!: Connections;
+  private outbox!: Outbox;
   private admission!: Admission;
   private gate!: FrameGate;
   private createdAt = 0;
   private everJoined = false;
-  private readonly spectatorIds = new Set<string>();
-  private readonly reconnecting = new Map<string, Deferred<Client>>();
+  readonly spectatorIds = new Set<string>();
+  readonly reconnecting = new Map<string, Deferred<Client>>();
   private readonly timers = new RoomTimers();
-  /** The intents in progress, one after another (see `step`). */
-  private chain: Promise<void> = Promise.resolve();
-  /** The store knows the game is finished. */
-  private finished = false;
   private flagTimer: Cancel | null = null;
   private idleTimer: Cancel | null = null;
 
@@ -84,33 +82,34 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     const settings = this.settings;
     if (matchMaker.stats.local.roomCount >= settings.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
     const restore = restoreRequest(options, settings.restoreToken);
+    const now = () => this.now();
     if (restore) {
-      await this.reopen(restore);
+      const { journal, createdAt } = await Journal.reopen(restore, this.presence, settings.store, now);
+      this.setup(journal, createdAt);
+      await this.resume();
     } else {
       const join = checkJoinOptions(options, CREATE_KEYS);
       if (!join.ok) throw joinError('bad_options', join.error.message);
       const parsed = parseRoomConfig(options, settings);
       if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
-      this.setup(new Match(parsed.value));
-      this.createdAt = this.now();
-      this.code = await this.claimCode();
+      this.setup(await Journal.create(new Match(parsed.value), this.now(), this.presence, settings.store, now), this.now());
     }
     this.roomId = this.code;
     for (const [type, handler] of Object.entries(HANDLERS)) {
       this.onMessage(type, (client, message) => {
         const intent = handler(this.handlerContext(client), message);
-        if (isRejection(intent)) this.reply(client, type, intent);
+        if (isRejection(intent)) this.outbox.reply(client, type, intent);
         else this.act(intent, client, type);
       });
     }
     this.onMessage('*', (client, type) => {
       // `type` comes from the client: a string or a number (or anything, for the type "*").
       const name = typeof type === 'string' || typeof type === 'number' ? String(type).slice(0, 64) : '?';
-      this.reply(client, name, { code: 'unknown_message', message: `unknown message type "${name}"` });
+      this.outbox.reply(client, name, { code: 'unknown_message', message: `unknown message type "${name}"` });
     });
     // Colyseus's own fallback key: a client could name it explicitly.
     this.onMessage('__no_message_handler', (client) =>
-      this.reply(client, '__no_message_handler', { code: 'unknown_message', message: 'unknown message type' }),
+      this.outbox.reply(client, '__no_message_handler', { code: 'unknown_message', message: 'unknown message type' }),
     );
     if (this.match.config.visibility === 'private') await this.setPrivate(true);
     this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
@@ -119,46 +118,40 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.armIdleTimer();
   }
 
-  private setup(match: Match): void {
-    this.match = match;
-    this.links = new Connections(seatsOf(match.config.rules));
+  private setup(journal: Journal, createdAt: number): void {
+    this.journal = journal;
+    this.code = journal.code;
+    this.createdAt = createdAt;
+    this.links = new Connections(seatsOf(journal.match.config.rules));
+    this.outbox = new Outbox({
+      code: this.code,
+      links: this.links,
+      spectatorIds: this.spectatorIds,
+      reconnecting: this.reconnecting,
+      clients: () => this.clients,
+      match: () => this.match,
+      sendEach: (clients, type, payload) => this.sendEach(clients, type, payload),
+    });
     this.admission = new Admission(this.settings.admission);
     this.gate = new FrameGate(this.settings.budget);
   }
 
-  /** A fresh code, unique in presence and, with a store, in the log (its primary key). */
-  private async claimCode(): Promise<string> {
-    const store = this.settings.store;
-    for (let attempt = 0; ; attempt++) {
-      const code = await reserveCode(this.presence);
-      if (!store) return code;
-      try {
-        await store.createGame(code, this.match.config, this.createdAt);
-        return code;
-      } catch (e) {
-        await releaseCode(this.presence, code);
-        if (!isStoreError(e, 'code_taken') || attempt >= 10) throw storageError(e);
-      }
-    }
+  /**
+   * A game re-opened from the log: the seats show `away` until their holders come back with
+   * their keys, spectators of the dead process are gone, and the running clock restarts now.
+   */
+  private async resume(): Promise<void> {
+    this.everJoined = true;
+    const match = this.match;
+    for (const seat of match.seats.seats.values()) if (seat.keyHash !== null) this.links.absent(seat.colour, this.now());
+    for (const id of match.press.roster.spectatorIds()) await this.step({ type: 'unspectate', id });
+    if (match.phase === 'playing') await this.step({ type: 'resume' });
+    await this.journal.finishIfOver();
   }
 
-  /**
-   * Re-opens a stored, unfinished game under its code: the match is replayed from its log,
-   * the seats show `away` until their holders come back with their keys, spectators of the
-   * dead process are gone, and the running clock restarts now (a `resume` event).
-   */
-  private async reopen(code: string): Promise<void> {
-    const store = this.settings.store;
-    const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
-    if (!stored || stored.status === 'finished') throw joinError('bad_options', `no unfinished game ${code} in the store`);
-    this.setup(Match.restore(stored.config, stored.events));
-    this.code = code;
-    this.createdAt = stored.createdAt;
-    this.everJoined = true;
-    await this.presence.sadd(CODES_KEY, code);
-    for (const seat of this.match.seats.seats.values()) if (seat.keyHash !== null) this.links.absent(seat.colour, this.now());
-    for (const id of this.match.press.roster.spectatorIds()) await this.step({ type: 'unspectate', id });
-    if (this.match.phase === 'playing') await this.step({ type: 'resume' });
+  /** The match (as every saved intent left it). */
+  get match(): Match {
+    return this.journal.match;
   }
 
   /**
@@ -195,7 +188,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   }
 
   protected admitFrame(client: Client, frame: Frame): boolean {
-    return this.gate.admit(client, frame, this.now(), (c, type, rejection) => this.reply(c, type, rejection));
+    return this.gate.admit(client, frame, this.now(), (c, type, rejection) => this.outbox.reply(c, type, rejection));
   }
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
@@ -212,12 +205,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       return;
     }
     if (opts.seatKey !== undefined) {
-      await this.chain; // the seat as every earlier intent left it
+      await this.journal.settled(); // the seat as every earlier intent left it
       const seat = this.match.seats.byKey(opts.seatKey);
       if (!seat) throw joinError('bad_seat_key', 'no seat has this key');
       const replaced = this.links.connect(seat.colour, sid, opts.seatKey, this.now());
-      if (replaced !== null) this.evict(replaced, seat.colour);
-      this.sendSeat(seat.colour);
+      if (replaced !== null) this.outbox.evict(replaced, seat.colour);
+      this.outbox.sendSeat(seat.colour);
       if (opts.name && opts.name !== seat.name) await this.step({ type: 'rename', colour: seat.colour, name: opts.name });
       this.commit(true);
       return;
@@ -226,7 +219,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       if (out.seat) this.links.connect(out.seat.colour, sid, out.seat.key, this.now());
     });
     const colour = this.links.colourOf(sid);
-    if (colour) this.sendSeat(colour);
+    if (colour) this.outbox.sendSeat(colour);
   }
 
   /** A join the match or the store refused: the SDK's promise rejects with the join error code. */
@@ -267,7 +260,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       this.reconnecting.set(sid, reconnection);
       await reconnection;
       const again = this.links.reconnected(sid, this.now());
-      if (again) this.sendSeat(again);
+      if (again) this.outbox.sendSeat(again);
       this.clearIdleTimer();
     } catch {
       this.links.away(sid, this.now()); // no-op if the seat was reclaimed meanwhile
@@ -284,7 +277,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
    * is lost: the game is in the log, and clients come back to wherever it is re-opened.
    */
   override onBeforeShutdown(): void {
-    void this.chain.then(() => {
+    void this.journal.settled().then(() => {
       this.broadcast('server_restart', { code: this.code });
       return this.disconnect(CLOSE_RESTART);
     });
@@ -337,65 +330,28 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
    * see it. A failed append undoes the intent (the match is rebuilt from the log without it) and
    * answers `storage_unavailable`; a fenced append (another process holds the game) closes the room.
    */
-  private step(
+  /**
+   * One intent through the journal (saved before anybody sees it), then published; a refusal
+   * goes to `client`, or to `refused` (a join).
+   */
+  private async step(
     intent: Intent,
     client?: Client,
     type: string = intent.type,
-    refused?: (rejection: Rejection) => void,
+    refused?: (r: Rejection) => void,
     accepted?: (out: Accepted) => void,
   ): Promise<Accepted | null> {
-    const run = this.chain.then(() => this.decide(intent, client, type, refused, accepted));
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private async decide(
-    intent: Intent,
-    client: Client | undefined,
-    type: string,
-    refused?: (rejection: Rejection) => void,
-    accepted?: (out: Accepted) => void,
-  ): Promise<Accepted | null> {
-    const before = this.match.events.length;
-    let out: Outcome;
-    try {
-      out = this.match.apply(intent, this.now());
-    } catch (e) {
-      console.error(`[djambi ${this.code}] ${intent.type} threw:`, e);
-      this.match = Match.restore(this.match.config, this.match.events.slice(0, before));
-      out = { ok: false, rejection: { code: 'internal_error', message: 'the server could not process this message' } };
-    }
-    if (!out.ok) {
-      if (client) this.reply(client, type, out.rejection);
-      refused?.(out.rejection);
+    const entry = await this.journal.submit(intent);
+    if (!entry.ok) {
+      if (client) this.outbox.reply(client, type, entry.rejection);
+      if (entry.fenced) this.fenced();
+      refused?.(entry.rejection);
       return null;
     }
-    const fresh = this.match.events.slice(before);
-    const store = this.settings.store;
-    if (store && fresh.length > 0) {
-      try {
-        await store.appendMany(this.code, before + 1, fresh);
-        if (this.match.phase === 'over' && !this.finished) {
-          this.finished = true;
-          await store.finish(this.code, this.now(), summaryOf(this.match));
-        }
-      } catch (e) {
-        this.match = Match.restore(this.match.config, this.match.events.slice(0, before));
-        const rejection: Rejection = { code: 'storage_unavailable', message: 'the game could not be saved: nothing changed; try again' };
-        if (client) this.reply(client, type, rejection);
-        if (isStoreError(e, 'fenced')) this.fenced();
-        else console.error(`[djambi ${this.code}] store append failed:`, e);
-        refused?.(rejection);
-        return null;
-      }
-    }
-    accepted?.(out);
-    this.publish(out);
-    if (out.refused && client) this.reply(client, type, out.refused);
-    return out;
+    accepted?.(entry.out);
+    this.publish(entry.out);
+    if (entry.out.refused && client) this.outbox.reply(client, type, entry.out.refused);
+    return entry.out;
   }
 
   /** Another process appended to this game's log: this copy is stale and closes its clients. */
@@ -409,40 +365,13 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private publish(out: Accepted): void {
     if (out.moves.length > 0) {
       this.links.move(out.moves, this.now());
-      for (const m of out.moves) this.sendSeat(m.to, false);
+      for (const m of out.moves) this.outbox.sendSeat(m.to, false);
     }
     for (const b of out.broadcasts) this.broadcast(b.type, b.payload, { afterNextPatch: true });
     this.commit(out.listingChanged);
-    this.deliver(out.deliveries);
+    this.outbox.deliver(out.deliveries);
     this.scheduleFlag();
     if (this.match.phase === 'over') this.armIdleTimer();
-  }
-
-  /** Sends `seat` to the seat's holder, then (unless told not to) its `press_history`. */
-  private sendSeat(colour: Colour, history = true): void {
-    const link = this.links.of(colour);
-    const client = link.sessionId === null ? undefined : this.clientById(link.sessionId);
-    if (!client || link.key === null) return;
-    client.send('seat', { colour, seatKey: link.key });
-    if (history) this.deliver([this.match.historyDelivery(colour)]);
-  }
-
-  private deliver(deliveries: readonly Delivery[]): void {
-    if (deliveries.length === 0) return;
-    const bySession = new Map(this.clients.map((c) => [c.sessionId, c]));
-    for (const d of deliveries) {
-      try {
-        const to: Client[] = [];
-        for (const member of d.to) {
-          const sid = this.sessionOf(member);
-          const client = sid === null ? undefined : bySession.get(sid);
-          if (client) to.push(client); // not connected: its history has it
-        }
-        this.sendEach(to, d.type, d.payload);
-      } catch (e) {
-        console.error(`[djambi ${this.code}] could not deliver "${d.type}":`, e);
-      }
-    }
   }
 
   /** Mirrors the match into the schema and sends the patch now (and the listing when it changed). */
@@ -450,40 +379,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size }, this.state);
     this.broadcastPatch();
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
-  }
-
-  private reply(client: Client, type: string, rejection: Rejection): void {
-    const { code, message, retryAfterMs, path } = rejection;
-    try {
-      client.send('rejected', { type, code, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(path === undefined ? {} : { path }) });
-    } catch (e) {
-      console.error(`[djambi ${this.code}] could not send a rejection:`, e);
-    }
-  }
-
-  /** The session id of a press member's connection: a seat's holder, or the spectator itself. */
-  private sessionOf(member: MemberId): string | null {
-    if (this.match.seats.get(member as Colour)) return this.links.of(member as Colour).sessionId;
-    return this.spectatorIds.has(member) ? member : null;
-  }
-
-  private clientById(sessionId: string): Client | undefined {
-    for (const c of this.clients) if (c.sessionId === sessionId) return c;
-    return undefined;
-  }
-
-  /** Disconnects the connection a seat reclaim replaced (or cancels its reconnection). */
-  private evict(sessionId: string, colour: Colour): void {
-    const pending = this.reconnecting.get(sessionId);
-    if (pending) {
-      this.reconnecting.delete(sessionId);
-      pending.reject(new Error('seat reclaimed'));
-    }
-    const old = this.clientById(sessionId);
-    if (old) {
-      old.send('seat_lost', { colour, reason: 'reclaimed' });
-      old.leave(4000);
-    }
   }
 
   /** The flag timer: fires when the running clock runs out, and asks the match to check. */

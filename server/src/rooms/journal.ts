@@ -1,0 +1,117 @@
+/**
+ * The journal of one room: its match, and every intent applied to it one at a time, in order
+ * (each judged against the state every earlier one left), with the accepted events appended to
+ * the game log before anybody sees them. A failed append undoes the intent (the match is rebuilt
+ * from the log without it); a throw from the match (a broken invariant) does the same.
+ */
+import type { Presence } from '@colyseus/core';
+import { type Accepted, type Intent, Match } from '../match/match.js';
+import { isStoreError, type GameStore } from '../store/types.js';
+import type { Rejection } from '../errors.js';
+import { CODES_KEY, releaseCode, reserveCode } from './codes.js';
+import { joinError } from './join.js';
+import { storageError, summaryOf } from './persistence.js';
+
+/** What became of an intent: accepted and saved, or refused (with `fenced` when another process holds the game). */
+export type Entry = { readonly ok: true; readonly out: Accepted } | { readonly ok: false; readonly rejection: Rejection; readonly fenced?: true };
+
+const UNSAVED: Rejection = { code: 'storage_unavailable', message: 'the game could not be saved: nothing changed; try again' };
+const BROKEN: Rejection = { code: 'internal_error', message: 'the server could not process this message' };
+
+/** A match and its log. */
+export class Journal {
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The store knows the game is finished. */
+  private finished = false;
+
+  private constructor(
+    private current: Match,
+    readonly code: string,
+    private readonly store: GameStore | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new game under a fresh code, unique in presence and, with a store, in the log (its primary key). */
+  static async create(match: Match, createdAt: number, presence: Presence, store: GameStore | null, now: () => number): Promise<Journal> {
+    for (let attempt = 0; ; attempt++) {
+      const code = await reserveCode(presence);
+      if (!store) return new Journal(match, code, store, now);
+      try {
+        await store.createGame(code, match.config, createdAt);
+        return new Journal(match, code, store, now);
+      } catch (e) {
+        await releaseCode(presence, code);
+        if (!isStoreError(e, 'code_taken') || attempt >= 10) throw storageError(e);
+      }
+    }
+  }
+
+  /** A stored, unfinished game re-opened under its code (its match replayed from the log). */
+  static async reopen(code: string, presence: Presence, store: GameStore | null, now: () => number): Promise<{ journal: Journal; createdAt: number }> {
+    const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
+    if (!stored || stored.status === 'finished') throw joinError('bad_options', `no unfinished game ${code} in the store`);
+    await presence.sadd(CODES_KEY, code);
+    return { journal: new Journal(Match.restore(stored.config, stored.events), code, store, now), createdAt: stored.createdAt };
+  }
+
+  /** The match as every saved intent left it. */
+  get match(): Match {
+    return this.current;
+  }
+
+  /** Resolves once every intent submitted so far is done. */
+  settled(): Promise<void> {
+    return this.chain.then(() => undefined);
+  }
+
+  /** Applies `intent` after every earlier one; resolves once it is saved (or refused, or undone). */
+  submit(intent: Intent): Promise<Entry> {
+    const run = this.chain.then(() => this.apply(intent));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(intent: Intent): Promise<Entry> {
+    const before = this.current.events.length;
+    let out: ReturnType<Match['apply']>;
+    try {
+      out = this.current.apply(intent, this.now());
+    } catch (e) {
+      console.error(`[djambi ${this.code}] ${intent.type} threw:`, e);
+      this.undo(before);
+      return { ok: false, rejection: BROKEN };
+    }
+    if (!out.ok) return out;
+    const fresh = this.current.events.slice(before);
+    if (this.store && fresh.length > 0) {
+      try {
+        await this.store.appendMany(this.code, before + 1, fresh);
+      } catch (e) {
+        this.undo(before);
+        if (isStoreError(e, 'fenced')) return { ok: false, rejection: UNSAVED, fenced: true };
+        console.error(`[djambi ${this.code}] store append failed:`, e);
+        return { ok: false, rejection: UNSAVED };
+      }
+      await this.finishIfOver();
+    }
+    return { ok: true, out };
+  }
+
+  /**
+   * Marks the game finished in the store once its match is over (its events are saved already;
+   * a failure is logged and tried again when the game is re-opened from the log).
+   */
+  async finishIfOver(): Promise<void> {
+    if (!this.store || this.finished || this.current.phase !== 'over') return;
+    try {
+      await this.store.finish(this.code, this.now(), summaryOf(this.current));
+      this.finished = true;
+    } catch (e) {
+      console.error(`[djambi ${this.code}] could not mark the game finished:`, e);
+    }
+  }
+
+  private undo(events: number): void {
+    this.current = Match.restore(this.current.config, this.current.events.slice(0, events));
+  }
+}
