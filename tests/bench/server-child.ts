@@ -3,12 +3,26 @@
  * and memory can be measured apart from the load generator. Talks to the parent over IPC.
  */
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer } from '../../server/src/app.js';
+import { openStore } from '../../server/src/store/open.js';
+import type { GameStore } from '../../server/src/store/types.js';
 
 type Request = { id: number; type: 'stats' | 'gc' | 'close' | 'snapshot'; path?: string };
 
+/** The store named by BENCH_STORE: none, a SQLite file in a temporary directory, or PostgreSQL (DATABASE_URL). */
+async function benchStore(): Promise<GameStore | undefined> {
+  const kind = process.env.BENCH_STORE ?? 'none';
+  if (kind === 'none') return undefined;
+  if (kind === 'sqlite') return openStore({ databaseUrl: `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-bench-')), 'bench.sqlite')}` });
+  return openStore({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+}
+
 async function main(): Promise<void> {
-  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', graceSeconds: 5 });
+  const store = await benchStore();
+  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', graceSeconds: 5, store, restoreOnBoot: false });
   const send = (msg: unknown) => process.send?.(msg);
   const loop = monitorEventLoopDelay({ resolution: 2 });
   loop.enable();

@@ -23,10 +23,12 @@ interface Options {
   spectators: number;
   json: boolean;
   seed: number;
+  /** The game log of the server under test: none (memory only), a SQLite file, or PostgreSQL (`DATABASE_URL`). */
+  store: 'none' | 'sqlite' | 'postgres';
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { rooms: 200, seconds: 20, warmup: 3, interval: 1000, spectators: 2, json: false, seed: 1 };
+  const o: Options = { rooms: 200, seconds: 20, warmup: 3, interval: 1000, spectators: 2, json: false, seed: 1, store: 'none' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -41,8 +43,13 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--spectators') o.spectators = Math.floor(num());
     else if (a === '--seed') o.seed = Math.floor(num());
     else if (a === '--json') o.json = true;
+    else if (a === '--store') {
+      const v = argv[++i];
+      if (v !== 'none' && v !== 'sqlite' && v !== 'postgres') throw new Error('--store takes none, sqlite or postgres');
+      o.store = v;
+    }
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] [--json]');
+      console.log('usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] [--store none|sqlite|postgres] [--json]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -73,11 +80,11 @@ class ServerProcess {
     });
   }
 
-  static async start(): Promise<ServerProcess> {
+  static async start(store: Options['store']): Promise<ServerProcess> {
     const here = path.join(process.cwd(), 'tests', 'bench');
     const child = fork(path.join(here, 'server-child.ts'), [], {
       execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
-      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'server-tsconfig.json'), NODE_ENV: 'production' },
+      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'server-tsconfig.json'), NODE_ENV: 'production', BENCH_STORE: store },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const sp = new ServerProcess(child);
@@ -212,7 +219,7 @@ async function main(): Promise<void> {
     if (!opts.json) console.log(...a);
   };
   const random = seeded(opts.seed);
-  const server = await ServerProcess.start();
+  const server = await ServerProcess.start(opts.store);
   const sdk = new Client(`ws://127.0.0.1:${server.port}`);
   log(`server pid ready on port ${server.port}; creating ${opts.rooms} rooms (4 players + ${opts.spectators} spectators each)`);
 
@@ -231,7 +238,7 @@ async function main(): Promise<void> {
     // Diagnostics: heap snapshots of the server with and without the rooms.
     await server.request('snapshot', { path: path.join(process.env.BENCH_HEAP_SNAPSHOTS, 'rooms.heapsnapshot') });
   }
-  log(`rooms ready in ${(setupMs / 1000).toFixed(1)} s`);
+  log(`rooms ready in ${(setupMs / 1000).toFixed(1)} s (store: ${opts.store})`);
 
   let measuring = false;
   let running = true;
@@ -335,6 +342,7 @@ async function main(): Promise<void> {
   const rssPerRoom = (a: Stats, b: Stats) => (b.memory.rss - a.memory.rss) / opts.rooms / 1024;
   const result = {
     rooms: opts.rooms,
+    store: opts.store,
     clientsPerRoom: 4 + opts.spectators,
     meanTurnIntervalMs: opts.interval,
     measuredSeconds: +(wall / 1000).toFixed(2),
