@@ -1,0 +1,73 @@
+/**
+ * Boot restore: N unfinished games of about E events each (seeded random 4-player games with
+ * table talk, played by the match alone) are written to a store, then a server starts on that
+ * store and re-opens every one of them. Prints the time to restore them all at boot.
+ *
+ *   npm run bench:restore [-- --games 1000 --events 100 --store sqlite|postgres|memory --json]
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CODE_ALPHABET, CODE_LENGTH, randomTurn } from '../../shared/src/index.js';
+import { createServer } from '../../server/src/app.js';
+import { Match } from '../../server/src/match/match.js';
+import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { openStore } from '../../server/src/store/open.js';
+import { seeded } from '../support/random.js';
+
+function args(argv: string[]) {
+  const o = { games: 1000, events: 100, store: 'sqlite', json: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--games') o.games = Number(argv[++i]);
+    else if (argv[i] === '--events') o.events = Number(argv[++i]);
+    else if (argv[i] === '--store') o.store = argv[++i];
+    else if (argv[i] === '--json') o.json = true;
+  }
+  return o;
+}
+
+async function main(): Promise<void> {
+  const o = args(process.argv.slice(2));
+  const url =
+    o.store === 'sqlite'
+      ? `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-restore-')), 'r.sqlite')}`
+      : o.store === 'postgres'
+        ? (process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+        : 'memory:';
+  const store = await openStore({ databaseUrl: url });
+  const parsed = parseRoomConfig({ rules: { players: 4 }, clock: { initialSeconds: 3600, incrementSeconds: 5 } }, { graceSeconds: 20, idleSeconds: 600 });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const t0 = performance.now();
+  let events = 0;
+  for (let g = 0; g < o.games; g++) {
+    const random = seeded(g + 1);
+    const match = new Match(parsed.value);
+    let now = 1_700_000_000_000 + g;
+    for (let i = 0; i < 4; i++) match.apply({ type: 'take_seat', name: `p${i}` }, now);
+    match.apply({ type: 'start', colour: 'R', creatorConnected: true }, now);
+    while (match.events.length < o.events && match.phase === 'playing') {
+      now += 2000;
+      const mover = match.position.toMove!;
+      if (match.events.length % 6 === 0) match.apply({ type: 'press', member: mover, message: 'press_send', payload: { channel: 'table', text: `turn ${match.events.length}` } }, now);
+      else match.apply({ type: 'turn', colour: mover, turn: randomTurn(match.position, random) }, now);
+    }
+    if (match.phase !== 'playing') continue; // only unfinished games are restored
+    let code = '';
+    for (let n = g, k = 0; k < CODE_LENGTH; k++, n = Math.floor(n / CODE_ALPHABET.length)) code += CODE_ALPHABET[n % CODE_ALPHABET.length];
+    await store.createGame(code, parsed.value, now);
+    await store.appendMany(code, 1, match.events);
+    events += match.events.length;
+  }
+  const written = await store.unfinished();
+  const fillMs = performance.now() - t0;
+  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', store });
+  const r = server.restored;
+  const result = { store: o.store, games: written.length, eventsPerGame: Math.round(events / Math.max(1, written.length)), restored: r.restored, failed: r.failed, restoreMs: Math.round(r.ms), fillMs: Math.round(fillMs), target: 'restore ≤ 2000 ms for 1000 games' };
+  if (o.json) console.log(JSON.stringify(result));
+  else console.log(`restored ${r.restored}/${written.length} unfinished games (${result.eventsPerGame} events each) from ${o.store} at boot in ${result.restoreMs} ms (target ≤ 2000 ms for 1000); ${r.failed} failed`);
+  await server.close();
+  await store.close();
+  process.exit(0);
+}
+
+void main();
