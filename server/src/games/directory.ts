@@ -42,7 +42,9 @@ export class GameDirectory {
     if (this.store) {
       for (const code of await this.store.unfinished()) {
         try {
-          if ((await this.reopen(code)) === 'reopened') restored++;
+          // Known unfinished: no need to look the game up before re-opening it.
+          await matchMaker.createRoom(ROOM_NAME, restoreOptions(code, this.token));
+          restored++;
         } catch (e) {
           failed++;
           console.error(`[djambi] could not restore ${code}:`, e);

@@ -115,6 +115,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
     this.shareHandshake();
     this.commit(true);
+    this.scheduleFlag();
     this.armIdleTimer();
   }
 
@@ -144,8 +145,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.everJoined = true;
     const match = this.match;
     for (const seat of match.seats.seats.values()) if (seat.keyHash !== null) this.links.absent(seat.colour, this.now());
-    for (const id of match.press.roster.spectatorIds()) await this.step({ type: 'unspectate', id });
-    if (match.phase === 'playing') await this.step({ type: 'resume' });
+    const intents: Intent[] = match.press.roster.spectatorIds().map((id) => ({ type: 'unspectate', id }));
+    if (match.phase === 'playing') intents.push({ type: 'resume' });
+    for (const intent of intents) {
+      const entry = await this.journal.submit(intent);
+      if (!entry.ok) throw joinError('storage_unavailable', entry.rejection.message);
+    }
     await this.journal.finishIfOver();
   }
 
