@@ -1,0 +1,166 @@
+/**
+ * Helpers for the durability tests: the reference game played by the engine alone, tables of
+ * colyseus.js players on a server process (seated, rejoined by seat key), and a well-behaved
+ * sender that honours `rate_limited`.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { Client } from 'colyseus.js';
+import {
+  activePlayers,
+  initialPosition,
+  makeFen,
+  makeTurn,
+  mustPass,
+  parseFen,
+  parseRules,
+  playTurn,
+  randomTurn,
+  resign,
+  type Position,
+  type Rules,
+} from '@djambi/shared';
+import { seeded, type State, TestClient } from './helpers.js';
+import type { ServerProcess } from './processes.js';
+
+/** Parsed rules, or a throw. */
+export function rulesFrom(input: Record<string, unknown>): Rules {
+  const parsed = parseRules(input);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+}
+
+/**
+ * The seeded game of `playRandomGame` (and of the restart property test), played by the engine
+ * alone: `moves` as the server's move list shows them (auto-passes included), `actions` the number
+ * of client actions (turns, then resignations after `maxTurns`).
+ */
+export function simulate(rules: Rules, seed: number, maxTurns: number): { moves: string[]; actions: number } {
+  const random = seeded(seed);
+  let pos: Position = initialPosition(rules);
+  const moves: string[] = [];
+  const autoPass = () => {
+    while (!pos.result && mustPass(pos)) {
+      const res = playTurn(pos, { pass: true });
+      if (!res.ok) throw new Error(res.error.message);
+      moves.push(`${pos.toMove} pass`);
+      pos = res.value.position;
+    }
+  };
+  let actions = 0;
+  while (!pos.result) {
+    if (actions < maxTurns) {
+      const seen = parseFen(makeFen(pos), rules);
+      if (!seen.ok) throw new Error(seen.error.message);
+      const turn = randomTurn(seen.value, random);
+      moves.push(`${pos.toMove} ${makeTurn(turn, pos)}`);
+      const res = playTurn(pos, turn);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    } else {
+      const active = activePlayers(pos);
+      const colour = active[Math.floor(random() * active.length)];
+      moves.push(`${colour} resign`);
+      const res = resign(pos, colour);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    }
+    autoPass();
+    actions++;
+  }
+  return { moves, actions };
+}
+
+/** A colyseus.js SDK for a server on a loopback port. */
+export function sdkAt(port: number): Client {
+  return new Client(`ws://127.0.0.1:${port}`);
+}
+
+/** A seated table: the room code, each colour's seat key, the players (in seat order). */
+export interface Table {
+  readonly code: string;
+  readonly keys: Map<string, string>;
+  players: TestClient[];
+}
+
+/** Creates a room on `port` with `options`, fills every seat and starts the game. */
+export async function seatedTable(port: number, options: Record<string, unknown>): Promise<Table> {
+  const first = sdkAt(port);
+  const creator = new TestClient(await first.create<State>('djambi', { ...options, name: 'p0' }), first);
+  await creator.waitMessage('seat');
+  await creator.waitState((s) => s.code !== '', 'code');
+  const code = creator.state.code as string;
+  const seats = creator.state.seats.size as number;
+  const players = [creator];
+  for (let i = 1; i < seats; i++) {
+    const s = sdkAt(port);
+    const p = new TestClient(await s.joinById<State>(code, { name: `p${i}` }), s);
+    await p.waitMessage('seat');
+    players.push(p);
+  }
+  const keys = new Map(players.map((p) => [p.seat!.colour as string, p.seat!.seatKey]));
+  creator.room.send('start');
+  await Promise.all(players.map((p) => p.waitState((s) => s.phase === 'playing', 'started')));
+  return { code, keys, players };
+}
+
+/** Every seat's holder comes back with its key (in the order of `keys`); waits for seat, history and state. */
+export async function rejoin(port: number, code: string, keys: Map<string, string>): Promise<TestClient[]> {
+  return Promise.all(
+    [...keys.values()].map(async (seatKey) => {
+      const s = sdkAt(port);
+      const tc = new TestClient(await s.joinById<State>(code, { seatKey }), s);
+      await tc.waitMessage('seat');
+      await tc.waitMessage('press_history');
+      await tc.waitState((st) => st.code === code, 'state');
+      return tc;
+    }),
+  );
+}
+
+/** What the answer to a sent intent was. */
+export type Answer = { readonly accepted: true } | { readonly accepted: false; readonly code: string; readonly message: string };
+
+/**
+ * Sends `type`/`payload` from `c` until it is answered with anything but `rate_limited` (then it
+ * waits `retryAfterMs` and sends again, as a well-behaved client does): accepted when `done()`
+ * holds (the change reached `c`), or the rejection.
+ */
+export async function sendUntilAnswered(c: TestClient, type: string, payload: unknown, done: (s: State) => boolean, timeoutMs = 10_000): Promise<Answer> {
+  for (;;) {
+    const refused = c.received('rejected').length;
+    c.room.send(type, payload);
+    await c.waitState((s) => done(s) || c.received('rejected').length > refused, `answer to "${type}"`, timeoutMs);
+    if (done(c.state)) return { accepted: true };
+    const r = c.received('rejected').at(-1);
+    if (r.code !== 'rate_limited') return { accepted: false, code: r.code, message: r.message };
+    await new Promise((resolve) => setTimeout(resolve, (r.retryAfterMs ?? 50) + 5));
+  }
+}
+
+/** The move list a client sees. */
+export function movesSeen(c: TestClient): string[] {
+  return [...(c.state.moves.toArray() as string[])];
+}
+
+/** Every `text` of a press history's channels (in channel then message order). */
+export function historyTexts(history: unknown): string[] {
+  const out: string[] = [];
+  const channels = (history as { channels?: { messages?: { text?: unknown }[] }[] })?.channels ?? [];
+  for (const ch of channels) for (const m of ch.messages ?? []) if (typeof m.text === 'string') out.push(m.text);
+  return out;
+}
+
+/** A promise that resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Stops a server process with SIGSTOP (it reads nothing more; a SIGKILL still ends it).
+ * `ServerProcess` keeps its child private: this reaches it at run time.
+ */
+export function pauseProcess(server: ServerProcess): void {
+  const child = (server as unknown as { child: ChildProcess | null }).child;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) throw new Error('no running server process to pause');
+  child.kill('SIGSTOP');
+}
