@@ -25,6 +25,32 @@ export type PressPhase = (typeof PRESS_PHASES)[number];
 export const CHANNEL_KINDS = ['table', 'spectators', 'private', 'group'] as const;
 /** The four kinds of channel. */
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+/** Who is writing, as the write permission sees it. */
+export interface Writer {
+  /** Holds a seat of the game. */
+  readonly seat: boolean;
+  /** May use the spectators channel (a spectator, an eliminated player, anyone after the game). */
+  readonly readsSpectators: boolean;
+  /** A seat still in the game. */
+  readonly active: boolean;
+}
+
+/** The answer of `mayWrite`: allowed, or the refusal code. */
+export type WriteVerdict = 'ok' | 'not_allowed' | 'game_not_started' | 'game_over' | 'not_active';
+
+/**
+ * May `writer` post in a channel of `kind` in `phase`? The one copy of the press's write
+ * permission: the server refuses with the verdict, the client offers a message box only on `ok`
+ * (membership of a private or group channel is the channel's own list).
+ */
+export function mayWrite(kind: ChannelKind, writer: Writer, phase: PressPhase): WriteVerdict {
+  if (kind === 'table') return writer.seat ? 'ok' : 'not_allowed';
+  if (kind === 'spectators') return writer.readsSpectators ? 'ok' : 'not_allowed';
+  if (phase === 'waiting') return 'game_not_started';
+  if (phase === 'over') return 'game_over';
+  return writer.active ? 'ok' : 'not_active';
+}
 /** `table`, `spectators`, `dm:XY` (two seats) or `group:XYZ…` (three or more), colours in seat order. */
 export type ChannelId = string;
 

@@ -34,6 +34,7 @@ import {
   type PressServerMessage,
   type PressServerMessages,
   type RevealItem,
+  mayWrite,
 } from '@djambi/shared';
 
 /** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
@@ -697,15 +698,15 @@ export class PressModel {
     const ch = this.channelMap.get(id);
     if (!ch || !this.ready) return 'none';
     const { seat, active, phase } = this.context;
-    switch (ch.kind) {
-      case 'table':
-        return seat ? 'ok' : 'read_only_table';
-      case 'spectators':
-        return 'ok';
-      default:
-        if (phase !== 'playing') return 'closed';
-        return seat && active.includes(seat) ? 'ok' : 'not_active';
-    }
+    // The server's own permission (shared); having the spectators tab means reading it.
+    const verdict = mayWrite(
+      ch.kind,
+      { seat: seat !== null, readsSpectators: ch.kind === 'spectators', active: seat !== null && active.includes(seat) },
+      phase,
+    );
+    if (verdict === 'ok') return 'ok';
+    if (ch.kind === 'table') return 'read_only_table';
+    return verdict === 'not_active' ? 'not_active' : 'closed';
   }
 
   /** Seats this viewer may start a conversation or a pact with: the other active seats, during the game. */

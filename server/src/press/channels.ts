@@ -6,7 +6,7 @@
  * what is decided here. Histories and pages are sent in bounded slices (`HISTORY_MESSAGES`,
  * `press_page`).
  */
-import { COLOURS, HISTORY_MESSAGES, MAX_PAGE_MESSAGES, PAGE_MESSAGES, type Colour } from '@djambi/shared';
+import { COLOURS, type Colour, HISTORY_MESSAGES, MAX_PAGE_MESSAGES, mayWrite, PAGE_MESSAGES } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
 import { accepted, cleanText, idField, payloadObject, refuse } from './text.js';
@@ -359,24 +359,27 @@ export class Channels {
     return { ok: true, channel };
   }
 
-  /** The channel `member` may write on now, or the rejection. */
+  /** The channel `member` may write on now, or the rejection (the permission is the shared `mayWrite`). */
   private writable(member: MemberId, id: ChannelId): { ok: true; channel: Channel } | { ok: false; error: PressRejection } {
     const parsed = parseChannelId(id, this.roster.seats);
     if (!parsed) return refuse('no_such_channel', 'no such channel');
-    if (parsed.kind === 'table') {
-      if (!this.roster.isSeat(member)) return refuse('not_allowed', 'spectators read the table but do not write on it');
-      return { ok: true, channel: this.byId.get(TABLE)! };
-    }
-    if (parsed.kind === 'spectators') {
-      if (!this.readsSpectators(member)) return refuse('not_allowed', 'players in the game may not use the spectators channel');
-      return { ok: true, channel: this.byId.get(SPECTATORS)! };
+    const seat = this.roster.isSeat(member);
+    const writer = { seat, readsSpectators: this.readsSpectators(member), active: seat && this.roster.isActive(member as Colour) };
+    const verdict = mayWrite(parsed.kind, writer, this.roster.phase);
+    if (parsed.kind === 'table' || parsed.kind === 'spectators') {
+      if (verdict !== 'ok')
+        return refuse(
+          'not_allowed',
+          parsed.kind === 'table' ? 'spectators read the table but do not write on it' : 'players in the game may not use the spectators channel',
+        );
+      return { ok: true, channel: this.byId.get(parsed.kind === 'table' ? TABLE : SPECTATORS)! };
     }
     if (!(parsed.members as readonly MemberId[]).includes(member)) return refuse('not_member', 'you are not a member of this channel');
-    const phase = this.phaseCheck();
-    if (phase) return phase;
+    if (verdict === 'game_not_started') return refuse('game_not_started', 'private and group channels open when the game starts');
+    if (verdict === 'game_over') return refuse('game_over', 'the game is over: private and group channels are closed');
     const channel = this.byId.get(id);
     if (!channel) return refuse('no_such_channel', 'no such channel: open it first');
-    if (!this.roster.isActive(member as Colour)) return refuse('not_active', 'eliminated players read their channels but write only on table and spectators');
+    if (verdict === 'not_active') return refuse('not_active', 'eliminated players read their channels but write only on table and spectators');
     return { ok: true, channel };
   }
 
