@@ -3,22 +3,7 @@
  * rejected with codes to the sender only and change nothing; a junk flood neither crashes nor
  * stalls the room; two rooms in parallel do not interfere.
  */
-import {
-  activePlayers,
-  initialPosition,
-  legalDestinations,
-  makeFen,
-  makeTurn,
-  mustPass,
-  parseFen,
-  parseRules,
-  pieces,
-  playTurn,
-  randomTurn,
-  resign,
-  type Position,
-  type Rules,
-} from '@djambi/shared';
+import { legalDestinations, parseRules, pieces, randomTurn } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import {
   fullRoom,
@@ -33,6 +18,7 @@ import {
   startServer,
   type TestClient,
 } from './helpers.js';
+import { simulate } from './durability.js';
 
 quietSdkWarnings();
 let server: RunningServer;
@@ -209,43 +195,6 @@ test('a flood of junk messages neither crashes nor stalls the room', async () =>
   await leaveAll(room.all);
 });
 
-/** The same seeded game as `playRandomGame`, played by the engine alone. */
-function simulate(rules: Rules, seed: number, maxTurns: number): string[] {
-  const random = seeded(seed);
-  let pos: Position = initialPosition(rules);
-  const texts: string[] = [];
-  const autoPass = () => {
-    while (!pos.result && mustPass(pos)) {
-      const res = playTurn(pos, { pass: true });
-      if (!res.ok) throw new Error(res.error.message);
-      texts.push(`${pos.toMove} pass`);
-      pos = res.value.position;
-    }
-  };
-  let turns = 0;
-  while (!pos.result) {
-    if (turns < maxTurns) {
-      const seen = parseFen(makeFen(pos), rules);
-      if (!seen.ok) throw new Error(seen.error.message);
-      const turn = randomTurn(seen.value, random);
-      texts.push(`${pos.toMove} ${makeTurn(turn, pos)}`);
-      const res = playTurn(pos, turn);
-      if (!res.ok) throw new Error(res.error.message);
-      pos = res.value.position;
-    } else {
-      const active = activePlayers(pos);
-      const colour = active[Math.floor(random() * active.length)];
-      texts.push(`${colour} resign`);
-      const res = resign(pos, colour);
-      if (!res.ok) throw new Error(res.error.message);
-      pos = res.value.position;
-    }
-    autoPass();
-    turns++;
-  }
-  return texts;
-}
-
 test('two rooms in parallel do not interfere', async () => {
   const rulesA = { players: 4, no_progress_rounds: 6 };
   const rulesB = { players: 3, no_progress_rounds: 6, reporter: 'all_adjacent' };
@@ -258,7 +207,7 @@ test('two rooms in parallel do not interfere', async () => {
   ] as const) {
     const parsed = parseRules(rules);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const expected = simulate(parsed.value, seed, 60);
+    const expected = simulate(parsed.value, seed, 60).moves;
     const texts = room.all[0].state.moves.toArray();
     expect(texts).toEqual(expected);
     for (const c of room.all) expect(c.state.moves.toArray()).toEqual(texts);

@@ -25,6 +25,7 @@ import {
   type ChannelView,
   type Colour,
   type PactView,
+  PRESS_CLIENT_MESSAGES,
   type PressClientMessage,
   type PressHistory,
   type PressMessage,
@@ -38,16 +39,7 @@ import {
 } from '@djambi/shared';
 
 /** Client → server types whose rejections belong to the negotiation panel (draw offers stay with the page). */
-const PANEL_TYPES = [
-  'press_send',
-  'press_open',
-  'press_read',
-  'press_page',
-  'pact_propose',
-  'pact_accept',
-  'pact_decline',
-  'pact_leave',
-] as const satisfies readonly PressClientMessage[];
+const PANEL_TYPES = PRESS_CLIENT_MESSAGES.filter((t) => !t.startsWith('draw_'));
 
 /** Live pact events kept for the panel's notices. */
 const MAX_NOTICES = 12;
