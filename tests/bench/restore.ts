@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     while (match.events.length < o.events && match.phase === 'playing') {
       now += 2000;
       const mover = match.position.toMove!;
-      if (match.events.length % 6 === 0) match.apply({ type: 'press', member: mover, message: 'press_send', payload: { channel: 'table', text: `turn ${match.events.length}` } }, now);
+      if (match.events.length % 6 === 0)
+        match.apply({ type: 'press', member: mover, message: 'press_send', payload: { channel: 'table', text: `turn ${match.events.length}` } }, now);
       else match.apply({ type: 'turn', colour: mover, turn: randomTurn(match.position, random) }, now);
     }
     if (match.phase !== 'playing') continue; // only unfinished games are restored
@@ -62,9 +63,21 @@ async function main(): Promise<void> {
   const fillMs = performance.now() - t0;
   const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', store });
   const r = server.restored;
-  const result = { store: o.store, games: written.length, eventsPerGame: Math.round(events / Math.max(1, written.length)), restored: r.restored, failed: r.failed, restoreMs: Math.round(r.ms), fillMs: Math.round(fillMs), target: 'restore ≤ 2000 ms for 1000 games' };
+  const result = {
+    store: o.store,
+    games: written.length,
+    eventsPerGame: Math.round(events / Math.max(1, written.length)),
+    restored: r.restored,
+    failed: r.failed,
+    restoreMs: Math.round(r.ms),
+    fillMs: Math.round(fillMs),
+    target: 'restore ≤ 2000 ms for 1000 games',
+  };
   if (o.json) console.log(JSON.stringify(result));
-  else console.log(`restored ${r.restored}/${written.length} unfinished games (${result.eventsPerGame} events each) from ${o.store} at boot in ${result.restoreMs} ms (target ≤ 2000 ms for 1000); ${r.failed} failed`);
+  else
+    console.log(
+      `restored ${r.restored}/${written.length} unfinished games (${result.eventsPerGame} events each) from ${o.store} at boot in ${result.restoreMs} ms (target ≤ 2000 ms for 1000); ${r.failed} failed`,
+    );
   await server.close();
   await store.close();
   process.exit(0);
