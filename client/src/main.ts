@@ -1,11 +1,11 @@
 /**
  * Entry point: client-side routing on `location.pathname` (the server falls back to this page
- * for /g/CODE and /rules). The game page, with Pixi, is loaded only when needed.
+ * for /g/CODE and /rules). The game page, with Pixi, is loaded only when needed; the replay
+ * viewer (`/g/CODE/replay`, `/replay`, and a finished game whose room is gone) is a chunk of its own.
  */
 import './ui/styles.css';
 import { S } from './i18n/strings.js';
 import { h, replace } from './ui/dom.js';
-import { renderHome } from './ui/home.js';
 
 /** What a page leaves behind to clean up when the route changes. */
 export type Dispose = () => void;
@@ -20,13 +20,32 @@ function startRouter(root: HTMLElement): void {
     dispose = null;
     const path = location.pathname.replace(/\/+$/, '') || '/';
     const game = /^\/g\/([A-Za-z0-9]{4,12})$/.exec(path);
+    const replay = /^\/g\/([A-Za-z0-9]{4,12})\/replay$/.exec(path);
+    /** The replay chunk, in place of whatever page is shown. */
+    const showReplay = async (source: import('./ui/replayPage.js').ReplaySource): Promise<void> => {
+      if (mine !== seq) return;
+      dispose?.();
+      dispose = null;
+      const { renderReplay } = await import('./ui/replayPage.js');
+      if (mine === seq) dispose = renderReplay(root, source);
+    };
     if (path === '/') {
       document.title = S.title.home;
-      dispose = renderHome(root);
+      // A chunk of its own, so that the game page does not load the home page's code.
+      const { renderHome } = await import('./ui/home.js');
+      if (mine === seq) dispose = renderHome(root);
     } else if (game) {
       replace(root, h('p', { class: 'loading' }, S.loading));
       const { renderGame } = await import('./ui/gamePage.js');
-      if (mine === seq) dispose = renderGame(root, game[1].toUpperCase());
+      const code = game[1].toUpperCase();
+      // The room is gone (a finished game): show it from the archive.
+      if (mine === seq) dispose = renderGame(root, code, { gone: () => void showReplay({ kind: 'archive', code, replay: false }) });
+    } else if (replay) {
+      replace(root, h('p', { class: 'loading' }, S.loading));
+      await showReplay({ kind: 'archive', code: replay[1].toUpperCase(), replay: true });
+    } else if (path === '/replay') {
+      replace(root, h('p', { class: 'loading' }, S.loading));
+      await showReplay({ kind: 'import' });
     } else if (path === '/rules') {
       document.title = S.title.rules;
       const { renderRules } = await import('./ui/rulesPage.js');

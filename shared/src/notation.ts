@@ -3,10 +3,27 @@ import { makeSquare, parseSquare, sqOf } from './squares.js';
 import { drawByAgreement, playTurn, resign } from './turn.js';
 import { COLOURS, DEFAULT_RULES, KINDS, type Colour, type Controller, type EngineError, type GameResult, type Result, type Rules, type Turn } from './types.js';
 
-/** Notation errors. */
-export type NotationError = EngineError<'bad_notation'>;
+/**
+ * Notation errors. A record's errors also give where the bad text starts: `line` and `column`,
+ * both counted from 1 (the message then begins with `line L, column C:`).
+ */
+export type NotationError = EngineError<'bad_notation'> & { readonly line?: number; readonly column?: number };
 
 const bad = <T>(message: string): Result<T, NotationError> => ({ ok: false, error: { code: 'bad_notation', message } });
+
+/** A record error at a place in the text. */
+const badAt = <T>(line: number, column: number, message: string): Result<T, NotationError> => ({
+  ok: false,
+  error: { code: 'bad_notation', message: `line ${line}, column ${column}: ${message}`, line, column },
+});
+
+/** The white-space separated words of a line, with their 1-based columns. */
+function wordsOf(line: string): { text: string; column: number }[] {
+  const out: { text: string; column: number }[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], column: m.index + 1 });
+  return out;
+}
 
 /** Kind letters: chief, assassin, reporter, diplomat, necromobile, militant. */
 const KIND_LETTERS = 'cardnm';
@@ -218,32 +235,39 @@ export function makeRecord(record: GameRecord, turnsText?: readonly string[]): s
 export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
   if (typeof text !== 'string' || text.length > MAX_RECORD_LENGTH) return bad('a record is a text of at most 1,000,000 characters');
   const lines = text.split('\n');
-  const header = lines[0].trim().split(/\s+/);
-  if (header[0] !== 'Djambi') return bad('a record starts with "Djambi"');
+  const header = wordsOf(lines[0]);
+  if (header[0]?.text !== 'Djambi') return badAt(1, header[0]?.column ?? 1, 'a record starts with "Djambi"');
   const options: Record<string, unknown> = {};
-  for (const kv of header.slice(1)) {
+  const columns: Record<string, number> = {};
+  for (const { text: kv, column } of header.slice(1)) {
     const m = /^([a-z_]+)=([a-z_0-9]+)$/.exec(kv);
-    if (!m || !(RULE_KEYS as readonly string[]).includes(m[1])) return bad(`bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
+    if (!m || !(RULE_KEYS as readonly string[]).includes(m[1])) return badAt(1, column, `bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
     const v = m[2];
     options[m[1]] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+    columns[m[1]] = column;
   }
   const rules = parseRules(options);
-  if (!rules.ok) return bad(rules.error.message);
+  if (!rules.ok) {
+    // Point at the first option that is refused on its own (else at the header).
+    const culprit = Object.keys(options).find((k) => !parseRules({ [k]: options[k] }).ok);
+    return badAt(1, culprit ? columns[culprit] : 1, rules.error.message);
+  }
   const events: RecordEvent[] = [];
-  const tokens = lines.slice(1).join(' ').split(/\s+/).filter(Boolean);
-  for (const tok of tokens) {
-    if (tok === 'draw') {
-      events.push({ type: 'draw' });
-      continue;
+  for (let l = 1; l < lines.length; l++) {
+    for (const { text: tok, column } of wordsOf(lines[l])) {
+      if (tok === 'draw') {
+        events.push({ type: 'draw' });
+        continue;
+      }
+      const m = /^(resign|timeout):([RBYG])$/.exec(tok);
+      if (m) {
+        events.push({ type: 'resign', colour: m[2] as Colour, ...(m[1] === 'timeout' ? { timeout: true } : {}) });
+        continue;
+      }
+      const t = parseTurn(tok);
+      if (!t.ok) return badAt(l + 1, column, `event ${events.length + 1}: ${t.error.message}`);
+      events.push({ type: 'turn', turn: t.value });
     }
-    const m = /^(resign|timeout):([RBYG])$/.exec(tok);
-    if (m) {
-      events.push({ type: 'resign', colour: m[2] as Colour, ...(m[1] === 'timeout' ? { timeout: true } : {}) });
-      continue;
-    }
-    const t = parseTurn(tok);
-    if (!t.ok) return bad(`event ${events.length + 1}: ${t.error.message}`);
-    events.push({ type: 'turn', turn: t.value });
   }
   return { ok: true, value: { rules: rules.value, events } };
 }

@@ -109,3 +109,23 @@ test('a record with an illegal turn replays to an error naming the event', () =>
     'timeout:B draw',
   );
 });
+
+test.each([
+  ['Djambi players=4\nc7-c6 g7-g6\n  i3-i5 zz9 c1-d1\n', 3, 9, /event 4/],
+  ['Djambi players=4 bogus=1\n', 1, 18, /bad rule option/],
+  ['Djambi players=4 layout=mirror players=7\n', 1, 32, /./],
+  ['  Chess\nc7-c6\n', 1, 3, /starts with "Djambi"/],
+  ['\n', 1, 1, /starts with "Djambi"/],
+  ['Djambi\r\nc7-c6\r\nc7-c6\tq1-q2\r\n', 3, 7, /event 3/],
+] as [string, number, number, RegExp][])('a malformed record %j is an error at line %i, column %i', (text, line, column, re) => {
+  const r = parseRecord(text);
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.error).toMatchObject({ code: 'bad_notation', line, column });
+  expect(r.error.message).toMatch(new RegExp(`^line ${line}, column ${column}: `));
+  expect(r.error.message).toMatch(re);
+});
+
+test('positions in errors do not change what parses', () => {
+  expect(parseRecord('Djambi   players=2\n\n c7-c6 \n\nresign:R draw\n').ok).toBe(true);
+});

@@ -26,7 +26,6 @@ import {
   type Colour,
   type PactView,
   PRESS_CLIENT_MESSAGES,
-  type PressClientMessage,
   type PressHistory,
   type PressMessage,
   type PressPhase,

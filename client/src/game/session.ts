@@ -97,7 +97,7 @@ export class GameSession<L extends LinkLike = LinkLike> {
     const was = this.linkState;
     this.linkState = link;
     this.cached = null;
-    if (link.kind === 'waiting' || link.kind === 'retrying') this.dropped = true;
+    if (link.kind === 'waiting' || link.kind === 'retrying' || link.kind === 'restarting') this.dropped = true;
     if (link.kind === 'connected' && this.dropped && was.kind !== 'connected') {
       this.dropped = false;
       return true;

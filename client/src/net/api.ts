@@ -63,3 +63,121 @@ export async function getRoom(code: string): Promise<RoomInfo | null> {
   if (!room.ok) throw new ApiError('network', `malformed room description: ${room.error.message}`, res.status);
   return room.value;
 }
+
+/** A stored game as `GET /api/games/CODE` describes it (live or finished). */
+export interface StoredGameInfo {
+  readonly code: string;
+  readonly status: 'open' | 'finished';
+  readonly phase: string;
+  readonly createdAt: number;
+  readonly finishedAt: number | null;
+  readonly summary: GameSummary | null;
+  readonly reveal_press_after_game: boolean;
+  readonly moves: number;
+  readonly seats: readonly { readonly colour: string; readonly name: string; readonly taken: boolean }[];
+}
+
+/** A finished game's result as stored: a win (`winner`) or a draw (`reason`). */
+export interface SummaryResult {
+  readonly kind: 'win' | 'draw' | string;
+  readonly winner?: string;
+  readonly reason?: string;
+}
+
+/** A finished game's summary: its result, the players' names by colour, the move count. */
+export interface GameSummary {
+  readonly result: SummaryResult | null;
+  readonly players: Readonly<Record<string, string>>;
+  readonly moves: number;
+}
+
+/** A game of a list (`GET /api/games?codes=`, `GET /api/games/recent`). */
+export interface GameListItem {
+  readonly code: string;
+  readonly status: 'open' | 'finished';
+  readonly visibility: string;
+  readonly createdAt: number;
+  readonly finishedAt: number | null;
+  readonly summary: GameSummary | null;
+}
+
+const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+function readSummary(x: unknown): GameSummary | null {
+  if (!isObj(x)) return null;
+  const players: Record<string, string> = {};
+  if (isObj(x.players)) for (const [k, v] of Object.entries(x.players)) if (typeof v === 'string') players[k] = v;
+  const r = x.result;
+  const result =
+    isObj(r) && typeof r.kind === 'string'
+      ? { kind: r.kind, winner: typeof r.winner === 'string' ? r.winner : undefined, reason: typeof r.reason === 'string' ? r.reason : undefined }
+      : null;
+  return { result, players, moves: typeof x.moves === 'number' ? x.moves : 0 };
+}
+
+function readListItem(x: unknown): GameListItem | null {
+  if (!isObj(x) || typeof x.code !== 'string') return null;
+  return {
+    code: x.code,
+    status: x.status === 'finished' ? 'finished' : 'open',
+    visibility: typeof x.visibility === 'string' ? x.visibility : 'private',
+    createdAt: typeof x.createdAt === 'number' ? x.createdAt : 0,
+    finishedAt: typeof x.finishedAt === 'number' ? x.finishedAt : null,
+    summary: readSummary(x.summary),
+  };
+}
+
+function readList(body: unknown): GameListItem[] {
+  const list = isObj(body) && Array.isArray(body.games) ? body.games : [];
+  return list.map(readListItem).filter((g): g is GameListItem => g !== null);
+}
+
+/** A stored game, or null when the server has none with this code. */
+export async function getGame(code: string, signal?: AbortSignal): Promise<StoredGameInfo | null> {
+  const res = await fetch(`/api/games/${encodeURIComponent(code)}`, { signal });
+  if (res.status === 404) return null;
+  const body = await json(res);
+  const item = readListItem(body);
+  if (!item || !isObj(body)) throw new ApiError('network', 'malformed game description', res.status);
+  return {
+    ...item,
+    phase: typeof body.phase === 'string' ? body.phase : '',
+    reveal_press_after_game: body.reveal_press_after_game === true,
+    moves: typeof body.moves === 'number' ? body.moves : 0,
+    seats: Array.isArray(body.seats)
+      ? body.seats.filter(isObj).map((s) => ({ colour: String(s.colour), name: typeof s.name === 'string' ? s.name : '', taken: s.taken === true }))
+      : [],
+  };
+}
+
+/** The address of a stored game's record: text (docs/NOTATION.md) or JSON. */
+export function recordUrl(code: string, format: 'text' | 'json'): string {
+  return `/api/games/${encodeURIComponent(code)}/record${format === 'json' ? '?format=json' : ''}`;
+}
+
+/** A stored game's record as text. */
+export async function getRecordText(code: string, signal?: AbortSignal): Promise<string> {
+  const res = await fetch(recordUrl(code, 'text'), { signal });
+  if (!res.ok) await json(res);
+  return res.text();
+}
+
+/** The after-game reveal of a finished game (undecoded: the replay page checks it), or null. */
+export async function getReveal(code: string, signal?: AbortSignal): Promise<unknown> {
+  const res = await fetch(`/api/games/${encodeURIComponent(code)}/reveal`, { signal });
+  if (res.status === 404 || res.status === 409) return null;
+  const body = await json(res);
+  return isObj(body) ? (body.reveal ?? null) : null;
+}
+
+/** The stored games among `codes` (at most 50), newest first. */
+export async function listGames(codes: readonly string[], signal?: AbortSignal): Promise<GameListItem[]> {
+  if (codes.length === 0) return [];
+  const res = await fetch(`/api/games?codes=${codes.slice(0, 50).map(encodeURIComponent).join(',')}`, { signal });
+  return readList(await json(res));
+}
+
+/** The latest finished public games. */
+export async function recentGames(limit = 20, signal?: AbortSignal): Promise<GameListItem[]> {
+  return readList(await json(await fetch(`/api/games/recent?limit=${limit}`, { signal })));
+}

@@ -22,6 +22,7 @@ import {
   type Turn,
 } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
+import { closeAction, rejoin } from './rejoin.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 
 /**
@@ -31,8 +32,17 @@ import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js'
 export type LinkState =
   | { readonly kind: 'connecting' }
   | { readonly kind: 'connected' }
-  | { readonly kind: 'waiting'; readonly retryAt: number; readonly attempt: number; readonly offline: boolean }
-  | { readonly kind: 'retrying'; readonly attempt: number }
+  | {
+      readonly kind: 'waiting';
+      readonly retryAt: number;
+      readonly attempt: number;
+      readonly offline: boolean;
+      /** The server said it is restarting (or the game moved to another process). */
+      readonly restart?: boolean;
+    }
+  | { readonly kind: 'retrying'; readonly attempt: number; readonly restart?: boolean }
+  /** The server is restarting (`server_restart`): the page comes back by itself. */
+  | { readonly kind: 'restarting' }
   | { readonly kind: 'failed'; readonly reason: string }
   /** The seat was reclaimed from another device; this page now watches. */
   | { readonly kind: 'moved' }
@@ -83,8 +93,6 @@ export function decodeMessage<S extends AnySchema>(type: string, schema: S, payl
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
 const MAX_ATTEMPTS = 40;
 const OFFLINE_POLL_MS = 2000;
-/** Close codes after which we do not come back on our own. */
-const FINAL_CLOSE = new Set([1000, 4000]);
 
 /** The Colyseus endpoint: same origin in production, the dev proxy under Vite. */
 export function endpoint(): string {
@@ -101,6 +109,8 @@ export class GameConnection {
   private closed = false;
   /** Token of the dropped connection: `client.reconnect` may bridge a short drop with it. */
   private reconnectToken: string | null = null;
+  /** The server said it restarts: the banner says so until the room is back. */
+  private restarting = false;
   private readonly onOffline = (): void => this.dropped();
   private readonly onOnline = (): void => {
     if (this.timer !== null) this.retryNow();
@@ -228,6 +238,7 @@ export class GameConnection {
   private attach(room: Room): void {
     this.room = room;
     this.attempt = 0;
+    this.restarting = false;
     room.onStateChange((state: unknown) => {
       if (this.room !== room) return;
       const json = (state as { toJSON?: () => unknown }).toJSON?.() ?? state;
@@ -262,22 +273,32 @@ export class GameConnection {
       const entries = decodeMessage('played', PlayedMessage, payload);
       if (entries) this.events.played(entries);
     });
+    room.onMessage('server_restart', () => {
+      if (this.room !== room) return;
+      this.restarting = true;
+      this.events.link({ kind: 'restarting' });
+    });
     room.onMessage('*', () => undefined);
     room.onLeave((code: number) => {
       if (this.room !== room) return;
       this.room = null;
       if (this.closed) return;
-      if (FINAL_CLOSE.has(code)) {
-        if (code === 4000 && this.seat === null) {
-          // Our seat moved to another device: come back as a spectator.
-          this.enter({ spectate: true }).then(
-            () => this.events.link({ kind: 'moved' }),
-            () => this.schedule(!navigator.onLine),
-          );
-          return;
-        }
+      const action = closeAction(code, this.seat !== null);
+      if (action === 'moved') {
+        // Our seat moved to another device: come back as a spectator.
+        this.enter({ spectate: true }).then(
+          () => this.events.link({ kind: 'moved' }),
+          () => this.schedule(!navigator.onLine),
+        );
+        return;
+      }
+      if (action === 'final') {
         this.events.link({ kind: 'closed' });
         return;
+      }
+      if (action === 'restart') {
+        this.restarting = true;
+        this.attempt = 0;
       }
       this.reconnectToken = room.reconnectionToken;
       this.schedule(!navigator.onLine);
@@ -313,7 +334,7 @@ export class GameConnection {
     // Offline: no point backing off; the `online` event retries at once, this is a fallback.
     const delay = offline ? OFFLINE_POLL_MS : BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     if (!offline) this.attempt++;
-    this.events.link({ kind: 'waiting', retryAt: Date.now() + delay, attempt: this.attempt, offline });
+    this.events.link({ kind: 'waiting', retryAt: Date.now() + delay, attempt: this.attempt, offline, restart: this.restarting });
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.retry();
@@ -326,20 +347,28 @@ export class GameConnection {
       this.schedule(true);
       return;
     }
-    this.events.link({ kind: 'retrying', attempt: this.attempt });
+    this.events.link({ kind: 'retrying', attempt: this.attempt, restart: this.restarting });
     const token = this.reconnectToken;
     this.reconnectToken = null;
     try {
-      if (token) {
-        try {
-          this.attach(await this.client.reconnect(token));
+      // The token first; a restarted server knows none: then the code with the seat key.
+      const io = { reconnect: (t: string) => this.client.reconnect(t), joinById: (o: Record<string, unknown>) => this.client.joinById(this.code, o) };
+      try {
+        const { room } = await rejoin(io, token, this.seat);
+        if (this.closed) {
+          void room.leave(true).catch(() => undefined);
           return;
-        } catch {
-          /* token expired: fall back to the seat key */
         }
+        this.attach(room);
+        return;
+      } catch (e) {
+        // A stored key that is no good (another game with the same code?): forget it and watch.
+        if (toJoinError(e).code !== 'bad_seat_key') throw e;
+        forgetSeat(this.code);
+        this.seat = null;
+        this.events.seat(null);
+        await this.enter({ spectate: true });
       }
-      // With a seat key `enter` reclaims the seat; without one we come back as a spectator.
-      await this.enter({ spectate: true });
     } catch (e) {
       const err = toJoinError(e);
       if (err.code === 'not_found') {

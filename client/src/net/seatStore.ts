@@ -38,3 +38,17 @@ export function forgetSeat(code: string): void {
     /* ignore */
   }
 }
+
+/** The codes of every room this browser holds a seat in. */
+export function seatCodes(): string[] {
+  const codes: string[] = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k?.startsWith('djambi:seat:')) codes.push(k.slice('djambi:seat:'.length));
+    }
+  } catch {
+    /* storage disabled */
+  }
+  return codes;
+}

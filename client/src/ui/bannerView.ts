@@ -11,12 +11,16 @@ export class BannerView {
   /** Show the banner for a link state; `hadDrop`: a drop happened since the link was last back. */
   render(l: LinkState, hadDrop: boolean): void {
     switch (l.kind) {
+      case 'restarting':
+        this.show(S.net.restarting, false);
+        break;
       case 'waiting':
-        if (l.offline) this.show(S.net.offline, true);
+        if (l.restart && !l.offline) this.show(S.net.restarting, true);
+        else if (l.offline) this.show(S.net.offline, true);
         else this.show(S.net.reconnecting(Math.max(0, Math.ceil((l.retryAt - Date.now()) / 1000))), true);
         break;
       case 'retrying':
-        this.show(S.net.reconnectingNow, false);
+        this.show(l.restart ? S.net.restarting : S.net.reconnectingNow, false);
         break;
       case 'failed':
         this.show(S.net.gaveUp, false);

@@ -32,9 +32,15 @@ import { StatusView } from './statusView.js';
 
 export type { DjambiDebug } from './debugHook.js';
 
+/** What the router gives the game page. */
+export interface GamePageOptions {
+  /** The room does not exist (any more): the router shows the stored game, if there is one. */
+  readonly gone?: () => void;
+}
+
 /** Render the game page; returns its cleanup. */
-export function renderGame(root: HTMLElement, code: string): () => void {
-  const page = new GamePage(root, code);
+export function renderGame(root: HTMLElement, code: string, options: GamePageOptions = {}): () => void {
+  const page = new GamePage(root, code, options);
   return () => page.dispose();
 }
 
@@ -63,6 +69,7 @@ class GamePage {
   constructor(
     private readonly root: HTMLElement,
     private readonly code: string,
+    private readonly options: GamePageOptions = {},
   ) {
     this.signal = new TurnSignal(() => S.title.yourTurn(code));
     this.signal.setTitle(S.title.game(code));
@@ -96,6 +103,7 @@ class GamePage {
       this.conn,
       (text) => this.fatal(text),
       () => this.refreshPanels(),
+      () => this.gone(),
     );
     this.controls = new ControlsView(this.controller, this.pane.input);
     this.lobby = new LobbyView(code, { takeSeat: (c) => void this.join.takeSeat(c), start: () => this.sendAction('start') });
@@ -141,6 +149,12 @@ class GamePage {
       announce: this.live,
     });
     this.refreshControls(this.controller.view);
+  }
+
+  /** No room with this code: let the router look in the archive (else it is fatal). */
+  private gone(): void {
+    if (this.options.gone) this.options.gone();
+    else this.fatal(S.game.notFound);
   }
 
   private fatal(text: string): void {
@@ -198,6 +212,8 @@ class GamePage {
   }
 
   private onLink(l: LinkState): void {
+    // The room went away for good while we were away: the game may be in the archive.
+    if (l.kind === 'failed' && l.reason === 'not_found') return this.gone();
     const back = this.session.setLink(l);
     // Down, a turn being sent waits; back (a new room), it is sent again.
     this.controller.setLink(l.kind === 'connected' || l.kind === 'moved');

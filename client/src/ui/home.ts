@@ -1,7 +1,8 @@
 /** Home page: create a game, join one by code, list the public games. */
 import { COLOURS, DEFAULT_RULES, MAX_NO_PROGRESS_ROUNDS, normaliseCode, RULE_VALUES, type RuleChoiceKey, type Rules } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
-import { createRoom, listRooms, type RoomInfo } from '../net/api.js';
+import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
+import { seatCodes } from '../net/seatStore.js';
 import { h, link, navigate, replace } from './dom.js';
 
 /** The rule options the create form offers (their values come from the engine's `RULE_VALUES`). */
@@ -190,10 +191,42 @@ export function renderHome(root: HTMLElement): () => void {
   refresh();
   const timer = setInterval(refresh, 10000);
 
+  // ---- your games (seat keys held here) and the recently finished public games
+  const mine = h('ul', { class: 'rooms', id: 'your-games' });
+  const codes = seatCodes();
+  if (codes.length === 0) replace(mine, h('li', { class: 'muted' }, S.replay.yourGamesEmpty));
+  else
+    listGames(codes, abort.signal)
+      .then((games) =>
+        showGames(
+          mine,
+          [...games].sort((a, b) => b.createdAt - a.createdAt),
+          'game',
+          S.replay.yourGamesEmpty,
+        ),
+      )
+      .catch(() => {
+        if (!abort.signal.aborted) replace(mine, h('li', { class: 'muted' }, S.replay.yourGamesFailed));
+      });
+  const recent = h('ul', { class: 'rooms', id: 'recent-games' });
+  recentGames(20, abort.signal)
+    .then((games) => showGames(recent, games, 'replay', S.replay.recentEmpty))
+    .catch(() => {
+      if (!abort.signal.aborted) replace(recent, h('li', { class: 'muted' }, S.replay.recentFailed));
+    });
+  const mineCard = h('section', { class: 'card' }, h('h2', {}, S.replay.yourGames), mine);
+  const recentCard = h('section', { class: 'card' }, h('h2', {}, S.replay.recentTitle), recent);
+
   replace(
     root,
-    h('header', { class: 'top' }, h('h1', {}, S.appName), h('p', { class: 'tagline' }, S.tagline), h('nav', {}, link('/rules', S.nav.rules))),
-    h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, joinForm, publicCard)),
+    h(
+      'header',
+      { class: 'top' },
+      h('h1', {}, S.appName),
+      h('p', { class: 'tagline' }, S.tagline),
+      h('nav', {}, link('/rules', S.nav.rules), link('/replay', S.replay.importNav)),
+    ),
+    h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, joinForm, mineCard, publicCard, recentCard)),
   );
   return () => {
     abort.abort();
@@ -227,6 +260,40 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
         h('span', { class: 'muted' }, waiting ? S.home.roomWaiting : S.home.roomPlaying),
         h('span', { class: 'muted', title: colours }, `${S.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
         link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? S.home.roomJoin : S.home.roomWatch, { class: 'button' }),
+      );
+    }),
+  );
+}
+
+/** A result in a few words. */
+function resultText(g: GameListItem): string {
+  const r = g.summary?.result;
+  if (!r) return g.status === 'finished' ? S.replay.finishedShort : S.replay.inProgressShort;
+  if (r.kind === 'win' && r.winner && (COLOURS as readonly string[]).includes(r.winner)) return S.status.resultWin(r.winner as (typeof COLOURS)[number]);
+  if (r.kind === 'draw' && r.reason) return S.status.resultDraw(r.reason as Parameters<typeof S.status.resultDraw>[0]);
+  return S.replay.finishedShort;
+}
+
+/** A list of stored games (newest first, as the server sends them), each linking to its page or replay. */
+function showGames(list: HTMLElement, games: readonly GameListItem[], to: 'game' | 'replay', empty: string): void {
+  if (games.length === 0) {
+    replace(list, h('li', { class: 'muted' }, empty));
+    return;
+  }
+  replace(
+    list,
+    ...games.map((g) => {
+      const names = Object.values(g.summary?.players ?? {})
+        .filter(Boolean)
+        .join(', ');
+      const path = to === 'replay' ? `/g/${g.code}/replay` : `/g/${g.code}`;
+      return h(
+        'li',
+        { 'data-code': g.code, 'data-status': g.status },
+        h('span', { class: 'code' }, g.code),
+        h('span', { class: 'muted' }, resultText(g)),
+        h('span', { class: 'muted' }, `${g.summary ? S.replay.moves(g.summary.moves) : ''}${names ? ` · ${names}` : ''}`),
+        link(path, to === 'replay' ? S.replay.watchReplay : S.replay.openGame, { class: 'button' }),
       );
     }),
   );

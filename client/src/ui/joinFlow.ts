@@ -16,6 +16,8 @@ export class JoinFlow {
     private readonly fatal: (text: string) => void,
     /** Called once a seat request settled (taken or not). */
     private readonly settled: () => void,
+    /** No room with this code (it may be a finished game, in the archive). */
+    private readonly gone: () => void = () => fatal(S.game.notFound),
   ) {}
 
   /** The first join. */
@@ -32,8 +34,9 @@ export class JoinFlow {
       const err = e as { code?: string };
       if (err.code !== 'not_found' && this.mode === 'seated') {
         this.mode = 'spectator';
-        await this.conn.join({ spectate: true }).catch(() => this.fatal(S.game.notFound));
-      } else this.fatal(S.game.notFound);
+        await this.conn.join({ spectate: true }).catch((e2: { code?: string }) => (e2?.code === 'not_found' ? this.gone() : this.fatal(S.game.notFound)));
+      } else if (err.code === 'not_found') this.gone();
+      else this.fatal(S.game.notFound);
     }
   }
 

@@ -1,12 +1,15 @@
 /** The move list card: the entries, the history navigation and the record link. */
+import { movesToRecord } from '../game/recordExport.js';
 import type { SessionView, Step } from '../game/session.js';
 import { S } from '../i18n/strings.js';
-import { h } from './dom.js';
+import { h, link } from './dom.js';
 import { renderMoves } from './panels.js';
 
 export class MovesView {
   private readonly list = h('div', { id: 'moves', class: 'moves-scroll' });
   readonly element: HTMLElement;
+  private latest: SessionView | null = null;
+  private url: string | null = null;
 
   constructor(
     code: string,
@@ -32,6 +35,10 @@ export class MovesView {
         'p',
         { class: 'muted record-link' },
         h('a', { id: 'record-link', href: `/api/rooms/${code}/record`, target: '_blank', rel: 'noopener' }, S.moves.record),
+        ' · ',
+        h('a', { id: 'record-json', href: '#', download: `djambi-${code}.json`, onclick: () => this.exportJson() }, S.moves.recordJson),
+        ' · ',
+        link(`/g/${code}/replay`, S.moves.replay, { id: 'replay-open' }),
       ),
     );
   }
@@ -54,7 +61,19 @@ export class MovesView {
     return () => document.removeEventListener('keydown', onKey);
   }
 
+  /** Point the JSON link at the record built from the move list now (the click then downloads it). */
+  private exportJson(): void {
+    const v = this.latest;
+    const a = this.element.querySelector<HTMLAnchorElement>('#record-json');
+    if (!v?.snapshot || !a) return;
+    if (this.url) URL.revokeObjectURL(this.url);
+    const record = movesToRecord(v.snapshot.rules, v.moves);
+    this.url = URL.createObjectURL(new Blob([`${JSON.stringify(record, null, 1)}\n`], { type: 'application/json' }));
+    a.href = this.url;
+  }
+
   render(v: SessionView): void {
+    this.latest = v;
     const total = v.moves.length;
     renderMoves(this.list, v.moves, v.historyIndex, v.replayed, (n) => this.pick(n >= total ? null : n));
   }

@@ -1,0 +1,426 @@
+/**
+ * The replay viewer (a lazily loaded chunk): a finished game at `/g/CODE` once its room is gone,
+ * `/g/CODE/replay` (`#ply=N` opens at move N), and `/replay`, which imports a pasted or uploaded
+ * record. The board, the session and the timeline are the game page's own: the record becomes a
+ * move list in a synthetic snapshot, and the session steps through it.
+ */
+import { check, makeFen, makeRecord, PressReveal, type Colour, type RevealItem } from '@djambi/shared';
+import { GameController } from '../game/controller.js';
+import { importRecord, interleave, parsePlyHash, plyHash, ReplayCursor, type ReplayGame, type ReplayStep, type StoryRow } from '../game/replay.js';
+import { GameSession } from '../game/session.js';
+import { readSnapshot } from '../game/snapshot.js';
+import { S } from '../i18n/strings.js';
+import { getGame, getRecordText, getReveal, recordUrl, type StoredGameInfo } from '../net/api.js';
+import { BoardPane } from './boardPane.js';
+import { h, link, replace, setText } from './dom.js';
+import { moveText, swatch } from './panels.js';
+
+/** What to show: a stored game by code (`replay`: the viewer route) or the import form. */
+export type ReplaySource = { readonly kind: 'archive'; readonly code: string; readonly replay: boolean } | { readonly kind: 'import' };
+
+/** Render the page; returns its cleanup. */
+export function renderReplay(root: HTMLElement, source: ReplaySource): () => void {
+  const abort = new AbortController();
+  let viewer: ReplayViewer | null = null;
+  const show = (game: ReplayGame, opts: ViewerOptions): HTMLElement => {
+    viewer?.dispose();
+    viewer = new ReplayViewer(game, opts);
+    return viewer.element;
+  };
+  if (source.kind === 'import') renderImport(root, show);
+  else void renderArchive(root, source.code, source.replay, abort.signal, show);
+  return () => {
+    abort.abort();
+    viewer?.dispose();
+  };
+}
+
+function header(title: string, ...nav: HTMLElement[]): HTMLElement {
+  return h(
+    'header',
+    { class: 'top game-top' },
+    link('/', S.appName, { class: 'brand' }),
+    h('h1', {}, title),
+    h('nav', {}, ...nav, link('/rules', S.nav.rules)),
+  );
+}
+
+function message(root: HTMLElement, title: string, text: string): void {
+  replace(root, header(title), h('main', { class: 'page narrow' }, h('p', { id: 'replay-message', role: 'alert' }, text), h('p', {}, link('/', S.nav.home))));
+}
+
+async function renderArchive(
+  root: HTMLElement,
+  code: string,
+  replayRoute: boolean,
+  signal: AbortSignal,
+  show: (g: ReplayGame, o: ViewerOptions) => HTMLElement,
+): Promise<void> {
+  document.title = replayRoute ? S.title.replay(code) : S.title.game(code);
+  replace(root, header(S.game.code(code)), h('p', { class: 'loading' }, S.replay.loading));
+  let info: StoredGameInfo | null;
+  let text: string;
+  let revealRaw: unknown = null;
+  try {
+    info = await getGame(code, signal);
+    if (!info) return message(root, S.game.code(code), S.replay.notFound);
+    text = await getRecordText(code, signal);
+    if (info.status === 'finished') revealRaw = await getReveal(code, signal).catch(() => null);
+  } catch (e) {
+    if (signal.aborted) return;
+    return message(root, S.game.code(code), S.replay.loadFailed(e instanceof Error ? e.message : String(e)));
+  }
+  if (signal.aborted) return;
+  const game = importRecord(text);
+  if (!game.ok) return message(root, S.game.code(code), S.replay.loadFailed(game.error.message));
+  const reveal = revealRaw ? check(PressReveal, revealRaw) : null;
+  const names: Partial<Record<Colour, string>> = {};
+  for (const s of info.seats) if (s.name) names[s.colour as Colour] = s.name;
+  for (const [c, n] of Object.entries(info.summary?.players ?? {})) if (n) names[c as Colour] = n;
+  const title = replayRoute ? S.replay.replayTitle(code) : info.status === 'finished' ? S.replay.finishedTitle(code) : S.game.code(code);
+  const nav = replayRoute ? link(`/g/${code}`, S.replay.backToGame, { id: 'to-game' }) : link(`/g/${code}/replay`, S.replay.openReplay, { id: 'to-replay' });
+  const viewer = show(game.value, {
+    code,
+    names,
+    reveal: reveal?.ok ? reveal.value : null,
+    revealAsked: info.status === 'finished',
+    finished: info.status === 'finished',
+    start: replayRoute ? 0 : game.value.moves.length,
+    exports: { text: recordUrl(code, 'text'), json: recordUrl(code, 'json') },
+  });
+  replace(root, header(title, nav), viewer);
+}
+
+function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions) => HTMLElement): void {
+  document.title = S.title.importReplay;
+  const area = h('textarea', { id: 'import-text', rows: 6, spellcheck: 'false', 'aria-describedby': 'import-error' });
+  const file = h('input', { type: 'file', id: 'import-file', accept: '.txt,.json,text/plain,application/json' });
+  const error = h('p', { id: 'import-error', class: 'error', role: 'alert' });
+  const slot = h('div', { id: 'import-result' });
+  const run = (text: string): void => {
+    setText(error, '');
+    const game = importRecord(text);
+    if (!game.ok) {
+      const e = game.error;
+      setText(error, text.trim() === '' ? S.replay.importEmpty : S.replay.importError(e.line ? S.replay.at(e.line, e.column ?? 1) : '', e.message));
+      replace(slot);
+      return;
+    }
+    replace(slot, show(game.value, { code: '', names: {}, reveal: null, revealAsked: false, finished: true, start: 0, exports: null }));
+  };
+  const form = h(
+    'form',
+    { class: 'card', id: 'import-form' },
+    h('h2', {}, S.replay.importTitle),
+    h('p', { class: 'hint' }, S.replay.importHint),
+    h('label', { for: 'import-text' }, S.replay.importText),
+    area,
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { for: 'import-file' }, S.replay.importFile),
+      file,
+      h('button', { type: 'submit', class: 'primary', id: 'import-show' }, S.replay.importShow),
+    ),
+    error,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    run(area.value);
+  });
+  file.addEventListener('change', () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    void f.text().then((text) => {
+      area.value = text;
+      run(text);
+    });
+  });
+  replace(root, header(S.replay.importedTitle), h('main', { class: 'page' }, form), slot);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface ViewerOptions {
+  readonly code: string;
+  readonly names: Partial<Record<Colour, string>>;
+  readonly reveal: PressReveal | null;
+  /** The game is over, so a reveal was asked for (null: the room revealed nothing). */
+  readonly revealAsked: boolean;
+  readonly finished: boolean;
+  /** Moves played on the first shown position (a `#ply=` in the address wins). */
+  readonly start: number;
+  /** Download links of the record; null: built here from the record. */
+  readonly exports: { readonly text: string; readonly json: string } | null;
+}
+
+const PLAY_MS = 900;
+
+/** The viewer: board, step controls, slider, result, moves with the press, exports. */
+class ReplayViewer {
+  readonly element: HTMLElement;
+  private readonly session = new GameSession();
+  private readonly controller = new GameController({ onSubmit: () => false });
+  private readonly pane: BoardPane;
+  private readonly cursor: ReplayCursor;
+  private readonly rows: StoryRow<RevealItem>[];
+  private readonly label = h('p', { id: 'replay-ply', class: 'turn', 'aria-live': 'polite' });
+  private readonly slider: HTMLInputElement;
+  private readonly playButton: HTMLButtonElement;
+  private readonly permalink = h('a', { id: 'replay-link' }, S.replay.linkToMove);
+  private readonly story = h('ol', { id: 'replay-story', class: 'moves story' });
+  private readonly urls: string[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly stop: () => void;
+
+  constructor(
+    private readonly game: ReplayGame,
+    private readonly opts: ViewerOptions,
+  ) {
+    const total = game.moves.length;
+    this.cursor = new ReplayCursor(total, parsePlyHash(location.hash, total) ?? opts.start);
+    this.session.applySnapshot(readSnapshot({ code: opts.code, phase: 'over', rules: game.rules, moves: game.moves, seats: {}, visibility: 'private' }));
+    this.pane = new BoardPane(this.controller, this.session);
+    const items = opts.reveal?.timeline ?? [];
+    this.rows = interleave(game.plies, items);
+    const button = (id: string, label: string, text: string, onclick: () => void): HTMLButtonElement =>
+      h('button', { type: 'button', id, 'aria-label': label, title: label, onclick }, text);
+    this.playButton = button('replay-play', S.replay.play, '▶', () => this.togglePlay());
+    this.slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: total, value: this.cursor.index, 'aria-label': S.replay.slider });
+    this.slider.addEventListener('input', () => this.go(Number(this.slider.value)));
+    const controls = h(
+      'div',
+      { class: 'prompt-bar replay-controls', role: 'group', 'aria-label': S.replay.slider },
+      button('replay-first', S.replay.first, '«', () => this.step('first')),
+      button('replay-prev', S.replay.prev, '‹', () => this.step('prev')),
+      this.playButton,
+      button('replay-next', S.replay.next, '›', () => this.step('next')),
+      button('replay-last', S.replay.last, '»', () => this.step('last')),
+      this.slider,
+    );
+    this.permalink.addEventListener('click', (e) => {
+      e.preventDefault();
+      history.replaceState(null, '', this.permalink.getAttribute('href') ?? '');
+      void navigator.clipboard?.writeText(this.permalink.href).catch(() => undefined);
+    });
+    const boardCol = h(
+      'section',
+      { class: 'board-col' },
+      this.pane.element,
+      controls,
+      h('div', { class: 'row spread' }, this.label, h('label', { class: 'view-from' }, `${S.game.viewAs} `, this.pane.viewSelect), this.permalink),
+    );
+    const side = h('aside', { class: 'side' }, this.resultCard(), this.storyCard(), this.exportCard());
+    this.element = h('main', { class: 'game replay', id: 'replay', 'data-total': total }, boardCol, side);
+    const onKey = (e: KeyboardEvent): void => this.key(e);
+    const onHash = (): void => {
+      const n = parsePlyHash(location.hash, total);
+      if (n !== null) this.go(n, false);
+    };
+    document.addEventListener('keydown', onKey);
+    window.addEventListener('hashchange', onHash);
+    this.stop = () => {
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('hashchange', onHash);
+    };
+    void this.pane.create().then(() => this.render(false));
+    this.render(false);
+  }
+
+  dispose(): void {
+    this.pause();
+    this.stop();
+    this.pane.dispose();
+    for (const u of this.urls) URL.revokeObjectURL(u);
+  }
+
+  private name(c: Colour): string {
+    return this.opts.names[c] || S.colour(c);
+  }
+
+  private resultCard(): HTMLElement {
+    const end = this.session.view.live;
+    const r = end?.result ?? null;
+    const text = r
+      ? r.kind === 'win'
+        ? S.status.resultWin(r.winner)
+        : S.status.resultDraw(r.reason)
+      : this.opts.finished
+        ? S.replay.noResult
+        : S.replay.inProgress;
+    const players = (Object.entries(this.opts.names) as [Colour, string][]).map(([c, n]) => h('li', {}, swatch(c), ` ${n}`));
+    return h(
+      'section',
+      { class: 'card', id: 'replay-result' },
+      h('h2', {}, S.replay.result),
+      h('p', { class: 'turn', id: 'replay-outcome' }, text),
+      players.length ? h('ul', { class: 'players' }, ...players) : null,
+    );
+  }
+
+  private storyCard(): HTMLElement {
+    const note = !this.opts.revealAsked ? null : !this.opts.reveal ? S.replay.noReveal : this.opts.reveal.conversations ? null : S.replay.revealHidden;
+    return h(
+      'section',
+      { class: 'card moves-card' },
+      h('h2', {}, this.opts.reveal ? S.replay.story : S.moves.title),
+      note ? h('p', { class: 'hint' }, note) : null,
+      h('div', { class: 'moves-scroll story-scroll' }, this.story),
+    );
+  }
+
+  private exportCard(): HTMLElement {
+    let text: string;
+    let json: string;
+    const file = `djambi${this.opts.code ? `-${this.opts.code}` : ''}`;
+    if (this.opts.exports) ({ text, json } = this.opts.exports);
+    else {
+      text = this.blob(makeRecord(this.game.record), 'text/plain');
+      json = this.blob(`${JSON.stringify(this.game.record, null, 1)}\n`, 'application/json');
+    }
+    return h(
+      'section',
+      { class: 'card' },
+      h('h2', {}, S.replay.exportTitle),
+      h(
+        'p',
+        { class: 'row' },
+        h('a', { id: 'export-text', href: text, download: `${file}.txt` }, S.replay.exportText),
+        h('a', { id: 'export-json', href: json, download: `${file}.json` }, S.replay.exportJson),
+      ),
+    );
+  }
+
+  private blob(content: string, type: string): string {
+    const url = URL.createObjectURL(new Blob([content], { type }));
+    this.urls.push(url);
+    return url;
+  }
+
+  private key(e: KeyboardEvent): void {
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') && t !== this.slider) return;
+    if (e.key === 'ArrowLeft') this.step('prev');
+    else if (e.key === 'ArrowRight') this.step('next');
+    else if (e.key === 'Home') this.step('first');
+    else if (e.key === 'End') this.step('last');
+    else if (e.key === ' ' && t?.tagName !== 'BUTTON') this.togglePlay();
+    else return;
+    e.preventDefault();
+  }
+
+  private step(where: ReplayStep): void {
+    if (where !== 'next') this.pause();
+    if (this.cursor.step(where)) this.render(true);
+  }
+
+  private go(n: number, updateHash = true): void {
+    if (this.cursor.go(n)) this.render(updateHash);
+  }
+
+  private togglePlay(): void {
+    if (this.timer !== null) return this.pause();
+    if (this.cursor.atEnd) this.cursor.go(0);
+    this.timer = setInterval(() => {
+      if (!this.cursor.step('next') || this.cursor.atEnd) this.pause();
+      this.render(true);
+    }, PLAY_MS);
+    this.setPlayButton();
+    this.render(true);
+  }
+
+  private pause(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.setPlayButton();
+  }
+
+  private setPlayButton(): void {
+    const playing = this.timer !== null;
+    setText(this.playButton, playing ? '❚❚' : '▶');
+    this.playButton.setAttribute('aria-label', playing ? S.replay.pause : S.replay.play);
+    this.playButton.title = playing ? S.replay.pause : S.replay.play;
+  }
+
+  private render(updateHash: boolean): void {
+    const n = this.cursor.index;
+    const total = this.cursor.total;
+    this.pane.animation.settle();
+    this.session.viewMove(n >= total ? null : n);
+    const v = this.session.view;
+    this.controller.setPosition(v.shown, null, { started: true, history: true });
+    this.pane.refresh();
+    const last = n > 0 ? this.game.moves[n - 1] : null;
+    setText(
+      this.label,
+      n === 0
+        ? `${S.replay.position(0, total)} · ${S.replay.start}`
+        : `${S.replay.position(n, total)} · ${last?.colour ? `${S.colour(last.colour)} ` : ''}${last ? moveText(last) : ''}`,
+    );
+    this.slider.value = String(n);
+    this.element.dataset.ply = String(n);
+    this.element.dataset.fen = v.shown ? makeFen(v.shown) : '';
+    this.permalink.setAttribute('href', plyHash(n));
+    if (updateHash && location.hash !== plyHash(n)) history.replaceState(null, '', `${location.pathname}${location.search}${plyHash(n)}`);
+    this.renderStory(n);
+  }
+
+  private renderStory(n: number): void {
+    const rows = this.rows.map((row) => {
+      if (row.kind === 'move') {
+        const m = this.game.moves[row.index];
+        const k = row.index + 1;
+        return h(
+          'li',
+          { class: k === n ? 'current' : k > n ? 'future' : '' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'move',
+              'data-ply': k,
+              'aria-current': k === n ? 'step' : null,
+              'aria-label': S.moves.moveLabel(k, `${m.colour ? S.colour(m.colour) : ''} ${moveText(m)}`),
+              onclick: () => this.go(k),
+            },
+            h('span', { class: 'muted' }, `${k}. `),
+            m.colour ? swatch(m.colour) : null,
+            moveText(m),
+          ),
+        );
+      }
+      return h('li', { class: `press-row ${row.after > n ? 'future' : ''}` }, this.pressText(row.item));
+    });
+    replace(this.story, ...rows);
+    (this.story.querySelector('.current') as HTMLElement | null)?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  private pressText(item: RevealItem): string {
+    const by = (c: Colour | null): string => (c ? this.name(c) : '');
+    const members = (cs: readonly Colour[]): string => cs.map((c) => this.name(c)).join(' · ');
+    switch (item.kind) {
+      case 'message': {
+        const where = item.channel === 'table' ? S.press.table : item.channel === 'spectators' ? S.press.spectators : item.channel.replace(/^[a-z]+:/, '');
+        const from = item.name ?? (/^[RBYG]$/.test(item.from) ? this.name(item.from as Colour) : item.from);
+        return `${S.reveal.where(where)} ${from}: ${item.text}`;
+      }
+      case 'channel':
+        return S.reveal.channelOpened(by(item.by), members(item.members.filter((c) => c !== item.by)));
+      case 'pact': {
+        const pact = this.opts.reveal?.pacts.find((p) => p.id === item.pactId);
+        const fn = S.pacts.event[item.event] ?? S.pacts.event.proposed;
+        return fn(by(item.by), pact ? members(pact.members) : '');
+      }
+      case 'betrayal':
+        return S.pacts.betrayal(
+          this.name(item.traitor),
+          this.name(item.victim),
+          item.acts.map((a) => S.pacts.acts[a] ?? a).join(', '),
+          item.ply + 1,
+          item.turnText,
+        );
+      case 'draw':
+        return S.reveal.draw(item.event, by(item.by));
+    }
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * Durable games in Chromium: a short game is played to its end through the real server (with a
+ * store), its room is disposed, and then `/g/CODE` still shows the finished game, and
+ * `/g/CODE/replay#ply=3` opens at move 3 and steps with the keyboard. `/replay` imports a pasted
+ * record, and a malformed one shows an error with its line and column. Last, a server restart:
+ * the page says so and comes back by itself.
+ */
+import { matchMaker } from '@colyseus/core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { applyEvent, initialPosition, legalTurns, makeFen, makeTurn, parseRecord, parseRules, type GameRecord } from '@djambi/shared';
+import { createServer, type RunningServer } from '../../server/src/app.js';
+import { MemoryStore } from '../../server/src/store/memory.js';
+import { createRoom, fullRoom, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
+import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, pageState, waitForText, waitReady, waitState } from './helpers.js';
+
+const describeBrowser = describeWithBrowser();
+quietSdkWarnings();
+
+/** The FEN after the first `n` events of a record. */
+function fenAfter(record: GameRecord, n: number): string {
+  let pos = initialPosition(record.rules);
+  for (const e of record.events.slice(0, n)) {
+    const r = applyEvent(pos, e);
+    if (!r.ok) throw new Error(r.error.message);
+    pos = r.value.position;
+  }
+  return makeFen(pos);
+}
+
+describeBrowser('finished games stay readable; records import', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const store = new MemoryStore();
+  const errors: string[] = [];
+  let code = '';
+  let recordText = '';
+  let record: GameRecord;
+
+  beforeAll(async () => {
+    ensureClientBuilt();
+    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await context?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  });
+
+  test('a short game is played to its end and its room is disposed', async () => {
+    const room = await fullRoom(server, { rules: { players: 2 }, visibility: 'public' }, 0);
+    code = room.code;
+    room.players[0].room.send('start');
+    await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
+    await playRandomGame(room.players, room.all, 7, {
+      maxTurns: 6,
+      // After the second turn, a word at the table: the replay shows it between moves 2 and 3.
+      afterEvent: async (version) => {
+        if (room.players[0].state.moves.length !== 2) return;
+        room.players[0].room.send('press_send', { channel: 'table', text: 'Peace, friends' });
+        await room.players[0].waitMessage('press_message');
+        void version;
+      },
+    });
+    expect(room.players[0].state.phase).toBe('over');
+    await leaveAll(room.all);
+    const live = matchMaker.getLocalRoomById(code);
+    if (live) await live.disconnect();
+    for (let i = 0; i < 100 && (await matchMaker.query({ roomId: code })).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await matchMaker.query({ roomId: code })).toHaveLength(0);
+    recordText = await (await fetch(`${server.url}/api/games/${code}/record`)).text();
+    const parsed = parseRecord(recordText);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    record = parsed.value;
+    expect(record.events.length).toBeGreaterThanOrEqual(7);
+  });
+
+  test('/g/CODE shows the finished game: result, moves and the board at the end', async () => {
+    await page.goto(`${server.url}/g/${code}`);
+    const total = record.events.length;
+    await page.waitForSelector('#replay', { timeout: 15000 });
+    await waitForText(page.locator('#replay-outcome'), /wins|Draw/);
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move ${total} of ${total}`));
+    expect(await page.locator('#replay-story button.move').count()).toBe(total);
+    expect(await page.locator('#replay').getAttribute('data-fen')).toBe(fenAfter(record, total));
+    expect(await page.locator('#board canvas').count()).toBe(1);
+    // The revealed press sits between the moves by its ply.
+    const rows = await page
+      .locator('#replay-story > li')
+      .evaluateAll((lis) => lis.map((li) => (li.classList.contains('press-row') ? `p:${li.textContent}` : 'm')));
+    expect(rows.slice(0, 4)).toEqual(['m', 'm', expect.stringMatching(/^p:.*Peace, friends/), 'm']);
+    expect(await page.locator('#export-text').getAttribute('href')).toBe(`/api/games/${code}/record`);
+    expect(await page.textContent('body')).not.toContain('does not exist');
+    await page.screenshot({ path: outputFile('finished-game.png') });
+  });
+
+  test('/g/CODE/replay#ply=3 opens at move 3 and steps with the keyboard, buttons and slider', async () => {
+    const total = record.events.length;
+    await page.goto(`${server.url}/g/${code}/replay#ply=3`);
+    await page.waitForSelector('#replay');
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move 3 of ${total}`));
+    const fen = () => page.locator('#replay').getAttribute('data-fen');
+    expect(await fen()).toBe(fenAfter(record, 3));
+    await page.keyboard.press('ArrowRight');
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move 4 of ${total}`));
+    expect(await fen()).toBe(fenAfter(record, 4));
+    expect(new URL(page.url()).hash).toBe('#ply=4');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move 2 of ${total}`));
+    await page.keyboard.press('End');
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move ${total} of ${total}`));
+    await page.keyboard.press('Home');
+    await waitForText(page.locator('#replay-ply'), /^Move 0 of/);
+    expect(await fen()).toBe(fenAfter(record, 0));
+    await page.click('#replay-next');
+    await waitForText(page.locator('#replay-ply'), /^Move 1 of/);
+    await page.locator('#replay-slider').fill('5');
+    await waitForText(page.locator('#replay-ply'), /^Move 5 of/);
+    expect(await page.locator('#replay-link').getAttribute('href')).toBe('#ply=5');
+    await page.screenshot({ path: outputFile('replay.png') });
+    // Space plays: the position moves on by itself.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await waitForText(page.locator('#replay-ply'), /^Move [1-9]\d* of/, 5000);
+    await page.keyboard.press('Space');
+    expect(errors).toEqual([]);
+  });
+
+  test('/replay imports a pasted record and shows it; a malformed one is an error with line and column', async () => {
+    await page.goto(`${server.url}/replay`);
+    await page.fill('#import-text', recordText);
+    await page.click('#import-show');
+    await page.waitForSelector('#replay');
+    const total = record.events.length;
+    expect(await page.locator('#replay').getAttribute('data-total')).toBe(String(total));
+    await page.keyboard.press('End');
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move ${total} of ${total}`));
+    expect(await page.locator('#replay').getAttribute('data-fen')).toBe(fenAfter(record, total));
+    expect(await page.locator('#export-text').getAttribute('href')).toMatch(/^blob:/);
+
+    await page.fill('#import-text', 'Djambi players=4\nc7-c6 g7-g6\n  i3-i5 zz9\n');
+    await page.click('#import-show');
+    await waitForText(page.locator('#import-error'), /line 3, column 9/);
+    expect(await page.locator('#replay').count()).toBe(0);
+    await page.fill('#import-text', '{"rules": {},\n "events": [,]}');
+    await page.click('#import-show');
+    await waitForText(page.locator('#import-error'), /line 2, column 13/);
+    expect(errors).toEqual([]);
+  });
+
+  test('the home page lists the games of this browser and the recently finished ones', async () => {
+    await page.goto(`${server.url}/`);
+    await waitForText(page.locator('#recent-games'), new RegExp(code));
+    expect(await page.locator(`#recent-games a[href="/g/${code}/replay"]`).count()).toBe(1);
+    // A seat key of that game in this browser puts it in "Your games".
+    await page.evaluate((c) => localStorage.setItem(`djambi:seat:${c}`, JSON.stringify({ colour: 'R', seatKey: 'x' })), code);
+    await page.reload();
+    await waitForText(page.locator('#your-games'), new RegExp(code));
+    expect(await page.locator(`#your-games a[href="/g/${code}"]`).count()).toBe(1);
+  });
+
+  test('a server restart: the page says so and comes back by itself, seat kept', async () => {
+    const creator: TestClient = await createRoom(server, { name: 'host' });
+    const live = creator.state.code as string;
+    const fresh = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const p = await fresh.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    await p.goto(`${server.url}/g/${live}`);
+    await waitReady(p);
+    await p.fill('#player-name', 'Browser');
+    await p.click('#take-seat');
+    await waitState(p, 's.seat !== null');
+    const seat = (await pageState(p)).seat;
+    const port = server.port;
+    // What SIGTERM does: every room says `server_restart` and closes with 4100; then a new process.
+    await leaveAll([creator]);
+    const room = matchMaker.getLocalRoomById(live);
+    room?.onBeforeShutdown();
+    await waitForText(p.locator('#net-banner'), /server is restarting/);
+    await server.close();
+    server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
+    await waitState(p, `s.seat === '${seat}' && s.phase === 'waiting'`, 30000);
+    await waitForText(p.locator('#net-banner'), /Reconnected/, 10000);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
+  test('a turn made while the server restarts is sent when the page is back', async () => {
+    // Two players: the creator (Red, a plain colyseus.js client) and the page (Yellow).
+    const creator = await createRoom(server, { name: 'host', rules: { players: 2 } });
+    const live = creator.state.code as string;
+    const fresh = await browser.newContext({ viewport: { width: 1100, height: 760 }, acceptDownloads: true });
+    const p = await fresh.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    await p.goto(`${server.url}/g/${live}`);
+    await waitReady(p);
+    await p.fill('#player-name', 'Browser');
+    await p.click('#take-seat');
+    await waitState(p, "s.seat === 'Y'");
+    creator.room.send('start');
+    await waitState(p, "s.phase === 'playing'");
+    const rules = parseRules({ players: 2 });
+    if (!rules.ok) throw new Error('rules');
+    let pos = initialPosition(rules.value);
+    const first = legalTurns(pos)[0];
+    creator.room.send('turn', { ...first, version: creator.state.version });
+    const played = applyEvent(pos, { type: 'turn', turn: first });
+    if (!played.ok) throw new Error(played.error.message);
+    pos = played.value.position;
+    expect(pos.toMove).toBe('Y');
+    await waitState(p, "s.moves === 1 && s.toMove === 'Y'");
+    const port = server.port;
+    await leaveAll([creator]);
+    matchMaker.getLocalRoomById(live)?.onBeforeShutdown();
+    await waitForText(p.locator('#net-banner'), /server is restarting/);
+    await server.close();
+    // The turn is made while no server runs: it waits, and goes out with its version once back.
+    const turn = makeTurn(legalTurns(pos)[0], pos);
+    await p.fill('#square-input', turn);
+    await p.press('#square-input', 'Enter');
+    server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
+    await waitState(p, "s.moves === 2 && s.seat === 'Y'", 30000);
+    const after = applyEvent(pos, { type: 'turn', turn: legalTurns(pos)[0] });
+    if (!after.ok) throw new Error(after.error.message);
+    await waitState(p, `s.fen === ${JSON.stringify(makeFen(after.value.position))}`);
+    // The live game's record, built in the page from the move list, downloads as JSON.
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('#record-json')]);
+    const stream = await download.createReadStream();
+    let body = '';
+    for await (const chunk of stream) body += String(chunk);
+    const json = JSON.parse(body) as GameRecord;
+    expect(json.events).toHaveLength(2);
+    expect(json.rules.players).toBe(2);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+});
