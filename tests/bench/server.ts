@@ -47,9 +47,10 @@ function parseArgs(argv: string[]): Options {
       const v = argv[++i];
       if (v !== 'none' && v !== 'sqlite' && v !== 'postgres') throw new Error('--store takes none, sqlite or postgres');
       o.store = v;
-    }
-    else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] [--store none|sqlite|postgres] [--json]');
+    } else if (a === '--help' || a === '-h') {
+      console.log(
+        'usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] [--store none|sqlite|postgres] [--json]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
