@@ -21,8 +21,6 @@ const NAMED = [
   'SeatMessage',
   'SeatLostMessage',
   'RejectedMessage',
-  'PlayedEntry',
-  'PlayedMessage',
   'RoomListing',
   'RoomListingPage',
   'CreatedRoom',

@@ -6,7 +6,6 @@
  */
 import {
   check,
-  PlayedMessage,
   PRESS_SERVER_MESSAGES,
   PRESS_SERVER_SCHEMAS,
   parseRules,
@@ -40,7 +39,6 @@ describe('press deliveries', () => {
     const game = new Game(rules.value);
     const press = new Press({ seats, newId: counterIds(), press_visibility: seed % 2 ? 'existence' : 'hidden' });
     const inbox = new Inbox();
-    const played: unknown[] = [];
     press.addSpectator('spec', 'Watcher');
     press.start(game.position);
     let now = 0;
@@ -68,7 +66,6 @@ describe('press deliveries', () => {
       const before = game.position;
       const res = i === 40 && seats.length > 2 ? game.resign(mover, now) : game.play(mover, randomTurn(game.position, random), now);
       if (!res.ok) throw new Error(res.error.message);
-      played.push(JSON.parse(JSON.stringify(res.value.map((e) => ({ index: e.index, kind: e.kind, colour: e.colour, text: e.text, effects: e.effects })))));
       inbox.take(press.afterEntries(before, res.value, now));
     }
     if (!game.over) {
@@ -89,7 +86,6 @@ describe('press deliveries', () => {
     }
     for (const type of ['press_message', 'press_channel', 'press_history', 'pact', 'draw', 'press_reveal', 'press_page', 'press_unread'])
       expect(seen).toContain(type);
-    for (const entries of played) roundTrips(PlayedMessage, entries, 'played');
   });
 
   test('garbage is refused with the path of the bad field', () => {
@@ -103,8 +99,6 @@ describe('press deliveries', () => {
     expect(bad(PRESS_SERVER_SCHEMAS.press_reveal, { conversations: true, channels: [], pacts: [], betrayals: [], timeline: [{ kind: 'spam' }] })).toBe(
       'timeline.0.kind',
     );
-    expect(bad(PlayedMessage, [{ index: 0, kind: 'turn', colour: 'R', text: 'x', effects: [{ type: 'teleport' }] }])).toBe('0.effects.0');
-    expect(bad(PlayedMessage, { index: 0 })).toBe(undefined);
     expect(bad(SeatMessage, { colour: 'Q', seatKey: 'k' })).toBe('colour');
     expect(bad(RejectedMessage, { type: 'turn', code: 7, message: '' })).toBe('code');
     expect(bad(RoomListing, { code: 'ABCDEF' })).toBe('phase');

@@ -11,14 +11,12 @@ import {
   type Colour,
   type Decoded,
   type JoinFailure,
-  PlayedMessage,
   PRESS_SERVER_MESSAGES,
   PRESS_SERVER_SCHEMAS,
   parseJoinError,
   RejectedMessage,
   SeatLostMessage,
   SeatMessage,
-  type PlayedEntry,
   type Turn,
 } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
@@ -48,15 +46,11 @@ export type LinkState =
   | { readonly kind: 'moved' }
   | { readonly kind: 'closed' };
 
-/** An entry of a `played` broadcast (the shared `PlayedEntry` schema's type). */
-export type { PlayedEntry };
-
 /** What a connection reports. */
 export interface ConnectionEvents {
   state(snapshot: GameSnapshot): void;
   seat(seat: StoredSeat | null): void;
   rejected(code: string, message: string, type: string, retryAfterMs?: number): void;
-  played(entries: readonly PlayedEntry[]): void;
   link(state: LinkState): void;
   /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload decoded with its shared schema. */
   press(type: string, payload: unknown): void;
@@ -269,10 +263,6 @@ export class GameConnection {
         if (msg) this.events.press(type, msg);
       });
     }
-    room.onMessage('played', (payload: unknown) => {
-      const entries = decodeMessage('played', PlayedMessage, payload);
-      if (entries) this.events.played(entries);
-    });
     room.onMessage('server_restart', () => {
       if (this.room !== room) return;
       this.restarting = true;

@@ -94,8 +94,6 @@ class GamePage {
       state: (s) => this.onState(s),
       seat: (seat) => this.onSeat(seat),
       rejected: (c, m, type, retry) => this.onRejected(c, m, type, retry),
-      // The board comes from the move list only: the `played` broadcast is not needed.
-      played: () => undefined,
       link: (l) => this.onLink(l),
       press: (type, payload) => this.press.receive(type, payload),
     });

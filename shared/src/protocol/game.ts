@@ -1,12 +1,12 @@
 /**
  * The game and lobby protocol as schemas: what a client sends (`turn`, `start`, `resign`,
  * `swap`, `ready`, `name`), the create and join options, what the server sends (`seat`,
- * `seat_lost`, `rejected`, `played`), the room listing, and the join error codes
+ * `seat_lost`, `rejected`, `server_restart`), the room listing, and the join error codes
  * (docs/PROTOCOL.md). The server checks with them, the client decodes with them.
  */
 import * as v from 'valibot';
 import { parseRules } from '../position.js';
-import { type Colour, COLOURS, type Effect, type Rules, type Turn } from '../types.js';
+import { type Colour, COLOURS, type Rules, type Turn } from '../types.js';
 import { isPlainObject, isRecord, message, type Output } from './schema.js';
 
 // ---- limits -----------------------------------------------------------------------------------
@@ -256,27 +256,6 @@ export type RejectedMessage = Output<typeof RejectedMessage>;
 export const ENTRY_KINDS = ['turn', 'pass', 'resign', 'timeout', 'draw'] as const;
 /** The kind of a record entry. */
 export type EntryKind = (typeof ENTRY_KINDS)[number];
-
-/** The engine's effect types (the `type` of an `Effect`). */
-const EFFECT_TYPES: readonly string[] = ['move', 'kill', 'displace', 'place', 'exit', 'control', 'eliminated', 'pass', 'resign', 'result'];
-/** An engine `Effect`: its `type` is checked, its fields are the engine's (`types.ts`). */
-const EffectSchema = v.custom<Effect>((x) => isRecord(x) && typeof x.type === 'string' && EFFECT_TYPES.includes(x.type));
-
-/** One entry of `played`: its index in the move list, kind, player (null for a draw), notation, effects. */
-export const PlayedEntry = v.object({
-  index: v.number(),
-  kind: v.picklist(ENTRY_KINDS),
-  colour: v.nullable(ColourSchema),
-  text: v.string(),
-  effects: v.optional(v.array(EffectSchema)),
-});
-/** An entry of a `played` broadcast. */
-export type PlayedEntry = Output<typeof PlayedEntry>;
-
-/** `played`: the record entries accepted together, right after the patch that holds them. */
-export const PlayedMessage = v.array(PlayedEntry);
-/** A `played` message. */
-export type PlayedMessage = Output<typeof PlayedMessage>;
 
 // ---- the room listing -------------------------------------------------------------------------
 
