@@ -10,6 +10,7 @@ export {
   squareOf,
   fileOf,
   rankOf,
+  DIRECTIONS,
   SIZE as BOARD_SIZE,
   NSQ as SQUARE_COUNT,
 } from './squares.js';

@@ -5,11 +5,14 @@
  * record, and a malformed one shows an error with its line and column. Last, a server restart:
  * the page says so and comes back by itself.
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { applyEvent, initialPosition, legalTurns, makeFen, makeTurn, parseRecord, parseRules, type GameRecord } from '@djambi/shared';
 import { createServer, type RunningServer } from '../../server/src/app.js';
-import { MemoryStore } from '../../server/src/store/memory.js';
+import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { createRoom, fullRoom, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
 import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, pageState, waitForText, waitReady, waitState } from './helpers.js';
 
@@ -32,7 +35,8 @@ describeBrowser('finished games stay readable; records import', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const store = new MemoryStore();
+  // The real default store: a SQLite file, read again after the room is gone and across the restart.
+  const store = SqliteStore.open(path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-e2e-')), 'replay.sqlite'));
   const errors: string[] = [];
   let code = '';
   let recordText = '';
@@ -49,6 +53,7 @@ describeBrowser('finished games stay readable; records import', () => {
 
   afterAll(async () => {
     await server?.close();
+    await store.close();
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
   });

@@ -1,14 +1,13 @@
 /**
  * Real server processes for crash and restart tests: `node server/dist/index.js` (the built
  * server, as `npm start` runs it) on a fixed free loopback port, with its own store, killed with
- * real signals. And a per-test PostgreSQL database when the machine has PostgreSQL.
+ * real signals. (A per-test PostgreSQL database: `createTestDatabase` in tests/store/helpers.ts.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as PgClient } from 'pg';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
@@ -93,41 +92,4 @@ export class ServerProcess {
   async stop(): Promise<void> {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) await this.kill('SIGKILL');
   }
-}
-
-/** The PostgreSQL server tests use (`PG_TEST_URL`, default the machine's service). */
-export const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** Whether PostgreSQL answers. */
-export async function postgresAvailable(): Promise<boolean> {
-  const client = new PgClient({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** Creates a fresh database; returns its URL and a function that drops it. */
-export async function tempDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `djambi_test_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new PgClient({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new PgClient({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }

@@ -5,15 +5,15 @@
  * press history, then play the game to its end. On SQLite (a file in a temporary directory) and
  * on PostgreSQL (a database of its own; skipped locally without PostgreSQL, required under CI).
  */
-import { spawnSync } from 'node:child_process';
 import { Client } from 'colyseus.js';
 import { holder, quietSdkWarnings, randomTurnFor, seeded, type State, TestClient } from './helpers.js';
-import { freePort, ServerProcess, tempDatabase, tempDataDir } from './processes.js';
+import { createTestDatabase, isPgReachable, PG_ADMIN_URL } from '../store/helpers.js';
+import { freePort, ServerProcess, tempDataDir } from './processes.js';
 
-const PG = spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { timeout: 5000 }).status === 0;
+const PG = isPgReachable();
 if (!PG) {
   if (process.env.CI === 'true') throw new Error('PostgreSQL is required under CI=true (.ci/run provides one)');
-  console.warn('restart.test.ts: no PostgreSQL on 127.0.0.1:5432, the PostgreSQL variants are skipped');
+  console.warn(`restart.test.ts: no PostgreSQL at ${PG_ADMIN_URL}, the PostgreSQL variants are skipped (they fail under CI=true)`);
 }
 
 jest.setTimeout(120_000);
@@ -161,7 +161,7 @@ describe('SQLite store', () => {
 
 (PG ? describe : describe.skip)('PostgreSQL store', () => {
   test('kill -9 mid-game: restart, seats reclaimed, the same game, played to the end', async () => {
-    const db = await tempDatabase();
+    const db = await createTestDatabase();
     try {
       await crashAndRestart('SIGKILL', { DATABASE_URL: db.url });
     } finally {
@@ -169,7 +169,7 @@ describe('SQLite store', () => {
     }
   });
   test('SIGTERM mid-game: clients told server_restart (4100), restart, the same game, played to the end', async () => {
-    const db = await tempDatabase();
+    const db = await createTestDatabase();
     try {
       await crashAndRestart('SIGTERM', { DATABASE_URL: db.url });
     } finally {

@@ -1,5 +1,5 @@
 /** Rules page: the pieces and the rules, with small diagrams drawn in plain DOM. */
-import { KINDS, type Colour, type Kind } from '@djambi/shared';
+import { type Colour, DIRECTIONS, KINDS, type Kind } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 
@@ -60,16 +60,7 @@ function diagram(spec: DiagramSpec): HTMLElement {
 function lines(size: number, from: [number, number], blockers: readonly [number, number][], max = 9): [number, number][] {
   const out: [number, number][] = [];
   const blocked = new Set(blockers.map(([c, r]) => `${c},${r}`));
-  for (const [dc, dr] of [
-    [1, 0],
-    [-1, 0],
-    [0, 1],
-    [0, -1],
-    [1, 1],
-    [1, -1],
-    [-1, 1],
-    [-1, -1],
-  ]) {
+  for (const [dc, dr] of DIRECTIONS) {
     for (let k = 1; k <= max; k++) {
       const c = from[0] + dc * k;
       const r = from[1] + dr * k;

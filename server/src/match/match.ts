@@ -2,9 +2,10 @@
  * A match: the game, its clocks, the press (negotiation), the phase and the seats' game-level
  * state, with no transport, no timers and no clock of its own. `apply(intent, now)` validates an
  * intent against the current state and either refuses it (changing nothing) or accepts it,
- * returning the record event (one serialisable value), the deliveries (who gets which message),
- * the broadcasts and whether the public listing changed. `Match.restore(config, events)` replays
- * a list of events through the same `apply` and gives back an identical match.
+ * returning the record event (one serialisable value), the deliveries (who gets which message;
+ * a message for everyone is a delivery to every member) and whether the public listing
+ * changed. `Match.restore(config, events)` replays a list of events through the same `apply` and
+ * gives back an identical match.
  *
  * What is not deterministic is drawn when an intent is first accepted and kept in its event: a
  * new seat key (only its hash is kept; the key itself goes to its holder in a delivery) and the
@@ -59,12 +60,6 @@ export interface MatchEvent {
   readonly ids?: readonly string[];
 }
 
-/** A message for all connected clients. */
-export interface Broadcast {
-  readonly type: string;
-  readonly payload: unknown;
-}
-
 /** What an accepted intent did. */
 export interface Accepted {
   readonly ok: true;
@@ -72,7 +67,6 @@ export interface Accepted {
   readonly event: MatchEvent | null;
   /** Messages to exactly the members they name (a seat by its colour). */
   readonly deliveries: Delivery[];
-  readonly broadcasts: Broadcast[];
   /** The room's public listing changed (seats, phase, result…). */
   readonly listingChanged: boolean;
   /** Holders that moved seat (swaps): the room moves their connections. */
@@ -292,33 +286,34 @@ export class Match {
   private play(intent: Extract<Intent, { type: 'turn' | 'resign' }>, now: number): Outcome {
     const colour = this.player(intent.colour);
     if (typeof colour !== 'string') return colour;
-    // A clock that ran out before this intent ends the game (or the flagged player) first.
-    const flagged = this.flagFall(now);
-    if (flagged) return this.flagFirst(intent, now, flagged);
-    if (intent.type === 'turn' && intent.version !== undefined && intent.version !== this.game.length) {
-      return refuse('stale', `the game is at version ${this.game.length}, not ${intent.version}`);
-    }
-    const before = this.game.position;
-    const res = intent.type === 'turn' ? this.game.play(colour, intent.turn, now) : this.game.resign(colour, now);
-    if (!res.ok) return refuse(res.error.code as never, res.error.message);
-    return this.afterGame(intent, now, before, res.value);
+    return this.afterFlag(now, () => {
+      if (intent.type === 'turn' && intent.version !== undefined && intent.version !== this.game.length) {
+        return refuse('stale', `the game is at version ${this.game.length}, not ${intent.version}`);
+      }
+      const before = this.game.position;
+      const res = intent.type === 'turn' ? this.game.play(colour, intent.turn, now) : this.game.resign(colour, now);
+      if (!res.ok) return refuse(res.error.code as never, res.error.message);
+      return this.afterGame(intent, now, before, res.value);
+    });
   }
 
   /**
-   * A game intent arrived after a clock ran out: the flag falls first (an event of its own, so
-   * the log replays in the same order), then the intent is judged against the new state.
+   * An intent that arrives after a clock ran out: the flag falls first (an event of its own, so
+   * the log replays in the same order), then `next` judges the intent against the new state. If
+   * it is refused, the flag fall still stands: it is what happened.
    */
-  private flagFirst(intent: Extract<Intent, { type: 'turn' | 'resign' }>, now: number, flag: Accepted): Outcome {
+  private afterFlag(now: number, next: () => Outcome): Outcome {
+    const flag = this.flagFall(now);
+    if (!flag) return next();
     if (flag.event) this.events.push(flag.event);
-    const next = this.play(intent, now);
-    // The intent may be refused, but the flag fall stands: it is what happened.
-    if (!next.ok) return { ...flag, event: null, refused: next.rejection };
-    return { ...next, deliveries: [...flag.deliveries, ...next.deliveries], broadcasts: [...flag.broadcasts, ...next.broadcasts], listingChanged: true };
+    const out = next();
+    if (!out.ok) return { ...flag, event: null, refused: out.rejection };
+    return { ...out, deliveries: [...flag.deliveries, ...out.deliveries], listingChanged: true };
   }
 
   private flag(intent: Extract<Intent, { type: 'flag' }>, now: number): Outcome {
     const out = this.flagFall(now, intent);
-    return out ?? { ok: true, event: null, deliveries: [], broadcasts: [], listingChanged: false, moves: [] };
+    return out ?? { ok: true, event: null, deliveries: [], listingChanged: false, moves: [] };
   }
 
   /** Resigns the player whose clock has run out at `now` (a `timeout`), if any. */
@@ -334,20 +329,10 @@ export class Match {
 
   private pressIntent(intent: Extract<Intent, { type: 'press' }>, now: number): Outcome {
     if (!PRESS_TYPES.has(intent.message)) return refuse('unknown_message', `unknown press message "${String(intent.message).slice(0, 32)}"`);
-    if (this.phase === 'playing') {
-      const flagged = this.flagFall(now);
-      if (flagged?.event) this.events.push(flagged.event);
-      if (flagged) {
-        const next = this.pressIntent(intent, now);
-        if (!next.ok) return { ...flagged, event: null, refused: next.rejection };
-        return {
-          ...next,
-          deliveries: [...flagged.deliveries, ...next.deliveries],
-          broadcasts: [...flagged.broadcasts, ...next.broadcasts],
-          listingChanged: true,
-        };
-      }
-    }
+    return this.afterFlag(now, () => this.pressNow(intent, now));
+  }
+
+  private pressNow(intent: Extract<Intent, { type: 'press' }>, now: number): Outcome {
     const res = this.press.handle(intent.member, intent.message, intent.payload, now);
     if (!res.ok) return { ok: false, rejection: res.error };
     if (res.drawAgreed) {
@@ -362,8 +347,7 @@ export class Match {
 
   /**
    * After entries of one game call (`before`: the position before it): the press (betrayals,
-   * draw offer, reveal), the clocks (who is charged, who gets the increment), the `played`
-   * broadcast.
+   * draw offer, reveal) and the clocks (who is charged, who gets the increment).
    */
   private afterGame(intent: Intent, now: number, before: Position, entries: readonly Applied[]): Outcome {
     const deliveries = this.pressAfter(before, entries, now);
@@ -381,7 +365,7 @@ export class Match {
         }
       }
     }
-    // No broadcast of its own: the patch (the move list) is the one frame every client gets per turn.
+    // No message of its own: the patch (the move list) is the one frame every client gets per turn.
     const listingChanged = this.game.over || entries.some((e) => e.kind !== 'turn' && e.kind !== 'pass');
     return this.accepted(intent, now, { deliveries, listingChanged });
   }
@@ -412,7 +396,6 @@ export class Match {
     parts: {
       keyHash?: string;
       deliveries?: Delivery[];
-      broadcasts?: Broadcast[];
       listingChanged?: boolean;
       moves?: readonly SeatMove[];
       seat?: Accepted['seat'];
@@ -430,7 +413,6 @@ export class Match {
       ok: true,
       event,
       deliveries: parts.deliveries ?? [],
-      broadcasts: parts.broadcasts ?? [],
       listingChanged: parts.listingChanged ?? false,
       moves: parts.moves ?? [],
       ...(parts.seat ? { seat: parts.seat } : {}),

@@ -366,13 +366,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.disconnect(CLOSE_FENCED).catch(() => undefined);
   }
 
-  /** Sends what an accepted intent returned: seat moves, the patch, broadcasts, deliveries, listing. */
+  /** Sends what an accepted intent returned: seat moves, the patch, deliveries, listing. */
   private publish(out: Accepted): void {
     if (out.moves.length > 0) {
       this.links.move(out.moves, this.now());
       for (const m of out.moves) this.outbox.sendSeat(m.to, false);
     }
-    for (const b of out.broadcasts) this.broadcast(b.type, b.payload, { afterNextPatch: true });
     this.commit(out.listingChanged);
     this.outbox.deliver(out.deliveries);
     this.scheduleFlag();
