@@ -5,7 +5,7 @@
 export * from './types.js';
 export {
   makeSquare,
-  parseSquareName as parseSquare,
+  parseSquare,
   isSquare,
   squareOf,
   fileOf,
@@ -45,6 +45,8 @@ export {
   resign,
   drawByAgreement,
   diagnoseTurn,
+  isTurn,
+  applyTrusted,
   type TurnOutcome,
   type TurnError,
   type TurnDiagnosis,
@@ -64,8 +66,9 @@ export {
   type NotationError,
 } from './notation.js';
 export { hostileActs, pactBreaches } from './betrayal.js';
+export { nextTurn, type NextTurn } from './rules/order.js';
 export * from './protocol.js';
 export * from './protocol/game.js';
 export * from './protocol/joinError.js';
-export { check, isPlainObject, pathOf, type AnySchema, type Decoded, type Frozen, type Output, type SchemaError } from './protocol/schema.js';
+export { check, isPlainObject, isRecord, pathOf, type AnySchema, type Decoded, type Frozen, type Output, type SchemaError } from './protocol/schema.js';
 export { ok, err } from './result.js';

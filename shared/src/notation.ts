@@ -1,7 +1,20 @@
 import { ABSENT, FROZEN, HOSTAGE, draft, initialPosition as initialFor, parseRules, setupPosition, type PieceSetup, type Position } from './position.js';
-import { makeSquare, parseSquare, sqOf } from './squares.js';
+import { makeSquare, squareIndex, sqOf } from './squares.js';
 import { drawByAgreement, playTurn, resign } from './turn.js';
-import { COLOURS, DEFAULT_RULES, KINDS, type Colour, type Controller, type EngineError, type GameResult, type Result, type Rules, type Turn } from './types.js';
+import {
+  COLOURS,
+  DEFAULT_RULES,
+  KINDS,
+  type Colour,
+  type Controller,
+  type EngineError,
+  type GameResult,
+  type MoveTurn,
+  type Result,
+  type Rules,
+  type SquareName,
+  type Turn,
+} from './types.js';
 
 /**
  * Notation errors. A record's errors also give where the bad text starts: `line` and `column`,
@@ -159,7 +172,7 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Po
  */
 export function makeTurn(turn: Turn, before?: Position): string {
   if ('pass' in turn) return 'pass';
-  const to = parseSquare(turn.to);
+  const to = squareIndex(turn.to);
   const capture = before !== undefined && to >= 0 && before.board[to] >= 0;
   let s = `${turn.from}${capture ? 'x' : '-'}${turn.to}`;
   const placeFirst = before?.rules.maze_exit_order === 'act_place_exit';
@@ -179,10 +192,11 @@ export function parseTurn(text: unknown): Result<Turn, NotationError> {
   if (t === 'pass') return { ok: true, value: { pass: true } };
   const m = TURN_RE.exec(t);
   if (!m) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
-  const turn: { from: string; to: string; placement?: string; exit?: string; reporterTarget?: string } = { from: m[1], to: m[2] };
+  // TURN_RE matches square names only.
+  const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: m[1] as SquareName, to: m[2] as SquareName };
   for (let k = 0; k < m[3].length; k += 3) {
     const sym = m[3][k];
-    const sq = m[3].slice(k + 1, k + 3);
+    const sq = m[3].slice(k + 1, k + 3) as SquareName;
     const key = sym === '>' ? 'placement' : sym === '^' ? 'exit' : 'reporterTarget';
     if (turn[key] !== undefined) return bad(`${key} given twice`);
     turn[key] = sq;

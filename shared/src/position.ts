@@ -1,4 +1,4 @@
-import { makeSquare, parseSquare, NSQ, sqOf } from './squares.js';
+import { makeSquare, NSQ, sqOf, squareIndex } from './squares.js';
 import {
   COLOURS,
   DEFAULT_RULES,
@@ -16,6 +16,7 @@ import {
   type Result,
   type Rules,
   type Square,
+  type SquareName,
   type TurnKind,
 } from './types.js';
 
@@ -47,7 +48,7 @@ export interface Position {
   /** Kind index of each piece. */
   readonly kind: Uint8Array;
   /** Square index of each piece. */
-  readonly sq: number[];
+  readonly sq: Square[];
   /** 1 for a living piece, 0 for a corpse. */
   readonly alive: number[];
   /** Piece id of each colour's chief, or -1 (fixed for the game). */
@@ -137,11 +138,11 @@ function err<T>(code: string, message: string): Result<T> {
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-/** A piece as given to `setupPosition`. */
+/** A piece as given to `setupPosition` (unchecked: `square` is any text until the setup is checked). */
 export interface PieceSetup {
   colour: Colour;
   kind: Kind;
-  square: Square;
+  square: string;
   alive: boolean;
 }
 
@@ -178,7 +179,7 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
     const p = setup.pieces[i];
     const a = COLOURS.indexOf(p?.colour);
     const k = KINDS.indexOf(p?.kind);
-    const s = parseSquare(p?.square);
+    const s = squareIndex(p?.square);
     if (a < 0 || k < 0 || s < 0 || typeof p.alive !== 'boolean') return bad(`bad piece #${i}`);
     if (board[s] >= 0) return bad(`two pieces on ${p.square}`);
     if (s === MAZE_SQ && !(k === CHIEF)) return bad('only a chief may stand on the maze');
@@ -239,7 +240,7 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
 }
 
 /** Squares of each army's 3×3 corner block: [chief, assassin, reporter, diplomat, necromobile, militants×4]. */
-function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, Square][] {
+function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, SquareName][] {
   // Red's block, mirror layout; other corners are reflections (mirror) or rotations (chhobu).
   const red: [Kind, number, number][] = [
     ['chief', 0, 9],
@@ -287,12 +288,13 @@ export function pieces(pos: Position): PieceInfo[] {
 }
 
 /** The piece on a square, or null (also for a malformed square). */
-export function pieceAt(pos: Position, square: Square): PieceInfo | null {
-  const s = parseSquare(square);
+export function pieceAt(pos: Position, square: string): PieceInfo | null {
+  const s = squareIndex(square);
   if (s < 0) return null;
   const i = pos.board[s];
   if (i < 0) return null;
-  return { id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square, alive: pos.alive[i] === 1 };
+  // `square` named a square (squareIndex found it), so it is a SquareName.
+  return { id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: square as SquareName, alive: pos.alive[i] === 1 };
 }
 
 /** Decode a controller code. */

@@ -1,4 +1,4 @@
-import { FILES, MAZE_SQ, type Sq, type SquareIndex, type SquareName } from './types.js';
+import { FILES, MAZE_SQ, type Square, type SquareName } from './types.js';
 
 /** Board edge length. */
 export const SIZE = 9;
@@ -6,42 +6,32 @@ export const SIZE = 9;
 export const NSQ = 81;
 
 /** Square index from file (0..8) and rank (1..9). */
-export const sqOf = (file: number, rank: number): Sq => (rank - 1) * SIZE + file;
+export const sqOf = (file: number, rank: number): Square => (rank - 1) * SIZE + file;
 /** File 0..8 of a square index. */
-export const fileOf = (sq: Sq): number => sq % SIZE;
+export const fileOf = (sq: Square): number => sq % SIZE;
 /** Rank 1..9 of a square index. */
-export const rankOf = (sq: Sq): number => ((sq / SIZE) | 0) + 1;
+export const rankOf = (sq: Square): number => ((sq / SIZE) | 0) + 1;
 
 const NAMES: readonly SquareName[] = Array.from({ length: NSQ }, (_, sq) => `${FILES[fileOf(sq)]}${rankOf(sq)}` as SquareName);
-const BY_NAME: ReadonlyMap<string, Sq> = new Map(NAMES.map((n, sq) => [n, sq]));
+const BY_NAME: ReadonlyMap<unknown, Square> = new Map(NAMES.map((n, sq) => [n, sq]));
 
 /** Name of a square index (`makeSquare(0)` is `a1`, `makeSquare(80)` is `i9`). */
-export const makeSquare = (sq: SquareIndex): SquareName => NAMES[sq];
+export const makeSquare = (sq: Square): SquareName => NAMES[sq];
 
-/** Index of a square name, or -1 when the text is not a square `a1`..`i9` (engine-internal form). */
-export function parseSquare(text: unknown): Sq {
-  if (typeof text !== 'string') return -1;
-  const sq = BY_NAME.get(text);
-  return sq === undefined ? -1 : sq;
-}
+/** Index of a square name, or undefined when the text is not a square `a1`..`i9` (chessops's `parseSquare`). */
+export const parseSquare = (text: string): Square | undefined => BY_NAME.get(text);
 
-/**
- * Index of a square name, or undefined when the text is not a square `a1`..`i9`. Exported from
- * the package as `parseSquare`, the pair of `makeSquare` (chessops's convention).
- */
-export function parseSquareName(text: unknown): SquareIndex | undefined {
-  if (typeof text !== 'string') return undefined;
-  return BY_NAME.get(text);
-}
+/** Engine-internal fast path of `parseSquare` for untrusted values of any type: the index, or -1. */
+export const squareIndex = (value: unknown): number => BY_NAME.get(value) ?? -1;
 
 /** The square at file 0..8 and rank 1..9, or undefined off the board. */
-export function squareOf(file: number, rank: number): SquareIndex | undefined {
+export function squareOf(file: number, rank: number): Square | undefined {
   if (!Number.isInteger(file) || !Number.isInteger(rank) || file < 0 || file >= SIZE || rank < 1 || rank > SIZE) return undefined;
   return sqOf(file, rank);
 }
 
 /** True for a square name `a1`..`i9`. */
-export const isSquare = (text: unknown): text is SquareName => parseSquare(text) >= 0;
+export const isSquare = (text: unknown): text is SquareName => BY_NAME.has(text);
 
 /** The 8 directions as [dfile, drank]; the first four are orthogonal. */
 export const DIRECTIONS: readonly (readonly [number, number])[] = [
@@ -84,4 +74,4 @@ export const ORTHO: readonly Int8Array[] = RAYS.map((rays) =>
 );
 
 /** True for every square but the maze. */
-export const isField = (sq: Sq): boolean => sq !== MAZE_SQ;
+export const isField = (sq: Square): boolean => sq !== MAZE_SQ;

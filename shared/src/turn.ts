@@ -9,10 +9,11 @@ import {
   mazePlacementOptions,
   placementOptions,
   reporterVictims,
+  trustedAction,
   turnCount,
 } from './rules/moves.js';
 import { nextTurn, popcount } from './rules/order.js';
-import { makeSquare, parseSquare } from './squares.js';
+import { isSquare, makeSquare, squareIndex } from './squares.js';
 import {
   COLOURS,
   MAZE_SQ,
@@ -23,10 +24,13 @@ import {
   type Elimination,
   type EngineError,
   type GameResult,
+  type MoveTurn,
   type PartialTurn,
   type Result,
-  type Sq,
+  type Square,
+  type SquareName,
   type Turn,
+  type TurnInput,
   type TurnErrorCode,
 } from './types.js';
 
@@ -70,22 +74,22 @@ export function mustPass(pos: Position): boolean {
 }
 
 /** Legal destinations of the piece on `from` for the player to move (empty if none or not theirs). */
-export function legalDestinations(pos: Position, from: string): string[] {
+export function legalDestinations(pos: Position, from: string): SquareName[] {
   const p = moverOf(pos);
-  const s = parseSquare(from);
+  const s = squareIndex(from);
   if (p < 0 || s < 0) return [];
   const i = pos.board[s];
   if (i < 0 || !pos.alive[i] || pos.control[pos.army[i]] !== p) return [];
   const buf: number[] = [];
   genDestinations(pos, i, p, buf);
-  const out: string[] = [];
+  const out: SquareName[] = [];
   for (let k = 0; k < buf.length; k += 2) out.push(makeSquare(buf[k]));
   return out;
 }
 
 /** Squares of the pieces the player to move can move (those with at least one destination). */
-function movablePieces(pos: Position, p: number): Sq[] {
-  const out: Sq[] = [];
+function movablePieces(pos: Position, p: number): Square[] {
+  const out: Square[] = [];
   const buf: number[] = [];
   for (let i = 0; i < pos.army.length; i++) {
     if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
@@ -101,21 +105,21 @@ function movablePieces(pos: Position, p: number): Sq[] {
 
 /** A turn in square indices; UNSET for a missing choice, NO_KILL for an explicit "no kill". */
 interface RawTurn {
-  from: Sq;
-  to: Sq;
-  placement: Sq;
-  exit: Sq;
-  target: Sq;
+  from: Square;
+  to: Square;
+  placement: Square;
+  exit: Square;
+  target: Square;
 }
 
 /** Internal answer of `step`: the next choice needed, the complete turn, or an error. */
 type Step =
-  | { need: 'placement' | 'exit'; options: Sq[] }
-  | { need: 'reporter'; options: Sq[]; required: boolean }
-  | { need: 'complete'; action: Action; piece: number; victims: Sq[] }
-  | { need: 'error'; code: TurnErrorCode; message: string; options?: Sq[]; choice?: 'destination' | 'placement' | 'exit' | 'reporter' };
+  | { need: 'placement' | 'exit'; options: Square[] }
+  | { need: 'reporter'; options: Square[]; required: boolean }
+  | { need: 'complete'; action: Action; piece: number; victims: Square[] }
+  | { need: 'error'; code: TurnErrorCode; message: string; options?: Square[]; choice?: 'destination' | 'placement' | 'exit' | 'reporter' };
 
-const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'placement' | 'exit' | 'reporter', options?: Sq[]): Step => ({
+const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'placement' | 'exit' | 'reporter', options?: Square[]): Step => ({
   need: 'error',
   code,
   message,
@@ -143,7 +147,7 @@ function step(pos: Position, p: number, t: RawTurn): Step {
   const noPlacement = () => (t.placement !== UNSET ? error('unexpected_choice', 'this move places no piece') : null);
   const noExit = () => (t.exit !== UNSET ? error('unexpected_choice', 'this move does not leave the maze') : null);
   const noTarget = () => (t.target !== UNSET && t.target !== NO_KILL ? error('unexpected_choice', 'only a reporter names a victim') : null);
-  const complete = (victims: Sq[] = []): Step => ({ need: 'complete', action, piece, victims });
+  const complete = (victims: Square[] = []): Step => ({ need: 'complete', action, piece, victims });
 
   switch (action) {
     case Action.Move:
@@ -212,8 +216,18 @@ function step(pos: Position, p: number, t: RawTurn): Step {
 function optSquare(v: unknown, allowNull = false): number {
   if (v === undefined) return UNSET;
   if (v === null) return allowNull ? NO_KILL : -3;
-  const s = parseSquare(v);
+  const s = squareIndex(v);
   return s >= 0 ? s : -3;
+}
+
+/**
+ * True when every square a turn names is a square name `a1`..`i9`: the turn is a `Turn`, legal
+ * or not (`playTurn` decides that). A pass is a `Turn`.
+ */
+export function isTurn(turn: TurnInput): turn is Turn {
+  if ('pass' in turn) return turn.pass === true;
+  const { from, to, placement, exit, reporterTarget } = turn;
+  return isSquare(from) && isSquare(to) && [placement, exit, reporterTarget].every((s) => s === undefined || isSquare(s));
 }
 
 type Parsed = { ok: true; turn: RawTurn | 'pass' | null } | { ok: false; error: TurnError };
@@ -249,12 +263,12 @@ function parseRaw(input: unknown): Parsed {
  * placement of a killed or displaced piece, the exit from the maze, the reporter's victim, or
  * `complete` with the finished turn. Never throws; bad input gives a typed error.
  */
-export function nextChoice(pos: Position, partial: PartialTurn): Result<Choice, TurnError> {
+export function nextChoice(pos: Position, partial: PartialTurn<string>): Result<Choice, TurnError> {
   const p = moverOf(pos);
   if (p < 0) return fail('game_over', 'the game is over');
   const parsed = parseRaw(partial);
   if (!parsed.ok) return parsed;
-  const names = (xs: Sq[]) => xs.map(makeSquare);
+  const names = (xs: Square[]) => xs.map(makeSquare);
   if (parsed.turn === 'pass' || parsed.turn === null) {
     const movable = movablePieces(pos, p);
     if (movable.length === 0) return { ok: true, value: { kind: 'complete', turn: { pass: true } } };
@@ -283,7 +297,7 @@ export function nextChoice(pos: Position, partial: PartialTurn): Result<Choice, 
 }
 
 function makeTurnValue(t: RawTurn): Turn {
-  const turn: { from: string; to: string; placement?: string; exit?: string; reporterTarget?: string } = {
+  const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = {
     from: makeSquare(t.from),
     to: makeSquare(t.to),
   };
@@ -298,7 +312,7 @@ export interface TurnDiagnosis {
   /** Option sets offered at each step, in order. */
   readonly steps: readonly {
     readonly choice: 'destination' | 'placement' | 'exit' | 'reporter';
-    readonly options: readonly string[];
+    readonly options: readonly SquareName[];
     readonly required?: boolean;
   }[];
   readonly error: TurnError | null;
@@ -308,8 +322,8 @@ export interface TurnDiagnosis {
  * Walk a complete turn step by step, recording the options offered at each step (the
  * destinations first) and the error at the step that fails, if any.
  */
-export function diagnoseTurn(pos: Position, turn: Turn): TurnDiagnosis {
-  const steps: { choice: 'destination' | 'placement' | 'exit' | 'reporter'; options: string[]; required?: boolean }[] = [];
+export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
+  const steps: { choice: 'destination' | 'placement' | 'exit' | 'reporter'; options: SquareName[]; required?: boolean }[] = [];
   const p = moverOf(pos);
   if (p < 0) return { steps, error: { code: 'game_over', message: 'the game is over' } };
   const parsed = parseRaw(turn);
@@ -350,7 +364,7 @@ export function diagnoseTurn(pos: Position, turn: Turn): TurnDiagnosis {
 // Applying a turn and the end-of-move procedure (N-5)
 
 /** Play a complete turn for the player to move. Never throws; on error the position is unchanged. */
-export function playTurn(pos: Position, turn: Turn): Result<TurnOutcome, TurnError> {
+export function playTurn(pos: Position, turn: TurnInput): Result<TurnOutcome, TurnError> {
   const p = moverOf(pos);
   if (p < 0) return fail('game_over', 'the game is over');
   const parsed = parseRaw(turn);
@@ -369,10 +383,39 @@ export function playTurn(pos: Position, turn: Turn): Result<TurnOutcome, TurnErr
   return { ok: true, value: applyMove(pos, p, t, s.action, s.piece, s.victims, true) };
 }
 
+const NO_VICTIMS: readonly Square[] = [];
+
+/**
+ * Applies a turn that was validated when it was first played (a replayed log): the same
+ * position and effects as `playTurn`, without the legality search (no destination generation,
+ * no placement, exit or victim options, no pass check). Only the cheap checks remain (the game
+ * is on, the squares are squares, the piece is the mover's), so garbage is still refused without
+ * a throw; an illegal turn that passes them gives an unspecified position. Use `playTurn` for
+ * anything that was not accepted before.
+ */
+export function applyTrusted(pos: Position, turn: TurnInput): Result<TurnOutcome, TurnError> {
+  const p = moverOf(pos);
+  if (p < 0) return fail('game_over', 'the game is over');
+  if ('pass' in turn) return turn.pass === true ? { ok: true, value: applyPass(pos, p, true) } : fail('bad_turn', 'a pass is {pass: true}');
+  const from = squareIndex(turn.from);
+  const to = squareIndex(turn.to);
+  const placement = optSquare(turn.placement);
+  const exit = optSquare(turn.exit);
+  const named = optSquare(turn.reporterTarget, true);
+  if (from < 0 || to < 0 || from === to || placement === -3 || exit === -3 || named === -3) return fail('bad_square', 'squares are a1..i9');
+  const target = named === UNSET ? NO_KILL : named;
+  const piece = pos.board[from];
+  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${makeSquare(from)}`);
+  const action = trustedAction(pos, piece, to);
+  let victims = NO_VICTIMS;
+  if (action === Action.Report) victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
+  return { ok: true, value: applyMove(pos, p, { from, to, placement, exit, target }, action, piece, victims, true) };
+}
+
 /** Internal: effects collector (null when the caller does not want them). */
 type Effects = Effect[] | null;
 
-function movePiece(d: Draft, piece: number, to: Sq): void {
+function movePiece(d: Draft, piece: number, to: Square): void {
   d.board[d.sq[piece]] = -1;
   d.board[to] = piece;
   d.sq[piece] = to;
@@ -405,7 +448,7 @@ function eliminate(d: Draft, x: number, cause: EliminationCause, by: number, gro
   fx?.push({ type: 'eliminated', colour: e.colour, cause, by: e.by });
 }
 
-function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: number, victims: Sq[], wantEffects: boolean): TurnOutcome {
+function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: number, victims: readonly Square[], wantEffects: boolean): TurnOutcome {
   const d = draft(pos);
   const fx: Effects = wantEffects ? [] : null;
   const rulerBefore = rulerIndex(pos);
@@ -413,34 +456,13 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
   const { from, to } = t;
   const victim = d.board[to];
   let progress = false;
-  const put = (x: number, at: Sq, alive: boolean) => {
-    const was = d.sq[x];
-    if (d.board[was] === x) d.board[was] = -1;
-    d.board[at] = x;
-    d.sq[x] = at;
-    fx?.push(
-      alive
-        ? { type: 'displace', piece: x, by: piece, from: makeSquare(was), to: makeSquare(at) }
-        : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) },
-    );
-  };
-  /** The actor lands on `to`; an occupant has already been lifted off (it stays recorded on its square). */
-  const land = () => {
-    d.board[to] = -1;
-    movePiece(d, piece, to);
-    fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
-  };
-  const exitTo = (at: Sq) => {
-    movePiece(d, piece, at);
-    fx?.push({ type: 'exit', piece, from: makeSquare(MAZE_SQ), to: makeSquare(at) });
-  };
 
   switch (action) {
     case Action.Move:
-      land();
+      land(d, piece, from, to, fx);
       break;
     case Action.Report:
-      land();
+      land(d, piece, from, to, fx);
       for (const v of victims) {
         const occ = d.board[v];
         if (occ >= 0 && d.alive[occ]) {
@@ -451,20 +473,20 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       break;
     case Action.KillPlace:
     case Action.KillAssassin:
-      land();
+      land(d, piece, from, to, fx);
       kill(d, victim, piece, p, fx, group);
-      put(victim, action === Action.KillAssassin ? from : t.placement, false);
+      put(d, victim, action === Action.KillAssassin ? from : t.placement, false, piece, fx);
       progress = true;
       break;
     case Action.Displace:
     case Action.Corpse:
-      land();
-      put(victim, t.placement, action === Action.Displace);
+      land(d, piece, from, to, fx);
+      put(d, victim, t.placement, action === Action.Displace, piece, fx);
       progress ||= action === Action.Displace;
       break;
     default: {
       // Maze entry (R-7.4): act, then exit and placement in the room's order.
-      land();
+      land(d, piece, from, to, fx);
       if (action === Action.MazeAssassin) {
         kill(d, victim, piece, p, fx, group);
         progress = true;
@@ -474,15 +496,41 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       const place = action === Action.MazeAssassin ? from : t.placement;
       const alive = action === Action.MazeDiplomat;
       if (pos.rules.maze_exit_order === 'act_exit_place') {
-        exitTo(t.exit);
-        put(victim, place, alive);
+        exitTo(d, piece, t.exit, fx);
+        put(d, victim, place, alive, piece, fx);
       } else {
-        put(victim, place, alive);
-        exitTo(t.exit);
+        put(d, victim, place, alive, piece, fx);
+        exitTo(d, piece, t.exit, fx);
       }
     }
   }
   return finishTurn(pos, d, p, progress, rulerBefore, group, fx);
+}
+
+/** Piece x goes to `at`, alive (displaced by `by`) or as a corpse. */
+function put(d: Draft, x: number, at: Square, alive: boolean, by: number, fx: Effects): void {
+  const was = d.sq[x];
+  if (d.board[was] === x) d.board[was] = -1;
+  d.board[at] = x;
+  d.sq[x] = at;
+  fx?.push(
+    alive
+      ? { type: 'displace', piece: x, by, from: makeSquare(was), to: makeSquare(at) }
+      : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) },
+  );
+}
+
+/** The actor lands on `to`; an occupant has already been lifted off (it stays recorded on its square). */
+function land(d: Draft, piece: number, from: Square, to: Square, fx: Effects): void {
+  d.board[to] = -1;
+  movePiece(d, piece, to);
+  fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
+}
+
+/** The actor leaves the maze for `at`. */
+function exitTo(d: Draft, piece: number, at: Square, fx: Effects): void {
+  movePiece(d, piece, at);
+  fx?.push({ type: 'exit', piece, from: makeSquare(MAZE_SQ), to: makeSquare(at) });
 }
 
 function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {

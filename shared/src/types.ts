@@ -16,25 +16,17 @@ export type File = (typeof FILES)[number];
 export const RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
 /** A rank digit `1`..`9`. */
 export type Rank = (typeof RANKS)[number];
-/**
- * A square name `a1`..`i9` (chessops's `SquareName`). `makeSquare` gives one; `parseSquare`
- * validates untrusted text into a `SquareIndex`.
- */
+/** A square name `a1`..`i9` (chessops's `SquareName`), as `makeSquare` writes it. */
 export type SquareName = `${File}${Rank}`;
 /**
- * A square on the wire and in `PieceInfo`: its name, as a plain string so payloads type-check
- * before validation. Being narrowed to `SquareName` (and the index taking the `Square` name, as
- * in chessops) is the end state of the square-vocabulary refactor.
+ * A square as the engine counts it (chessops's `Square`): the index 0..80, `(rank - 1) * 9 +
+ * file`, so `a1` is 0, `i1` is 8 and `i9` is 80. `parseSquare` reads a name into one.
  */
-export type Square = string;
-/** Internal square index 0..80: `(rank - 1) * 9 + file`. */
-export type Sq = number;
-/** A square index 0..80 (`(rank - 1) * 9 + file`), as returned by `parseSquare`. */
-export type SquareIndex = Sq;
+export type Square = number;
 /** The maze (RULES.md R-1.2). */
-export const MAZE: Square = 'e5';
+export const MAZE: SquareName = 'e5';
 /** Index of the maze. */
-export const MAZE_SQ: Sq = 40;
+export const MAZE_SQ: Square = 40;
 
 /** Records keyed by colour. */
 export type ByColour<T> = { [C in Colour]: T };
@@ -89,7 +81,7 @@ export interface PieceInfo {
   readonly id: number;
   readonly colour: Colour;
   readonly kind: Kind;
-  readonly square: Square;
+  readonly square: SquareName;
   readonly alive: boolean;
 }
 
@@ -120,38 +112,43 @@ export type GameResult =
 /**
  * A complete turn: the piece moved, its destination and the choices the move needs
  * (`placement` of the killed or displaced piece, `exit` from the maze, the reporter's victim).
- * `{ pass: true }` is the automatic pass of a player with no legal move.
+ * `{ pass: true }` is the automatic pass of a player with no legal move. The engine's turns
+ * name real squares (`SquareName`); `Turn<string>` (`TurnInput`) is one not checked yet.
  */
-export type Turn = MoveTurn | PassTurn;
-export interface MoveTurn {
-  readonly from: Square;
-  readonly to: Square;
-  readonly placement?: Square;
-  readonly exit?: Square;
-  readonly reporterTarget?: Square;
+export type Turn<S extends string = SquareName> = MoveTurn<S> | PassTurn;
+/** A turn that moves a piece. */
+export interface MoveTurn<S extends string = SquareName> {
+  readonly from: S;
+  readonly to: S;
+  readonly placement?: S;
+  readonly exit?: S;
+  readonly reporterTarget?: S;
 }
+/** The automatic pass. */
 export interface PassTurn {
   readonly pass: true;
 }
+/** A turn from outside the engine (a client's payload, typed text): squares not checked yet; `playTurn` checks them. */
+export type TurnInput = Turn<string>;
 
 /** A turn being built by a user, step by step (any field may be missing). */
-export interface PartialTurn {
-  readonly from?: Square;
-  readonly to?: Square;
-  readonly placement?: Square;
-  readonly exit?: Square;
+export interface PartialTurn<S extends string = SquareName> {
+  readonly from?: S;
+  readonly to?: S;
+  readonly placement?: S;
+  readonly exit?: S;
   /** `null` means "no kill" was chosen explicitly. */
-  readonly reporterTarget?: Square | null;
+  readonly reporterTarget?: S | null;
 }
 
 /** What a partial turn needs next, with its exact legal options. */
 export type Choice =
-  | { readonly kind: 'piece'; readonly options: readonly Square[] }
-  | { readonly kind: 'destination'; readonly options: readonly Square[] }
-  | { readonly kind: 'placement'; readonly options: readonly Square[] }
-  | { readonly kind: 'exit'; readonly options: readonly Square[] }
+  | { readonly kind: 'piece'; readonly options: readonly SquareName[] }
+  | { readonly kind: 'destination'; readonly options: readonly SquareName[] }
+  | { readonly kind: 'placement'; readonly options: readonly SquareName[] }
+  | { readonly kind: 'exit'; readonly options: readonly SquareName[] }
   /** `required`: a victim must be named (mandatory_single); otherwise "no kill" is allowed. */
-  | { readonly kind: 'reporter'; readonly options: readonly Square[]; readonly required: boolean }
+  | { readonly kind: 'reporter'; readonly options: readonly SquareName[]; readonly required: boolean }
   | { readonly kind: 'complete'; readonly turn: Turn };
 
 /** Typed engine error codes. The engine never throws on bad input. */
@@ -181,11 +178,11 @@ export type Result<T, E = EngineError> = { readonly ok: true; readonly value: T 
 
 /** What a turn did, in order, for animation, logs and pact checks. */
 export type Effect =
-  | { readonly type: 'move'; readonly piece: number; readonly from: Square; readonly to: Square }
-  | { readonly type: 'kill'; readonly piece: number; readonly by: number; readonly square: Square }
-  | { readonly type: 'displace'; readonly piece: number; readonly by: number; readonly from: Square; readonly to: Square }
-  | { readonly type: 'place'; readonly piece: number; readonly from: Square; readonly to: Square }
-  | { readonly type: 'exit'; readonly piece: number; readonly from: Square; readonly to: Square }
+  | { readonly type: 'move'; readonly piece: number; readonly from: SquareName; readonly to: SquareName }
+  | { readonly type: 'kill'; readonly piece: number; readonly by: number; readonly square: SquareName }
+  | { readonly type: 'displace'; readonly piece: number; readonly by: number; readonly from: SquareName; readonly to: SquareName }
+  | { readonly type: 'place'; readonly piece: number; readonly from: SquareName; readonly to: SquareName }
+  | { readonly type: 'exit'; readonly piece: number; readonly from: SquareName; readonly to: SquareName }
   | { readonly type: 'control'; readonly army: Colour; readonly from: Controller; readonly to: Controller }
   | { readonly type: 'eliminated'; readonly colour: Colour; readonly cause: EliminationCause; readonly by: Colour | null }
   | { readonly type: 'pass'; readonly colour: Colour }

@@ -19,11 +19,11 @@ import {
   type Colour,
   type Controller,
   type Position,
-  type Turn,
+  type TurnInput,
 } from '@djambi/shared';
 import { position, type PositionOptions } from '../support/positions.js';
 
-function play(pos: Position, turn: Turn): Position {
+function play(pos: Position, turn: TurnInput): Position {
   const r = playTurn(pos, turn);
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value.position;
@@ -268,7 +268,7 @@ describe('hand-overs after an elimination go to the ruler found again (N-5 step 
   const SELF_WALL = 'Rc a9, rm a8, rm b8, Ra b9, Bc e5, Yc i1, Gc a1, Ym d7';
   // Yellow's chief i1 lacks only i2; Red's a9 is free only through Green's living militant on b9.
   const CASCADE = 'Rc a9, rm a8, rm b8, Gm b9, rm c8, rm c9, Bc e5, Yc i1, ym h1, ym h2, Gc a1, Rm e3';
-  type Event = Turn | { resign: Colour };
+  type Event = TurnInput | { resign: Colour };
   test.each<[string, string, PositionOptions, Event, { control: string; ruler: Colour | null; result: string; eliminated: string[]; fen: string }]>([
     [
       '2 players: the ruler walls in its own seat chief with its assassin’s corpse: its armies freeze, Yellow wins',

@@ -4,18 +4,27 @@ import {
   CODE_ALPHABET,
   CODE_LENGTH,
   DEFAULT_RULES,
+  initialPosition,
+  legalDestinations,
+  MAZE,
+  MAZE_SQ,
   FILES,
   fileOf,
   isSquare,
+  isTurn,
   makeSquare,
   normaliseCode,
   parseRules,
   parseSquare,
+  pieces,
+  playTurn,
   RANKS,
   RULE_VALUES,
   rankOf,
   SQUARE_COUNT,
+  type Square,
   type SquareName,
+  type TurnInput,
   squareOf,
 } from '@djambi/shared';
 
@@ -46,8 +55,55 @@ describe('squares', () => {
     expect(isSquare(text)).toBe(false);
   });
 
-  test.each([undefined, null, 0, 40, {}, ['a1']])('non-string %j is refused', (value) => {
-    expect(parseSquare(value)).toBeUndefined();
+  test.each([undefined, null, 0, 40, {}, ['a1']])('non-string %j is refused without a throw', (value) => {
+    expect(parseSquare(value as string)).toBeUndefined();
+    expect(isSquare(value)).toBe(false);
+  });
+
+  test('Square is the index and SquareName the name, as in chessops', () => {
+    const sq: Square | undefined = parseSquare('e5');
+    expect(sq).toBe(MAZE_SQ);
+    const name: SquareName = makeSquare(MAZE_SQ);
+    expect(name).toBe(MAZE);
+    // @ts-expect-error an index is not a name
+    const notName: SquareName = MAZE_SQ;
+    // @ts-expect-error unchecked text is not a name
+    const text: SquareName = String('e5');
+    expect([notName, text]).toEqual([40, 'e5']);
+  });
+
+  test('the engine answers in square names', () => {
+    const pos = initialPosition();
+    for (const p of pieces(pos)) expect(isSquare(p.square)).toBe(true);
+    const dests = legalDestinations(pos, 'c7');
+    expect(dests.length).toBeGreaterThan(0);
+    for (const d of dests) expect(isSquare(d)).toBe(true);
+  });
+
+  test('playTurn takes unchecked text and refuses what is no square', () => {
+    const pos = initialPosition();
+    const input: TurnInput = { from: 'c7', to: 'd6' };
+    expect(playTurn(pos, input).ok).toBe(true);
+    const bad = playTurn(pos, { from: 'c7', to: 'z9' });
+    expect(bad.ok ? null : bad.error.code).toBe('bad_square');
+  });
+
+  test.each<[TurnInput, boolean]>([
+    [{ from: 'c7', to: 'd6' }, true],
+    [{ from: 'a1', to: 'i9', placement: 'e5', exit: 'b2', reporterTarget: 'h8' }, true],
+    [{ pass: true }, true],
+    [{ from: 'c7', to: 'z9' }, false],
+    [{ from: 'C7', to: 'd6' }, false],
+    [{ from: 'c7', to: 'd6', placement: '' }, false],
+    [{ from: 'c7', to: 'd6', exit: 'e10' }, false],
+    [{ from: 'c7', to: 'd6', reporterTarget: 'toString' }, false],
+  ])('isTurn(%j) is %s: the squares are names, legal or not', (turn, expected) => {
+    const checked: boolean = isTurn(turn);
+    expect(checked).toBe(expected);
+    if (isTurn(turn) && !('pass' in turn)) {
+      const from: SquareName = turn.from;
+      expect(isSquare(from)).toBe(true);
+    }
   });
 
   test('squareOf refuses off-board coordinates', () => {

@@ -172,7 +172,7 @@ function runCase(c: Json, defaults: Json): string[] {
 }
 
 function runMove(pos: Position, query: Json, expected: Json, check: (f: string, a: unknown, cmp?: (a: unknown, b: unknown) => boolean) => void): string[] {
-  const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: String(query.from), to: String(query.to) };
+  const turn: { -readonly [K in keyof MoveTurn<string>]: MoveTurn<string>[K] } = { from: String(query.from), to: String(query.to) };
   const choices: Json = {};
   // A choice given as null is echoed but means "none" (e.g. a declined reporter kill).
   for (const [field, key] of [

@@ -1,6 +1,6 @@
 import { ASSASSIN, CHIEF, DIPLOMAT, FROZEN, MILITANT, NECROMOBILE, REPORTER, type Position } from '../position.js';
 import { DIRECTIONS, NSQ, ORTHO, RAYS } from '../squares.js';
-import { MAZE_SQ, type Sq } from '../types.js';
+import { MAZE_SQ, type Square } from '../types.js';
 
 /** What a move does once the piece reaches its destination. */
 export const Action = {
@@ -58,7 +58,7 @@ export function genDestinations(b: Board, piece: number, p: number, out: number[
 }
 
 /** Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`). */
-function scanRay(b: Board, kind: number, from: Sq, ray: Int8Array, p: number, out: number[], stopAtFirst: boolean): void {
+function scanRay(b: Board, kind: number, from: Square, ray: Int8Array, p: number, out: number[], stopAtFirst: boolean): void {
   const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
   const board = b.board;
   const plain = kind === REPORTER ? Action.Report : Action.Move;
@@ -84,7 +84,7 @@ function scanRay(b: Board, kind: number, from: Sq, ray: Int8Array, p: number, ou
 }
 
 /** The action of moving a piece to `to`, or -1 when that is not a legal destination. Walks one line only. */
-export function destinationAction(b: Board, piece: number, p: number, to: Sq): number {
+export function destinationAction(b: Board, piece: number, p: number, to: Square): number {
   const from = b.sq[piece];
   const df = Math.sign((to % 9) - (from % 9));
   const dr = Math.sign(((to / 9) | 0) - ((from / 9) | 0));
@@ -98,6 +98,27 @@ export function destinationAction(b: Board, piece: number, p: number, to: Sq): n
   return -1;
 }
 
+/**
+ * The action of a move already known to be legal (a replayed, once-validated turn): read from the
+ * mover's kind and the destination's occupant alone, without checking the line, the placements
+ * or the maze's exits. Equals `destinationAction` for every legal destination.
+ */
+export function trustedAction(b: Board, piece: number, to: Square): Action {
+  const kind = b.kind[piece];
+  if (b.board[to] < 0) return kind === REPORTER ? Action.Report : Action.Move;
+  const maze = to === MAZE_SQ;
+  switch (kind) {
+    case ASSASSIN:
+      return maze ? Action.MazeAssassin : Action.KillAssassin;
+    case DIPLOMAT:
+      return maze ? Action.MazeDiplomat : Action.Displace;
+    case NECROMOBILE:
+      return maze ? Action.MazeNecro : Action.Corpse;
+    default:
+      return Action.KillPlace;
+  }
+}
+
 /** Direction index by (df + 1) * 3 + (dr + 1). */
 const DIRECTION_INDEX: readonly number[] = (() => {
   const t = new Array<number>(9).fill(-1);
@@ -106,7 +127,7 @@ const DIRECTION_INDEX: readonly number[] = (() => {
 })();
 
 /** Action of a piece of kind `kind` moving onto occupant `occ` at t, or -1 when not allowed. */
-function interaction(b: Board, kind: number, occ: number, t: Sq, p: number, from: Sq): Action | -1 {
+function interaction(b: Board, kind: number, occ: number, t: Square, p: number, from: Square): Action | -1 {
   switch (kind) {
     case CHIEF:
       return isKillable(b, occ, p) && hasPlacement(b, from) ? Action.KillPlace : -1;
@@ -137,7 +158,7 @@ export function emptyFieldCount(b: Board): number {
 }
 
 /** Is there an empty field square once the actor has left `from` for an occupied square? */
-function hasPlacement(b: Board, from: Sq): boolean {
+function hasPlacement(b: Board, from: Square): boolean {
   if (from !== MAZE_SQ) return true; // the square just left is free
   for (let s = 0; s < NSQ; s++) if (b.board[s] < 0 && s !== MAZE_SQ) return true;
   return false;
@@ -148,8 +169,8 @@ function hasPlacement(b: Board, from: Sq): boolean {
  * empty field squares with `from` empty and `to` occupied; the maze too for a displaced chief
  * when it is empty (R-5.5).
  */
-export function placementOptions(b: Board, from: Sq, to: Sq, action: Action): Sq[] {
-  const out: Sq[] = [];
+export function placementOptions(b: Board, from: Square, to: Square, action: Action): Square[] {
+  const out: Square[] = [];
   for (let s = 0; s < NSQ; s++) {
     if (s === to) continue;
     const empty = b.board[s] < 0 || s === from;
@@ -168,8 +189,8 @@ export function placementOptions(b: Board, from: Sq, to: Sq, action: Action): Sq
  * with `from` empty and `blocked` (a placed piece, or -1) occupied. The assassin may not stop on
  * its start square (its victim goes there) but may cross it.
  */
-export function exitOptions(b: Board, from: Sq, blocked: Sq, isAssassin: boolean): Sq[] {
-  const out: Sq[] = [];
+export function exitOptions(b: Board, from: Square, blocked: Square, isAssassin: boolean): Square[] {
+  const out: Square[] = [];
   const rays = RAYS[MAZE_SQ];
   for (let d = 0; d < 8; d++) {
     const ray = rays[d];
@@ -189,9 +210,9 @@ export function exitOptions(b: Board, from: Sq, blocked: Sq, isAssassin: boolean
  * read after the exit to `exit`; with act_place_exit (exit = -1) they come first and must leave
  * at least one exit (N-9). The assassin's corpse always goes to `from`.
  */
-export function mazePlacementOptions(b: Board, action: Action, from: Sq, exit: Sq): Sq[] {
+export function mazePlacementOptions(b: Board, action: Action, from: Square, exit: Square): Square[] {
   if (action === Action.MazeAssassin) return [from];
-  const out: Sq[] = [];
+  const out: Square[] = [];
   const placeFirst = exit < 0;
   for (let s = 0; s < NSQ; s++) {
     if (s === MAZE_SQ || s === exit) continue;
@@ -203,7 +224,7 @@ export function mazePlacementOptions(b: Board, action: Action, from: Sq, exit: S
 }
 
 /** Number of complete (exit, placement) combinations for a maze entry (N-9). */
-export function mazeTurnCount(b: Board, action: Action, from: Sq): number {
+export function mazeTurnCount(b: Board, action: Action, from: Square): number {
   const isAssassin = action === Action.MazeAssassin;
   if (b.rules.maze_exit_order === 'act_exit_place') {
     const exits = exitOptions(b, from, -1, isAssassin).length;
@@ -236,9 +257,9 @@ export function mazeTurnCount(b: Board, action: Action, from: Sq): number {
  * neighbours for optional_single and mandatory_single; under all_adjacent, the victims: every
  * living orthogonal neighbour but the mover's own chief and untouchable frozen pieces.
  */
-export function reporterVictims(b: Board, from: Sq, to: Sq, p: number): Sq[] {
+export function reporterVictims(b: Board, from: Square, to: Square, p: number): Square[] {
   const all = b.rules.reporter === 'all_adjacent';
-  const out: Sq[] = [];
+  const out: Square[] = [];
   const ns = ORTHO[to];
   for (let k = 0; k < ns.length; k++) {
     const s = ns[k];
@@ -256,7 +277,7 @@ function isAllAdjacentVictim(b: Board, occ: number, p: number): boolean {
 }
 
 /** Number of complete turns for one destination (perft leaves). */
-export function turnCount(b: Board, from: Sq, to: Sq, action: number, p: number, emptyField: number): number {
+export function turnCount(b: Board, from: Square, to: Square, action: number, p: number, emptyField: number): number {
   switch (action) {
     case Action.Move:
     case Action.KillAssassin:
