@@ -1,8 +1,8 @@
 /**
  * The negotiation ("press") wire protocol shared by server and client: message names, payload
  * schemas (valibot; the types are inferred from them) and the few constants both sides need
- * (docs/PRESS.md). The server builds these payloads and validates what it receives with its own
- * press checks; the client decodes every press message with `PRESS_SERVER_SCHEMAS`.
+ * (docs/PRESS.md). The server builds these payloads and validates what it receives with
+ * `PRESS_CLIENT_SCHEMAS`; the client decodes every press message with `PRESS_SERVER_SCHEMAS`.
  */
 import * as v from 'valibot';
 import { ColourSchema, PRESS_VISIBILITIES } from './protocol/game.js';
@@ -62,6 +62,10 @@ export const HISTORY_MESSAGES = 50;
 export const PAGE_MESSAGES = 50;
 /** Largest `limit` of a `press_page` request. */
 export const MAX_PAGE_MESSAGES = 100;
+/** Longest channel or pact id a client may send (UTF-16 units). */
+export const MAX_PRESS_ID_CHARS = 40;
+/** Longest pact, in rounds (`pact_propose.rounds`). */
+export const MAX_PACT_ROUNDS = 1000;
 
 // ---- pacts and draws: value lists -------------------------------------------------------------
 
@@ -316,33 +320,52 @@ export const PRESS_CLIENT_MESSAGES = [
 /** A client → server press message type. */
 export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
 
+/** A channel or pact id in a client payload: a string of 1..`MAX_PRESS_ID_CHARS` units (`what`: its name in the refusal). */
+const clientId = (what: string) =>
+  v.pipe(
+    v.string(`"${what}" must be a ${what} id`),
+    v.minLength(1, `"${what}" must be a ${what} id`),
+    v.maxLength(MAX_PRESS_ID_CHARS, `"${what}" must be a ${what} id`),
+  );
+/** A safe integer from `min` (and up to `max`), refused with `text`. */
+const integer = (text: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(v.number(text), v.safeInteger(text), v.minValue(min, text), v.maxValue(max, text));
+/** A list of 1..4 seat colours (checked against the game's seats by the server: `bad_members`). */
+const seatList = (what: string) =>
+  v.pipe(
+    v.array(v.string(`"${what}" must be a list of 1 to 4 seat colours`), `"${what}" must be a list of 1 to 4 seat colours`),
+    v.minLength(1, `"${what}" must be a list of 1 to 4 seat colours`),
+    v.maxLength(4, `"${what}" must be a list of 1 to 4 seat colours`),
+  );
+
 /** `press_page` from the client: up to `limit` messages of `channel` older than message id `before`. */
 export const PressPageRequest = message({
-  channel: id,
+  channel: clientId('channel'),
   /** A message id (an integer from 1): the answer holds messages with smaller ids only. */
-  before: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
+  before: integer('"before" must be a message id (an integer from 1)', 1),
   /** 1..`MAX_PAGE_MESSAGES`; default `PAGE_MESSAGES`. */
-  limit: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1), v.maxValue(MAX_PAGE_MESSAGES))),
+  limit: v.optional(integer(`"limit" must be an integer from 1 to ${MAX_PAGE_MESSAGES}`, 1, MAX_PAGE_MESSAGES)),
 });
 /** A `press_page` request. */
 export type PressPageRequest = Output<typeof PressPageRequest>;
 
-const pactRef = message({ pact: id });
-const offerRef = message({ offer: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))) });
+const pactRef = message({ pact: clientId('pact') });
+const offerRef = message({ offer: v.optional(integer('"offer" must be an offer id', 1)) });
 /**
- * The shape of each client → server press message (docs/PRESS.md). The server's press checks
- * the payloads itself, with the press's own codes (`bad_members`, `message_too_long`…); these
- * schemas give the client its types and name the shapes in PROTOCOL.md.
+ * The shape of each client → server press message (docs/PROTOCOL.md, "Client → server"): the
+ * server's `Press.handle` checks every payload with these first (`bad_payload`, with the path of
+ * the bad field), then the press's own rules give their codes (`bad_members`, `message_too_long`,
+ * `bad_text`…: the text is a string here; its length and characters are the server's `cleanText`).
  */
 export const PRESS_CLIENT_SCHEMAS = {
-  press_send: message({ channel: id, text: v.string() }),
-  press_open: message({ members: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(4)) }),
-  press_read: message({ channel: id, upTo: count }),
+  press_send: message({ channel: clientId('channel'), text: v.string('"text" must be a string') }),
+  press_open: message({ members: seatList('members') }),
+  press_read: message({ channel: clientId('channel'), upTo: integer('"upTo" must be a message id (an integer from 0)', 0) }),
   press_page: PressPageRequest,
   pact_propose: message({
-    with: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(4)),
-    rounds: v.nullish(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
-    announce: v.optional(v.boolean()),
+    with: seatList('with'),
+    rounds: v.nullish(integer(`"rounds" must be an integer from 1 to ${MAX_PACT_ROUNDS}, or null`, 1, MAX_PACT_ROUNDS)),
+    announce: v.optional(v.boolean('"announce" must be true or false')),
   }),
   pact_accept: pactRef,
   pact_decline: pactRef,
@@ -353,6 +376,8 @@ export const PRESS_CLIENT_SCHEMAS = {
 } as const satisfies Record<PressClientMessage, v.GenericSchema>;
 /** The payload a client sends with each press message type. */
 export type PressClientPayloads = { [K in PressClientMessage]: v.InferInput<(typeof PRESS_CLIENT_SCHEMAS)[K]> };
+/** A press payload as the server reads it once its schema has accepted it. */
+export type PressClientPayload<K extends PressClientMessage> = Output<(typeof PRESS_CLIENT_SCHEMAS)[K]>;
 
 // ---- rejections -------------------------------------------------------------------------------
 
@@ -393,4 +418,6 @@ export interface PressRejection {
   readonly message: string;
   /** With `rate_limited`: milliseconds until the next action is allowed. */
   readonly retryAfterMs?: number;
+  /** With `bad_payload`: the bad field as a dotted path (`"channel"`, `"with.1"`), when there is one. */
+  readonly path?: string;
 }

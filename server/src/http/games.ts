@@ -4,12 +4,14 @@
  *
  * - `GET /api/games/:code` → `{ code, status, createdAt, finishedAt, summary, rules, clock, visibility, phase, moves }`
  * - `GET /api/games/:code/record` → the record as text (docs/NOTATION.md); `?format=json` → `{ rules, events }`
- * - `GET /api/games/:code/reveal` → the after-game reveal of a finished game (what the room chose to reveal)
+ * - `GET /api/games/:code/reveal` → the after-game reveal of a finished game (what the room chose to reveal);
+ *   `?channel=ID&before=N&limit=L` → `{ page }`, older messages of a revealed channel (the whole press, by pages)
  * - `GET /api/games?codes=A,B,…` → `{ games: [...] }` for "Your games" (at most 50 codes)
  * - `GET /api/games/recent?limit=` → `{ games: [...] }`, the latest finished public games
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { normaliseCode } from '@djambi/shared';
+import { MAX_PAGE_MESSAGES, normaliseCode, PAGE_MESSAGES } from '@djambi/shared';
+import { MAX_ID_CHARS } from '../press/text.js';
 import type { GameDirectory } from '../games/directory.js';
 import { Match } from '../match/match.js';
 import type { RateKind } from './limits.js';
@@ -25,6 +27,27 @@ function notFound(res: Response): void {
 function unavailable(res: Response, e: unknown): void {
   console.error('[djambi] archive read failed:', e);
   res.status(503).json({ error: { code: 'storage_unavailable', message: 'the game store is unavailable; try again' } });
+}
+
+/** A page request of `GET /:code/reveal`: none (the reveal itself), or a channel's page. */
+type RevealQuery = { ok: true; value: { channel: string; before: number | undefined; limit: number } | null } | { ok: false; message: string };
+
+const QUERY_INTEGER = /^[1-9][0-9]{0,15}$/;
+
+/** Reads `channel`, `before` and `limit` of the reveal route (other keys ignored; each at most once). */
+export function revealQuery(q: Request['query']): RevealQuery {
+  const { channel, before, limit } = q;
+  if (channel === undefined) {
+    if (before !== undefined || limit !== undefined) return { ok: false, message: '"before" and "limit" go with "channel"' };
+    return { ok: true, value: null };
+  }
+  if (typeof channel !== 'string' || channel.length === 0 || channel.length > MAX_ID_CHARS) return { ok: false, message: '"channel" must be a channel id' };
+  const int = (x: unknown): number | null => (typeof x === 'string' && QUERY_INTEGER.test(x) && Number.isSafeInteger(Number(x)) ? Number(x) : null);
+  const b = before === undefined ? undefined : int(before);
+  if (b === null) return { ok: false, message: '"before" must be a message id (an integer from 1)' };
+  const n = limit === undefined ? PAGE_MESSAGES : int(limit);
+  if (n === null || n > MAX_PAGE_MESSAGES) return { ok: false, message: `"limit" must be an integer from 1 to ${MAX_PAGE_MESSAGES}` };
+  return { ok: true, value: { channel, before: b, limit: n } };
 }
 
 /** The `/api/games` router (`limit`: the HTTP edge's per-address budgets). */
@@ -104,6 +127,8 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
 
   router.get('/:code/reveal', limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
+    const query = revealQuery(req.query);
+    if (!query.ok) return void res.status(400).json({ error: { code: 'bad_query', message: query.message } });
     try {
       const game = code ? await games.stored(code) : null;
       if (!game) return notFound(res);
@@ -111,7 +136,12 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
         res.status(409).json({ error: { code: 'game_not_over', message: 'the reveal comes after the game' } });
         return;
       }
-      res.json({ reveal: Match.restore(game.config, game.events).press.reveal() });
+      const press = Match.restore(game.config, game.events).press;
+      if (query.value === null) return void res.json({ reveal: press.reveal() });
+      const { channel, before, limit: size } = query.value;
+      const page = press.revealPage(channel, before, size);
+      if (!page.ok) return void res.status(400).json({ error: { code: page.error.code, message: page.error.message } });
+      res.json({ page: page.page });
     } catch (e) {
       unavailable(res, e);
     }

@@ -6,10 +6,10 @@
  * what is decided here. Histories and pages are sent in bounded slices (`HISTORY_MESSAGES`,
  * `press_page`).
  */
-import { COLOURS, type Colour, HISTORY_MESSAGES, MAX_PAGE_MESSAGES, mayWrite, PAGE_MESSAGES } from '@djambi/shared';
+import { COLOURS, type Colour, HISTORY_MESSAGES, mayWrite, PAGE_MESSAGES } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
-import { accepted, cleanText, idField, payloadObject, refuse } from './text.js';
+import { accepted, cleanText, refuse } from './text.js';
 import type {
   ChannelExistence,
   ChannelId,
@@ -18,7 +18,9 @@ import type {
   ChannelView,
   Delivery,
   MemberId,
+  PressClientPayload,
   PressMessage,
+  PressPage,
   PressRejection,
   PressResult,
   PressRoomOptions,
@@ -114,18 +116,13 @@ export class Channels {
     }
   }
 
-  /** `press_send { channel, text }`: posts a message. */
-  send(member: MemberId, payload: unknown, now: number): PressResult {
-    const p = payloadObject(payload, ['channel', 'text']);
-    if (!p.ok) return p;
-    const id = idField(p.value.channel);
-    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
-    if (p.value.text === undefined) return refuse('bad_payload', '"text" is missing');
+  /** `press_send { channel, text }` (its shape checked by `Press.handle`): posts a message. */
+  send(member: MemberId, p: PressClientPayload<'press_send'>, now: number): PressResult {
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
-    const target = this.writable(member, id);
+    const target = this.writable(member, p.channel);
     if (!target.ok) return target;
     const channel = target.channel;
-    const text = cleanText(p.value.text);
+    const text = cleanText(p.text);
     if (!text.ok) return text;
     const key = this.roster.limitKeyOf(member);
     const posted = channel.authors.get(key) ?? 0;
@@ -156,13 +153,8 @@ export class Channels {
   }
 
   /** `press_open { members }`: opens the private or group channel of the sender and `members` (idempotent). */
-  open(member: MemberId, payload: unknown, now: number): PressResult {
-    const p = payloadObject(payload, ['members']);
-    if (!p.ok) return p;
-    const list = p.value.members;
-    if (!Array.isArray(list) || list.length < 1 || list.length > 4 || !list.every((c) => typeof c === 'string')) {
-      return refuse('bad_payload', '"members" must be a list of 1 to 4 seat colours');
-    }
+  open(member: MemberId, p: PressClientPayload<'press_open'>, now: number): PressResult {
+    const list: readonly string[] = p.members;
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
     if (!this.roster.isSeat(member)) return refuse('not_seated', 'only seated players open channels');
     const bad = list.find((c) => !this.roster.isSeat(c));
@@ -193,13 +185,9 @@ export class Channels {
     return accepted(deliveries);
   }
 
-  /** `press_read { channel, upTo }`: marks messages up to id `upToId` as read for `member`. */
-  markRead(member: MemberId, channelId: unknown, upToId: unknown): PressResult {
-    const id = idField(channelId);
-    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
-    if (typeof upToId !== 'number' || !Number.isSafeInteger(upToId) || upToId < 0) {
-      return refuse('bad_payload', '"upTo" must be a message id (an integer from 0)');
-    }
+  /** `press_read { channel, upTo }`: marks messages up to id `upTo` as read for `member`. */
+  markRead(member: MemberId, p: PressClientPayload<'press_read'>): PressResult {
+    const { channel: id, upTo: upToId } = p;
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
     const target = this.readable(member, id);
     if (!target.ok) return target;
@@ -221,18 +209,9 @@ export class Channels {
    * `MAX_PAGE_MESSAGES`) messages older than id `before`, to the sender only. The permission is
    * the history's: the channels `member` may read now, and after the game every revealed one.
    */
-  page(member: MemberId, payload: unknown, now: number): PressResult {
-    const p = payloadObject(payload, ['channel', 'before', 'limit']);
-    if (!p.ok) return p;
-    const id = idField(p.value.channel);
-    if (id === null) return refuse('bad_payload', '"channel" must be a channel id');
-    const before = p.value.before;
-    if (typeof before !== 'number' || !Number.isSafeInteger(before) || before < 1)
-      return refuse('bad_payload', '"before" must be a message id (an integer from 1)');
-    const limit = p.value.limit ?? PAGE_MESSAGES;
-    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_MESSAGES) {
-      return refuse('bad_payload', `"limit" must be an integer from 1 to ${MAX_PAGE_MESSAGES}`);
-    }
+  page(member: MemberId, p: PressClientPayload<'press_page'>, now: number): PressResult {
+    const { channel: id, before } = p;
+    const limit = p.limit ?? PAGE_MESSAGES;
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
     const target = this.pageable(member, id);
     if (!target.ok) return target;
@@ -303,6 +282,26 @@ export class Channels {
       for (let i = from; i < c.messages.length; i++) items.push({ seq: c.seqs[i], item: { kind: 'message', ...c.messages[i] } });
     }
     return { channels, items };
+  }
+
+  /**
+   * A page of a revealed channel for the archive (`GET /api/games/CODE/reveal?channel=`): up to
+   * `limit` kept messages of `id` older than `before` (absent: the latest), oldest first. Only
+   * the channels of the reveal (`revealItems(conversations)`); any other id, existing or not,
+   * answers `no_such_channel`, so a hidden conversation's existence is not told.
+   */
+  revealPage(
+    id: string,
+    before: number | undefined,
+    limit: number,
+    conversations: boolean,
+  ): { ok: true; page: PressPage } | { ok: false; error: PressRejection } {
+    const channel = parseChannelId(id, this.roster.seats) ? this.byId.get(id) : undefined;
+    if (!channel || (channel.info.kind !== 'table' && !conversations)) return refuse('no_such_channel', 'not a revealed channel of this game');
+    const from = before ?? channel.lastId + 1;
+    const end = indexAfter(channel, from - 1);
+    const start = Math.max(0, end - limit);
+    return { ok: true, page: { channel: id, before: from, messages: channel.messages.slice(start, end), more: start > 0 } };
   }
 
   // ---- access rules ----------------------------------------------------------------------------

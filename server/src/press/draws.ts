@@ -7,8 +7,8 @@
 import type { Colour } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
-import { accepted, payloadObject, refuse } from './text.js';
-import type { Delivery, DrawEvent, DrawOfferView, MemberId, PressRejection, PressResult, RevealItem } from './types.js';
+import { accepted, refuse } from './text.js';
+import type { Delivery, DrawEvent, DrawOfferView, MemberId, PressClientPayload, PressRejection, PressResult, RevealItem } from './types.js';
 
 interface Offer {
   readonly id: number;
@@ -34,9 +34,7 @@ export class Draws {
   }
 
   /** `draw_offer {}`: opens an offer; `drawAgreed` when it passes at once. */
-  offerDraw(member: MemberId, payload: unknown, now: number): PressResult {
-    const p = payloadObject(payload, []);
-    if (!p.ok) return p;
+  offerDraw(member: MemberId, now: number): PressResult {
     const who = this.player(member);
     if (!who.ok) return who;
     if (this.offer) return refuse('draw_offer_open', `${this.offer.by} has already offered a draw`);
@@ -51,8 +49,8 @@ export class Draws {
   }
 
   /** `draw_accept { offer? }`: accepts the pending offer (`offer` guards against a newer one). */
-  accept(member: MemberId, payload: unknown, now: number): PressResult {
-    const found = this.target(member, payload);
+  accept(member: MemberId, p: PressClientPayload<'draw_accept'>, now: number): PressResult {
+    const found = this.target(member, p.offer);
     if (!found.ok) return found;
     const { offer, colour } = found;
     if (offer.accepted.has(colour)) return refuse('already_accepted', 'you have already accepted this offer');
@@ -62,8 +60,8 @@ export class Draws {
   }
 
   /** `draw_decline { offer? }`: the offer lapses. */
-  decline(member: MemberId, payload: unknown, now: number): PressResult {
-    const found = this.target(member, payload);
+  decline(member: MemberId, p: PressClientPayload<'draw_decline'>, now: number): PressResult {
+    const found = this.target(member, p.offer);
     if (!found.ok) return found;
     const { offer, colour } = found;
     this.offer = null;
@@ -117,11 +115,8 @@ export class Draws {
     return { ok: true, colour: member };
   }
 
-  private target(member: MemberId, payload: unknown): { ok: true; offer: Offer; colour: Colour } | { ok: false; error: PressRejection } {
-    const p = payloadObject(payload, ['offer']);
-    if (!p.ok) return p;
-    const id = p.value.offer;
-    if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)) return refuse('bad_payload', '"offer" must be an offer id');
+  /** The pending offer, if `id` (when given) names it. */
+  private target(member: MemberId, id: number | undefined): { ok: true; offer: Offer; colour: Colour } | { ok: false; error: PressRejection } {
     const who = this.player(member);
     if (!who.ok) return who;
     const offer = this.offer;

@@ -8,14 +8,26 @@
  * others, and ends when fewer than two remain bound). Leaving first is never a betrayal.
  * A round is as many normal turns as there were active players when the pact came into force.
  */
-import { COLOURS, activePlayers, hostileActs, type Colour, type Effect, type Position } from '@djambi/shared';
+import { COLOURS, MAX_PACT_ROUNDS, activePlayers, hostileActs, type Colour, type Effect, type Position } from '@djambi/shared';
 import type { RateLimiter } from './rateLimit.js';
 import type { Roster } from './roster.js';
-import { accepted, idField, payloadObject, refuse } from './text.js';
-import type { Betrayal, Delivery, MemberId, PactEndReason, PactEvent, PactStatus, PactView, PressRejection, PressResult, RevealItem } from './types.js';
+import { accepted, idField, refuse } from './text.js';
+import type {
+  Betrayal,
+  Delivery,
+  MemberId,
+  PactEndReason,
+  PactEvent,
+  PactStatus,
+  PactView,
+  PressClientPayload,
+  PressRejection,
+  PressResult,
+  RevealItem,
+} from './types.js';
 
-/** Longest pact, in rounds. */
-export const MAX_PACT_ROUNDS = 1000;
+/** Longest pact, in rounds (declared with the payload schemas in `@djambi/shared`). */
+export { MAX_PACT_ROUNDS };
 /** Proposals one player may have waiting for answers at once. */
 export const MAX_OPEN_PROPOSALS = 8;
 /** Pacts per game (all states), a bound on memory. */
@@ -58,19 +70,10 @@ export class Pacts {
   ) {}
 
   /** `pact_propose { with, rounds?, announce? }`: proposes a pact to other active players. */
-  propose(member: MemberId, payload: unknown, now: number): PressResult {
-    const p = payloadObject(payload, ['with', 'rounds', 'announce']);
-    if (!p.ok) return p;
-    const list = p.value.with;
-    if (!Array.isArray(list) || list.length < 1 || list.length > 4 || !list.every((c) => typeof c === 'string')) {
-      return refuse('bad_payload', '"with" must be a list of 1 to 4 seat colours');
-    }
-    const rounds = p.value.rounds ?? null;
-    if (rounds !== null && (typeof rounds !== 'number' || !Number.isSafeInteger(rounds) || rounds < 1 || rounds > MAX_PACT_ROUNDS)) {
-      return refuse('bad_payload', `"rounds" must be an integer from 1 to ${MAX_PACT_ROUNDS}, or null`);
-    }
-    const announce = p.value.announce ?? false;
-    if (typeof announce !== 'boolean') return refuse('bad_payload', '"announce" must be true or false');
+  propose(member: MemberId, p: PressClientPayload<'pact_propose'>, now: number): PressResult {
+    const list: readonly string[] = p.with;
+    const rounds = p.rounds ?? null;
+    const announce = p.announce ?? false;
     const who = this.player(member);
     if (!who.ok) return who;
     const proposer = who.colour;
@@ -124,8 +127,8 @@ export class Pacts {
   }
 
   /** `pact_accept { pact }`: an invitee accepts; the pact is in force once everyone has. */
-  accept(member: MemberId, payload: unknown, now: number): PressResult {
-    const found = this.target(member, payload);
+  accept(member: MemberId, p: PressClientPayload<'pact_accept'>, now: number): PressResult {
+    const found = this.target(member, p.pact);
     if (!found.ok) return found;
     const { pact, colour } = found;
     if (pact.status === 'ended') return refuse('pact_closed', 'this pact has ended');
@@ -142,8 +145,8 @@ export class Pacts {
   }
 
   /** `pact_decline { pact }`: a member refuses a pending pact (the proposer withdraws it); it ends. */
-  decline(member: MemberId, payload: unknown, now: number): PressResult {
-    const found = this.target(member, payload);
+  decline(member: MemberId, p: PressClientPayload<'pact_decline'>, now: number): PressResult {
+    const found = this.target(member, p.pact);
     if (!found.ok) return found;
     const { pact, colour } = found;
     if (pact.status !== 'proposed')
@@ -152,8 +155,8 @@ export class Pacts {
   }
 
   /** `pact_leave { pact }`: a member leaves openly (a pending pact is declined or withdrawn). */
-  leave(member: MemberId, payload: unknown, now: number): PressResult {
-    const found = this.target(member, payload);
+  leave(member: MemberId, p: PressClientPayload<'pact_leave'>, now: number): PressResult {
+    const found = this.target(member, p.pact);
     if (!found.ok) return found;
     const { pact, colour } = found;
     if (pact.status === 'proposed') return accepted([this.withdraw(pact, colour, now)]);
@@ -303,12 +306,8 @@ export class Pacts {
     return { ok: true, colour: member };
   }
 
-  /** The pact named in `{ pact }` that `member` belongs to (others get `no_such_pact`, existing or not). */
-  private target(member: MemberId, payload: unknown): { ok: true; pact: Pact; colour: Colour } | { ok: false; error: PressRejection } {
-    const p = payloadObject(payload, ['pact']);
-    if (!p.ok) return p;
-    const id = idField(p.value.pact);
-    if (id === null) return refuse('bad_payload', '"pact" must be a pact id');
+  /** The pact `id` if `member` belongs to it (others get `no_such_pact`, existing or not). */
+  private target(member: MemberId, id: string): { ok: true; pact: Pact; colour: Colour } | { ok: false; error: PressRejection } {
     if (!this.roster.isKnown(member)) return refuse('unknown_member', 'you are not in this room');
     if (!this.roster.isSeat(member)) return refuse('not_seated', 'only seated players make pacts');
     const pact = this.pacts.get(id);

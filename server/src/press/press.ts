@@ -5,15 +5,38 @@
  * to exactly the members listed; a rejection goes to the sender only.
  */
 import { randomBytes } from 'node:crypto';
-import { applyEvent, type Colour, type Effect, type Position, type PressClientMessage, type RecordEvent, type Turn } from '@djambi/shared';
+import {
+  applyEvent,
+  check,
+  PRESS_CLIENT_MESSAGES,
+  PRESS_CLIENT_SCHEMAS,
+  type Colour,
+  type Effect,
+  type Position,
+  type PressClientMessage,
+  type PressClientPayload,
+  type RecordEvent,
+  type Turn,
+} from '@djambi/shared';
 import { Channels } from './channels.js';
 import { Draws } from './draws.js';
 import { Pacts } from './pacts.js';
 import { PAGE_BURST, PAGE_INTERVAL_MS, RateLimiter } from './rateLimit.js';
 import { buildReveal } from './reveal.js';
 import { Roster } from './roster.js';
-import { cleanName, payloadObject, refuse } from './text.js';
-import type { Delivery, MemberId, PressHistory, PressResult, PressReveal, PressRoomOptions, PressVisibility, SpectatorId } from './types.js';
+import { cleanName, refuse } from './text.js';
+import type {
+  Delivery,
+  MemberId,
+  PressHistory,
+  PressPage,
+  PressRejection,
+  PressResult,
+  PressReveal,
+  PressRoomOptions,
+  PressVisibility,
+  SpectatorId,
+} from './types.js';
 
 /** Room create options read by the press. */
 export const PRESS_OPTION_KEYS = ['press_visibility', 'reveal_press_after_game'] as const;
@@ -72,6 +95,13 @@ export function parsePressOptions(options: unknown): { ok: true; value: PressRoo
   const reveal = o.reveal_press_after_game ?? PRESS_DEFAULTS.reveal_press_after_game;
   if (typeof reveal !== 'boolean') return { ok: false, code: 'bad_options', message: '"reveal_press_after_game" must be true or false' };
   return { ok: true, value: { press_visibility: visibility as PressVisibility, reveal_press_after_game: reveal } };
+}
+
+const CLIENT_TYPES: ReadonlySet<string> = new Set(PRESS_CLIENT_MESSAGES);
+
+/** True for a client → server press message type. */
+function isPressClientMessage(type: string): type is PressClientMessage {
+  return CLIENT_TYPES.has(type);
 }
 
 function randomPactId(): string {
@@ -143,47 +173,49 @@ export class Press {
 
   // ---- client messages ---------------------------------------------------------------------------
 
-  /** Dispatches a client message of one of `PRESS_CLIENT_MESSAGES`. */
+  /**
+   * Dispatches a client message of one of `PRESS_CLIENT_MESSAGES`. The payload is checked with
+   * its shared schema (`PRESS_CLIENT_SCHEMAS`) first: a bad shape is `bad_payload` with the
+   * path of the bad field, and reaches no handler.
+   */
   handle(member: MemberId, type: string, payload: unknown, now: number): PressResult {
-    switch (type as PressClientMessage) {
-      case 'press_send':
-        return this.channels.send(member, payload, now);
-      case 'press_open':
-        return this.channels.open(member, payload, now);
-      case 'press_read': {
-        const p = payloadObject(payload, ['channel', 'upTo']);
-        if (!p.ok) return p;
-        return this.channels.markRead(member, p.value.channel, p.value.upTo);
-      }
-      case 'press_page':
-        return this.channels.page(member, payload, now);
-      case 'pact_propose':
-        return this.pacts.propose(member, payload, now);
-      case 'pact_accept':
-        return this.pacts.accept(member, payload, now);
-      case 'pact_decline':
-        return this.pacts.decline(member, payload, now);
-      case 'pact_leave':
-        return this.pacts.leave(member, payload, now);
-      case 'draw_offer':
-        return this.draws.offerDraw(member, payload, now);
-      case 'draw_accept':
-        return this.draws.accept(member, payload, now);
-      case 'draw_decline':
-        return this.draws.decline(member, payload, now);
-      default:
-        return refuse('unknown_message', `unknown press message "${String(type).slice(0, 32)}"`);
-    }
+    if (!isPressClientMessage(type)) return refuse('unknown_message', `unknown press message "${String(type).slice(0, 32)}"`);
+    return this.dispatch(type, member, payload, now);
   }
+
+  private dispatch<K extends PressClientMessage>(type: K, member: MemberId, payload: unknown, now: number): PressResult {
+    const shape = check(PRESS_CLIENT_SCHEMAS[type], payload);
+    if (!shape.ok) {
+      const { message, path } = shape.error;
+      return { ok: false, error: path === undefined ? { code: 'bad_payload', message } : { code: 'bad_payload', message, path } };
+    }
+    // The schema's output is the payload type (`Output` only adds `readonly`).
+    return this.handlers[type](member, shape.value as PressClientPayload<K>, now);
+  }
+
+  /** One handler per client message type, each given the payload its schema accepted. */
+  private readonly handlers: { readonly [K in PressClientMessage]: (member: MemberId, p: PressClientPayload<K>, now: number) => PressResult } = {
+    press_send: (m, p, now) => this.channels.send(m, p, now),
+    press_open: (m, p, now) => this.channels.open(m, p, now),
+    press_read: (m, p) => this.channels.markRead(m, p),
+    press_page: (m, p, now) => this.channels.page(m, p, now),
+    pact_propose: (m, p, now) => this.pacts.propose(m, p, now),
+    pact_accept: (m, p, now) => this.pacts.accept(m, p, now),
+    pact_decline: (m, p, now) => this.pacts.decline(m, p, now),
+    pact_leave: (m, p, now) => this.pacts.leave(m, p, now),
+    draw_offer: (m, _p, now) => this.draws.offerDraw(m, now),
+    draw_accept: (m, p, now) => this.draws.accept(m, p, now),
+    draw_decline: (m, p, now) => this.draws.decline(m, p, now),
+  };
 
   /** `press_send { channel, text }`. */
   send(member: MemberId, payload: unknown, now: number): PressResult {
-    return this.channels.send(member, payload, now);
+    return this.handle(member, 'press_send', payload, now);
   }
 
-  /** Marks `member`'s messages up to `upToId` in `channel` as read. */
+  /** Marks `member`'s messages up to `upToId` in `channel` as read (`press_read`). */
   markRead(member: MemberId, channel: unknown, upToId: unknown): PressResult {
-    return this.channels.markRead(member, channel, upToId);
+    return this.handle(member, 'press_read', { channel, upTo: upToId }, 0);
   }
 
   // ---- game events -------------------------------------------------------------------------------
@@ -291,6 +323,16 @@ export class Press {
   /** `historyFor(member)` as a delivery to that member. */
   historyDelivery(member: MemberId): Delivery {
     return { to: [member], type: 'press_history', payload: this.historyFor(member) };
+  }
+
+  /**
+   * A page of a revealed channel once the game is over (the archive's `?channel=&before=`):
+   * up to `limit` messages older than `before` (absent: the latest ones). Before the end:
+   * `game_not_started`; a channel the reveal does not hold: `no_such_channel`.
+   */
+  revealPage(channel: string, before: number | undefined, limit: number): { ok: true; page: PressPage } | { ok: false; error: PressRejection } {
+    if (this.roster.phase !== 'over') return refuse('game_not_started', 'the reveal comes after the game');
+    return this.channels.revealPage(channel, before, limit, this.options.reveal_press_after_game);
   }
 
   /** The reveal, once the game is over. */

@@ -1,14 +1,14 @@
 /**
- * Message text and payload checks. Text stays text: nothing is escaped or interpreted here, the
+ * Message text checks. Text stays text: nothing is escaped or interpreted here, the
  * client renders it as text (never HTML). Control characters are refused, not silently removed.
  */
-import { isPlainObject, MAX_MESSAGE_CHARS } from '@djambi/shared';
+import { MAX_MESSAGE_CHARS, MAX_PRESS_ID_CHARS } from '@djambi/shared';
 import type { Delivery, PressErrorCode, PressRejection, PressResult } from './types.js';
 
 /** Raw strings longer than this (UTF-16 units) are refused before any other work. */
 export const MAX_RAW_TEXT_UNITS = MAX_MESSAGE_CHARS * 4;
-/** Longest id (channel or pact) accepted in a payload. */
-export const MAX_ID_CHARS = 40;
+/** Longest id (channel or pact) accepted in a payload (the shared schemas' bound). */
+export const MAX_ID_CHARS = MAX_PRESS_ID_CHARS;
 
 // C0 controls except \t \n \r (normalised first), DEL, C1 controls, bidi embeddings/overrides/isolates
 // (they can make text display differently from what it says) and the noncharacters U+FFFE/U+FFFF.
@@ -72,25 +72,10 @@ export function accepted(deliveries: Delivery[], drawAgreed = false): PressResul
   return drawAgreed ? { ok: true, deliveries: out, drawAgreed: true } : { ok: true, deliveries: out };
 }
 
-// ---- payload shape ----------------------------------------------------------------------------
+// ---- ids --------------------------------------------------------------------------------------
+// Client payloads are checked with the shared schemas (`PRESS_CLIENT_SCHEMAS`, in `Press.handle`).
 
-/** True for `{}`-like objects (not arrays, not class instances, not null): the shared protocol's check. */
-export { isPlainObject };
-
-/** The payload as an object with only `allowed` keys (`undefined`/`null` read as `{}`), or a rejection. */
-export function payloadObject(
-  payload: unknown,
-  allowed: readonly string[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: PressRejection } {
-  if (payload === undefined || payload === null) return { ok: true, value: {} };
-  if (!isPlainObject(payload)) return refuse('bad_payload', 'the payload must be an object');
-  for (const key of Object.keys(payload)) {
-    if (!allowed.includes(key)) return refuse('bad_payload', `unexpected field "${key.slice(0, 32)}"`);
-  }
-  return { ok: true, value: payload };
-}
-
-/** A short id string (channel or pact), or null. */
+/** A short id string (channel or pact), or null: what the schemas accept (the room's own pact ids are held to it). */
 export function idField(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS ? value : null;
 }

@@ -20,6 +20,7 @@ export type {
   PactEvent,
   PactStatus,
   PactView,
+  PressClientPayload,
   PressErrorCode,
   PressHistory,
   PressMessage,

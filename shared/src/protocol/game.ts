@@ -5,8 +5,8 @@
  * (docs/PROTOCOL.md). The server checks with them, the client decodes with them.
  */
 import * as v from 'valibot';
-import { parseRules } from '../position.js';
-import { type Colour, COLOURS, type Rules, type Turn } from '../types.js';
+import { parseRules, seatsOf } from '../position.js';
+import { type Colour, COLOURS, type Rules, type TurnInput } from '../types.js';
 import { isPlainObject, isRecord, message, type Output } from './schema.js';
 
 // ---- limits -----------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ export const TurnMessage = v.pipe(
     pass: v.optional(v.literal(true, '"pass" must be true')),
     version: version(),
   }),
-  v.rawTransform(({ dataset, addIssue, NEVER }): { turn: Turn; version?: number } => {
+  v.rawTransform(({ dataset, addIssue, NEVER }): { turn: TurnInput; version?: number } => {
     const m = dataset.value;
     const at = (key: string): [v.ObjectPathItem] => [{ type: 'object', origin: 'value', input: m, key, value: m[key as keyof typeof m] }];
     const ver = m.version ?? undefined;
@@ -93,7 +93,7 @@ export const TurnMessage = v.pipe(
       const sq = m[key];
       if (sq !== undefined && sq !== null) turn[key] = sq;
     }
-    return ver === undefined ? { turn: turn as unknown as Turn } : { turn: turn as unknown as Turn, version: ver };
+    return ver === undefined ? { turn: turn as unknown as TurnInput } : { turn: turn as unknown as TurnInput, version: ver };
   }),
 );
 /** A checked `turn` message: one complete turn and the state version it was made on. */
@@ -127,15 +127,58 @@ export type NameMessage = Output<typeof NameMessage>;
 // ---- create and join options ------------------------------------------------------------------
 
 /** Keys accepted in join options. */
-export const JOIN_KEYS = ['name', 'colour', 'spectate', 'seatKey'] as const;
-/** Keys accepted only when creating a room. */
-export const CREATE_KEYS = ['rules', 'clock', 'visibility', 'press_visibility', 'reveal_press_after_game'] as const;
+export const JOIN_KEYS = ['name', 'colour', 'spectate', 'seatKey', 'hostToken'] as const;
+/** Keys accepted only when creating a room (`hostHash` is set by `POST /api/rooms`). */
+export const CREATE_KEYS = [
+  'rules',
+  'clock',
+  'visibility',
+  'press_visibility',
+  'reveal_press_after_game',
+  'hostHash',
+  'bots',
+  'autostart',
+  'stand_in',
+] as const;
+
+/** Computer player levels, weakest first. */
+export const BOT_LEVELS = ['easy', 'normal', 'hard'] as const;
+/** A computer player's level. */
+export type BotLevel = (typeof BOT_LEVELS)[number];
+/** A bot level (`easy`, `normal`, `hard`). */
+export const BotLevelSchema = v.picklist(BOT_LEVELS, '"level" must be one of easy, normal, hard');
+
+/** `add_bot { colour, level }`: before the start, the host puts a computer player on a free seat. */
+export const AddBotMessage = message({ colour: ColourSchema, level: BotLevelSchema });
+/** A checked `add_bot` message. */
+export type AddBotMessage = Output<typeof AddBotMessage>;
+/** `remove_bot { colour }`: before the start, the host frees a computer player's seat. */
+export const RemoveBotMessage = message({ colour: ColourSchema });
+/** A checked `remove_bot` message. */
+export type RemoveBotMessage = Output<typeof RemoveBotMessage>;
+
+/** `remove_seat { colour }`: before the start, the host frees another player's seat. */
+export const RemoveSeatMessage = message({ colour: ColourSchema });
+/** A checked `remove_seat` message. */
+export type RemoveSeatMessage = Output<typeof RemoveSeatMessage>;
+
+/** Clock presets offered at creation, as `clock` create options (`day`: 1 day, +1 day per move). */
+export const CLOCK_PRESETS = {
+  '3+2': { initialSeconds: 180, incrementSeconds: 2 },
+  '10+5': { initialSeconds: 600, incrementSeconds: 5 },
+  '30+20': { initialSeconds: 1800, incrementSeconds: 20 },
+  day: { initialSeconds: 24 * 3600, incrementSeconds: 24 * 3600 },
+} as const satisfies Record<string, { initialSeconds: number; incrementSeconds: number }>;
+/** The name of a clock preset. */
+export type ClockPreset = keyof typeof CLOCK_PRESETS;
 
 const joinName = `"name" must be a string of at most ${MAX_NAME_CHARS} characters`;
 const seatKeyText = '"seatKey" must be a seat key string';
+const hostTokenText = '"hostToken" must be a host token string';
 /**
  * Join options (`joinById(code, options)`, also the joining part of `create`): `name?`,
- * `colour?`, `spectate?`, `seatKey?`; `null` reads as absent. Decodes with `spectate` a boolean.
+ * `colour?`, `spectate?`, `seatKey?`, `hostToken?` (the token `POST /api/rooms` returned: the
+ * seat it takes is the host's); `null` reads as absent. Decodes with `spectate` a boolean.
  */
 export const JoinOptions = v.pipe(
   message(
@@ -144,15 +187,17 @@ export const JoinOptions = v.pipe(
       colour: v.nullish(ColourSchema),
       spectate: v.nullish(v.boolean('"spectate" must be a boolean')),
       seatKey: v.nullish(v.pipe(v.string(seatKeyText), v.minLength(1, seatKeyText), v.maxLength(MAX_SEAT_KEY_CHARS, seatKeyText))),
+      hostToken: v.nullish(v.pipe(v.string(hostTokenText), v.minLength(1, hostTokenText), v.maxLength(MAX_SEAT_KEY_CHARS, hostTokenText))),
     },
     'options',
   ),
   v.check((o) => !(o.spectate && (o.seatKey != null || o.colour != null)), '"spectate" cannot be combined with "seatKey" or "colour"'),
-  v.transform((o): { name?: string; colour?: Colour; spectate: boolean; seatKey?: string } => ({
+  v.transform((o): { name?: string; colour?: Colour; spectate: boolean; seatKey?: string; hostToken?: string } => ({
     name: o.name ?? undefined,
     colour: o.colour ?? undefined,
     spectate: o.spectate === true,
     seatKey: o.seatKey ?? undefined,
+    hostToken: o.hostToken ?? undefined,
   })),
 );
 /** Checked join options. */
@@ -198,28 +243,50 @@ export const ROOM_VISIBILITIES = ['private', 'public'] as const;
 /** Whether a room is listed. */
 export type RoomVisibility = (typeof ROOM_VISIBILITIES)[number];
 
+const hostHashText = '"hostHash" must be the SHA-256 (hex) of a host token';
+const botsText = '"bots" must map seat colours (R, B, Y, G) to levels (easy, normal, hard)';
+/** The `bots` create option: seat colour → level, e.g. `{ "B": "easy", "Y": "normal" }`. */
+export const BotsOption = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, botsText),
+  v.strictObject(
+    Object.fromEntries(COLOURS.map((c) => [c, v.optional(v.picklist(BOT_LEVELS, botsText))])) as Record<
+      Colour,
+      v.OptionalSchema<v.PicklistSchema<typeof BOT_LEVELS, string>, undefined>
+    >,
+    botsText,
+  ),
+  v.transform((o) => o as Partial<Record<Colour, BotLevel>>),
+);
 /**
  * The create-only options of a room (`POST /api/rooms` body; with the join options, the options
  * of `client.create`): `rules?`, `clock?`, `visibility?`, `press_visibility?`,
- * `reveal_press_after_game?`. A bad `rules` is the engine's `bad_rules` (the issue's path is
+ * `reveal_press_after_game?`, `bots?` (seat colour → bot level), `autostart?` (start once every
+ * seat is taken, e.g. one person against three bots). A bad `rules` is the engine's `bad_rules` (the issue's path is
  * `rules`); every other issue is `bad_options`.
  */
-export const CreateOptions = message(
-  {
-    rules: v.optional(RulesOption, {}),
-    clock: v.nullish(
-      v.pipe(
-        v.custom<false | Record<string, unknown>>((c) => c === false || isPlainObject(c), clockText),
-        v.transform((c) => (c === false ? null : c)),
-        v.nullable(ClockOptions),
+export const CreateOptions = v.pipe(
+  message(
+    {
+      rules: v.optional(RulesOption, {}),
+      clock: v.nullish(
+        v.pipe(
+          v.custom<false | Record<string, unknown>>((c) => c === false || isPlainObject(c), clockText),
+          v.transform((c) => (c === false ? null : c)),
+          v.nullable(ClockOptions),
+        ),
+        null,
       ),
-      null,
-    ),
-    visibility: v.nullish(v.picklist(ROOM_VISIBILITIES, '"visibility" must be "private" or "public"'), 'private'),
-    press_visibility: v.nullish(v.picklist(PRESS_VISIBILITIES, '"press_visibility" must be "hidden" or "existence"'), 'hidden'),
-    reveal_press_after_game: v.nullish(v.boolean('"reveal_press_after_game" must be true or false'), true),
-  },
-  'options',
+      visibility: v.nullish(v.picklist(ROOM_VISIBILITIES, '"visibility" must be "private" or "public"'), 'private'),
+      press_visibility: v.nullish(v.picklist(PRESS_VISIBILITIES, '"press_visibility" must be "hidden" or "existence"'), 'hidden'),
+      reveal_press_after_game: v.nullish(v.boolean('"reveal_press_after_game" must be true or false'), true),
+      hostHash: v.nullish(v.pipe(v.string(hostHashText), v.regex(/^[0-9a-f]{64}$/, hostHashText)), null),
+      bots: v.nullish(BotsOption, {}),
+      autostart: v.nullish(v.boolean('"autostart" must be true or false'), false),
+      stand_in: v.nullish(v.boolean('"stand_in" must be true or false'), true),
+    },
+    'options',
+  ),
+  v.check((o) => Object.keys(o.bots).every((c) => seatsOf(o.rules).includes(c as Colour)), '"bots" names a seat this game does not have'),
 );
 /** Checked create options, defaults filled. */
 export type CreateOptions = Output<typeof CreateOptions>;
@@ -233,7 +300,7 @@ export const SeatMessage = v.object({ colour: ColourSchema, seatKey: v.string() 
 /** A `seat` message. */
 export type SeatMessage = Output<typeof SeatMessage>;
 
-/** `seat_lost { colour, reason }`: the seat was reclaimed by another connection. */
+/** `seat_lost { colour, reason }`: the seat was reclaimed by another connection (`reclaimed`) or the host freed it (`removed`). */
 export const SeatLostMessage = v.object({ colour: ColourSchema, reason: v.string() });
 /** A `seat_lost` message. */
 export type SeatLostMessage = Output<typeof SeatLostMessage>;
@@ -293,7 +360,13 @@ export const RoomListingPage = v.object({ rooms: v.array(v.custom<unknown>(() =>
 export type RoomListingPage = Output<typeof RoomListingPage>;
 
 /** `POST /api/rooms` answer: the new room's code and invite link. */
-export const CreatedRoom = v.object({ code: v.string(), invite: v.optional(v.string()), url: v.optional(v.string()) });
+export const CreatedRoom = v.object({
+  code: v.string(),
+  invite: v.optional(v.string()),
+  url: v.optional(v.string()),
+  /** The host token: join with `{ hostToken }` to take the host's seat (kept by the creator only). */
+  hostToken: v.optional(v.string()),
+});
 /** A created room. */
 export type CreatedRoom = Output<typeof CreatedRoom>;
 
