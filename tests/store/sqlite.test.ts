@@ -1,12 +1,16 @@
 /**
  * The SQLite adapter on a real file: the contract, plus what only a file shows (reopening keeps
- * everything, WAL and synchronous=NORMAL are set, migrations run once).
+ * everything, WAL and synchronous=NORMAL are set, migrations run once), and the journal's
+ * synchronous path over it (saved and applied in the tick the intent is submitted in).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalPresence } from '@colyseus/core';
 import Database from 'better-sqlite3';
-import { SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
+import { Match } from '../../server/src/match/match.js';
+import { Journal } from '../../server/src/rooms/journal.js';
+import { FaultyStore, SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
 import { storeContract } from './contract.js';
 import { event, newCode, roomConfig } from './helpers.js';
 
@@ -53,6 +57,31 @@ describe('sqlite file', () => {
     void store.close();
   });
 
+  test('checkpoints run in their own thread, never inside a commit; close folds the log into the file', async () => {
+    const file = join(dir, 'checkpoints.sqlite');
+    const store = SqliteStore.open(file);
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const code = newCode();
+    await store.createGame(code, roomConfig('public'), 1);
+    const fileBytes = () => statSync(file).size;
+    const walBytes = () => statSync(`${file}-wal`).size;
+    const before = fileBytes();
+    // Well past the 1,000 pages at which a commit would run SQLite's own checkpoint.
+    for (let seq = 1; seq <= 3000; seq++) await store.append(code, seq, event(seq, 'x'.repeat(1500)));
+    expect(walBytes()).toBeGreaterThan(4096 * 1000);
+    expect(fileBytes()).toBe(before); // no commit checkpointed
+    // The thread checkpoints within a second or so.
+    const deadline = Date.now() + 10_000;
+    while (fileBytes() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fileBytes()).toBeGreaterThan(before);
+    await store.close();
+    expect(existsSync(`${file}-wal`) ? walBytes() : 0).toBe(0);
+    const reopened = SqliteStore.open(file);
+    expect((await reopened.load(code))?.events).toHaveLength(3000);
+    await reopened.close();
+  });
+
   test('a write the database refuses (read-only) rejects with StoreUnavailable', async () => {
     const store = SqliteStore.open(join(dir, 'readonly.sqlite'));
     const code = newCode();
@@ -71,5 +100,31 @@ describe('sqlite file', () => {
 
   test('a database that cannot be opened throws at open', () => {
     expect(() => SqliteStore.open(join(dir, 'no-such-dir', 'x.sqlite'))).toThrow();
+  });
+});
+
+describe('the journal over SQLite', () => {
+  test('an intent is judged, saved and applied before submit returns; a failed write changes nothing', async () => {
+    const store = new FaultyStore(SqliteStore.open(join(dir, 'journal.sqlite')));
+    const journal = await Journal.create(new Match(roomConfig()), 1, new LocalPresence(), store, () => 1000);
+    expect(journal.synchronous).toBe(true);
+
+    const taken = journal.submit({ type: 'take_seat', name: 'Red' });
+    // No await yet: the seat is taken in the match and its event is in the file.
+    expect(journal.match.events).toHaveLength(1);
+    const logged = store.inner.load(journal.code); // read now (the SQLite adapter works synchronously)
+    expect((await taken).ok).toBe(true);
+    expect((await logged)!.events).toHaveLength(1);
+
+    store.failAppends(1);
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined); // the journal logs the failure
+    const refused = journal.submit({ type: 'take_seat', name: 'Blue' });
+    quiet.mockRestore();
+    expect(journal.match.events).toHaveLength(1);
+    expect(await refused).toMatchObject({ ok: false, rejection: { code: 'storage_unavailable' } });
+    expect([...journal.match.seats.seats.values()].filter((s) => s.keyHash !== null)).toHaveLength(1);
+    expect((await store.inner.load(journal.code))!.events).toHaveLength(1);
+    await journal.settled();
+    await store.close();
   });
 });

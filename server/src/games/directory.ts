@@ -15,6 +15,25 @@ export const ROOM_NAME = 'djambi';
 /** What `reopen` found. */
 export type Reopened = 'live' | 'reopened' | 'finished' | 'unknown';
 
+/** Games re-opened between two yields to the event loop during the boot restore. */
+export const RESTORE_BATCH = 25;
+
+/** Resolves after the event loop has run pending I/O (and timers) once. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** How the directory shares games with other processes (`cluster/cluster.ts`); by default it is alone. */
+export interface DirectoryPeers {
+  /** Whether the room of `code` is live on a living process (a dead one's listing does not count). */
+  isLive(code: string): Promise<boolean>;
+  /** Runs `reopen` under the cluster-wide lock of `code`; null when another process made it live meanwhile. */
+  exclusive<T>(code: string, reopen: () => Promise<T>): Promise<T | null>;
+}
+
+const ALONE: DirectoryPeers = {
+  isLive: async (code) => (await matchMaker.getRoomById(code)) !== undefined,
+  exclusive: (_code, reopen) => reopen(),
+};
+
 /** The live and stored games of one process. */
 export class GameDirectory {
   private readonly opening = new Map<string, Promise<Reopened>>();
@@ -22,6 +41,7 @@ export class GameDirectory {
   constructor(
     readonly store: GameStore | null,
     private readonly token: string,
+    private readonly peers: DirectoryPeers = ALONE,
   ) {}
 
   /** Makes the game of `code` live if the store has it unfinished (once, however many ask at once). */
@@ -34,24 +54,51 @@ export class GameDirectory {
     return pending;
   }
 
-  /** Re-opens every unfinished game of the store (at boot); returns how many and how long it took. */
+  /**
+   * Re-opens every unfinished game of the store (at boot); returns how many and how long it took.
+   * Games are re-opened in batches of `RESTORE_BATCH`, yielding to the event loop between
+   * batches, so the server answers `/healthz`, lookups and joins during a long boot restore. A
+   * code that a join is re-opening meanwhile (`reopen`) is waited for, not opened twice.
+   */
   async restoreAll(): Promise<{ restored: number; failed: number; ms: number }> {
     const t0 = performance.now();
     let restored = 0;
     let failed = 0;
-    if (this.store) {
-      for (const code of await this.store.unfinished()) {
-        try {
-          // Known unfinished: no need to look the game up before re-opening it.
-          await matchMaker.createRoom(ROOM_NAME, restoreOptions(code, this.token));
-          restored++;
-        } catch (e) {
-          failed++;
-          console.error(`[djambi] could not restore ${code}:`, e);
-        }
+    const codes = this.store ? await this.store.unfinished() : [];
+    for (let i = 0; i < codes.length; i++) {
+      if (i > 0 && i % RESTORE_BATCH === 0) await yieldToEventLoop();
+      const code = codes[i];
+      try {
+        await this.restoreOne(code);
+        restored++;
+      } catch (e) {
+        failed++;
+        console.error(`[djambi] could not restore ${code}:`, e);
       }
     }
     return { restored, failed, ms: performance.now() - t0 };
+  }
+
+  /** Re-opens a game known to be unfinished (no store lookup before it), unless a join is opening it or it is live. */
+  private restoreOne(code: string): Promise<Reopened> {
+    let pending = this.opening.get(code);
+    if (!pending) {
+      pending = this.create(code).finally(() => this.opening.delete(code));
+      this.opening.set(code, pending);
+    }
+    return pending;
+  }
+
+  /** Creates the room of a stored game (`live` when another request made it live meanwhile). */
+  private async create(code: string): Promise<Reopened> {
+    try {
+      await matchMaker.createRoom(ROOM_NAME, restoreOptions(code, this.token));
+      return 'reopened';
+    } catch (e) {
+      // Another request (or process) re-opened it meanwhile.
+      if (await matchMaker.getRoomById(code)) return 'live';
+      throw e;
+    }
   }
 
   /** The stored game of `code`, live or not (null when unknown or without a store). */
@@ -68,17 +115,14 @@ export class GameDirectory {
   }
 
   private async open(code: string): Promise<Reopened> {
-    if (await matchMaker.getRoomById(code)) return 'live';
+    if (await this.peers.isLive(code)) return 'live';
     const game = this.store ? await this.store.load(code) : null;
     if (!game) return 'unknown';
     if (game.status === 'finished') return 'finished';
-    try {
-      await matchMaker.createRoom(ROOM_NAME, restoreOptions(code, this.token));
-      return 'reopened';
-    } catch (e) {
-      // Another request (or process) re-opened it meanwhile.
-      if (await matchMaker.getRoomById(code)) return 'live';
-      throw e;
-    }
+    const opened = await this.peers.exclusive(code, async (): Promise<Reopened> => {
+      if (await this.peers.isLive(code)) return 'live';
+      return this.create(code);
+    });
+    return opened ?? 'live';
   }
 }

@@ -2,7 +2,9 @@
  * The journal of one room: its match, and every intent applied to it one at a time, in order
  * (each judged against the state every earlier one left), with the accepted events appended to
  * the game log before anybody sees them. A failed append undoes the intent (the match is rebuilt
- * from the log without it); a throw from the match (a broken invariant) does the same.
+ * from the log without it); a throw from the match (a broken invariant) does the same. A
+ * synchronous store (SQLite) is written in the same tick as the intent is judged; an asynchronous
+ * one (PostgreSQL) is awaited in a per-room chain, each intent judged inside it.
  */
 import type { Presence } from '@colyseus/core';
 import { type Accepted, type Intent, Match } from '../match/match.js';
@@ -21,15 +23,22 @@ const BROKEN: Rejection = { code: 'internal_error', message: 'the server could n
 /** A match and its log. */
 export class Journal {
   private chain: Promise<unknown> = Promise.resolve();
+  /** Intents submitted to the chain and not yet done (an asynchronous store only). */
+  private queued = 0;
   /** The store knows the game is finished. */
   private finished = false;
+
+  /** Whether intents are saved in the tick they are submitted in (no store, or a synchronous one). */
+  readonly synchronous: boolean;
 
   private constructor(
     private current: Match,
     readonly code: string,
     private readonly store: GameStore | null,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.synchronous = store === null || (store.appendManySync !== undefined && store.finishSync !== undefined);
+  }
 
   /** A new game under a fresh code, unique in presence and, with a store, in the log (its primary key). */
   static async create(match: Match, createdAt: number, presence: Presence, store: GameStore | null, now: () => number): Promise<Journal> {
@@ -61,17 +70,25 @@ export class Journal {
 
   /** Resolves once every intent submitted so far is done. */
   settled(): Promise<void> {
-    return this.chain.then(() => undefined);
+    return this.queued === 0 ? Promise.resolve() : this.chain.then(() => undefined);
   }
 
-  /** Applies `intent` after every earlier one; resolves once it is saved (or refused, or undone). */
+  /**
+   * Applies `intent` after every earlier one; resolves once it is saved (or refused, or undone).
+   * With no store or a synchronous one, the intent is judged, saved and applied before `submit`
+   * returns (the promise is already settled); with an asynchronous store (PostgreSQL) it waits
+   * its turn in the room's chain and is judged there, against the committed state.
+   */
   submit(intent: Intent): Promise<Entry> {
-    const run = this.chain.then(() => this.apply(intent));
+    if (this.synchronous && this.queued === 0) return Promise.resolve(this.applyNow(intent));
+    this.queued++;
+    const run = this.chain.then(() => this.apply(intent)).finally(() => this.queued--);
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async apply(intent: Intent): Promise<Entry> {
+  /** Judges `intent`; the events it adds, or the refusal (the match unchanged). */
+  private judge(intent: Intent): { readonly before: number; readonly out: Accepted } | { readonly refusal: Entry } {
     const before = this.current.events.length;
     let out: ReturnType<Match['apply']>;
     try {
@@ -79,18 +96,46 @@ export class Journal {
     } catch (e) {
       console.error(`[djambi ${this.code}] ${intent.type} threw:`, e);
       this.undo(before);
-      return { ok: false, rejection: BROKEN };
+      return { refusal: { ok: false, rejection: BROKEN } };
     }
-    if (!out.ok) return out;
-    const fresh = this.current.events.slice(before);
-    if (this.store && fresh.length > 0) {
+    if (!out.ok) return { refusal: out };
+    return { before, out };
+  }
+
+  /** A failed append: the intent is undone, and refused. */
+  private unsaved(before: number, e: unknown): Entry {
+    this.undo(before);
+    if (isStoreError(e, 'fenced')) return { ok: false, rejection: UNSAVED, fenced: true };
+    console.error(`[djambi ${this.code}] store append failed:`, e);
+    return { ok: false, rejection: UNSAVED };
+  }
+
+  /** The synchronous path: judged, appended and applied in this call. */
+  private applyNow(intent: Intent): Entry {
+    const judged = this.judge(intent);
+    if ('refusal' in judged) return judged.refusal;
+    const { before, out } = judged;
+    const store = this.store;
+    if (store?.appendManySync && this.current.events.length > before) {
       try {
-        await this.store.appendMany(this.code, before + 1, fresh);
+        store.appendManySync(this.code, before + 1, this.current.events.slice(before));
       } catch (e) {
-        this.undo(before);
-        if (isStoreError(e, 'fenced')) return { ok: false, rejection: UNSAVED, fenced: true };
-        console.error(`[djambi ${this.code}] store append failed:`, e);
-        return { ok: false, rejection: UNSAVED };
+        return this.unsaved(before, e);
+      }
+      this.finishNow();
+    }
+    return { ok: true, out };
+  }
+
+  private async apply(intent: Intent): Promise<Entry> {
+    const judged = this.judge(intent);
+    if ('refusal' in judged) return judged.refusal;
+    const { before, out } = judged;
+    if (this.store && this.current.events.length > before) {
+      try {
+        await this.store.appendMany(this.code, before + 1, this.current.events.slice(before));
+      } catch (e) {
+        return this.unsaved(before, e);
       }
       await this.finishIfOver();
     }
@@ -102,9 +147,21 @@ export class Journal {
    * a failure is logged and tried again when the game is re-opened from the log).
    */
   async finishIfOver(): Promise<void> {
+    if (this.store?.finishSync) return this.finishNow();
     if (!this.store || this.finished || this.current.phase !== 'over') return;
     try {
       await this.store.finish(this.code, this.now(), summaryOf(this.current));
+      this.finished = true;
+    } catch (e) {
+      console.error(`[djambi ${this.code}] could not mark the game finished:`, e);
+    }
+  }
+
+  /** `finishIfOver` on a synchronous store. */
+  private finishNow(): void {
+    if (!this.store?.finishSync || this.finished || this.current.phase !== 'over') return;
+    try {
+      this.store.finishSync(this.code, this.now(), summaryOf(this.current));
       this.finished = true;
     } catch (e) {
       console.error(`[djambi ${this.code}] could not mark the game finished:`, e);

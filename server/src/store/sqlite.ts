@@ -5,6 +5,7 @@
  * the same file migrate one after the other.
  */
 import Database from 'better-sqlite3';
+import { Checkpointer } from './checkpointer.js';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
@@ -27,10 +28,16 @@ export class SqliteStore implements GameStore {
   private readonly stmt: Record<keyof typeof SQL, Statement>;
   private readonly lists = new Map<number, Statement>();
   private readonly appendAll: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
+  /** A game's event payloads in order, as plain strings (`SQL.events` without the seq). */
+  private readonly eventPayloads: Statement;
   private closed = false;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly checkpointer: Checkpointer | null,
+  ) {
     this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQL, Statement>;
+    this.eventPayloads = db.prepare('SELECT payload FROM events WHERE game_id = ? ORDER BY seq').pluck();
     this.appendAll = db.transaction((code: string, firstSeq: number, events: readonly MatchEvent[]) => {
       events.forEach((event, i) => this.insertEvent(code, firstSeq + i, event));
     });
@@ -45,7 +52,10 @@ export class SqliteStore implements GameStore {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('foreign_keys = ON');
       migrate(db);
-      return new SqliteStore(db);
+      // A file's checkpoints run in a thread of their own (see checkpointer.ts), not in a commit.
+      const checkpointer = file === ':memory:' || file === '' ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS);
+      if (checkpointer) db.pragma('wal_autocheckpoint = 0');
+      return new SqliteStore(db, checkpointer);
     } catch (err) {
       db.close();
       throw err;
@@ -76,12 +86,21 @@ export class SqliteStore implements GameStore {
   }
 
   async appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void> {
+    this.appendManySync(code, firstSeq, events);
+  }
+
+  appendManySync(code: string, firstSeq: number, events: readonly MatchEvent[]): void {
     checkSeq(firstSeq);
     if (events.length === 0) return;
-    this.run('appendMany', () => this.appendAll(code, firstSeq, events));
+    if (events.length === 1) this.run('appendMany', () => this.insertEvent(code, firstSeq, events[0]));
+    else this.run('appendMany', () => this.appendAll(code, firstSeq, events));
   }
 
   async finish(code: string, finishedAt: number, summary: GameSummary): Promise<void> {
+    this.finishSync(code, finishedAt, summary);
+  }
+
+  finishSync(code: string, finishedAt: number, summary: GameSummary): void {
     this.run('finish', () => {
       const res = this.stmt.finish.run(finishedAt, JSON.stringify(summary), code);
       if (res.changes === 0) throw new StoreUnavailable(`finish: unknown game ${code}`);
@@ -92,7 +111,9 @@ export class SqliteStore implements GameStore {
     return this.run('load', () => {
       const row = this.stmt.game.get(code) as GameRow | undefined;
       if (!row) return null;
-      const events = (this.stmt.events.all(code) as { payload: string }[]).map((r) => JSON.parse(r.payload) as MatchEvent);
+      // One parse for the whole log (the payloads are JSON values): cheaper than one per event at boot restore.
+      const payloads = this.eventPayloads.all(code) as string[];
+      const events = JSON.parse(`[${payloads.join(',')}]`) as MatchEvent[];
       const info = gameInfo(row);
       return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
     });
@@ -130,7 +151,12 @@ export class SqliteStore implements GameStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    await this.checkpointer?.stop();
+    try {
+      if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.close();
+    }
   }
 
   /** Inserts one event or throws `Fenced` (the caller's transaction, if any, rolls back). */
