@@ -15,6 +15,8 @@ export type RoomErrorCode =
   | 'already_started'
   | 'not_ready'
   | 'not_creator'
+  | 'not_host'
+  | 'not_a_bot'
   | 'seat_taken'
   | 'no_free_seat'
   | 'stale'

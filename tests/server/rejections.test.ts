@@ -3,7 +3,7 @@
  * rejected with codes to the sender only and change nothing; a junk flood neither crashes nor
  * stalls the room; two rooms in parallel do not interfere.
  */
-import { legalDestinations, parseRules, pieces, randomTurn } from '@djambi/shared';
+import { legalDestinations, makeSquare, parseRules, pieces, randomTurn, SQUARE_COUNT } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import {
   fullRoom,
@@ -71,8 +71,7 @@ test('bad turns are rejected with codes and change nothing', async () => {
   const blueMove = { from: 'h7', to: 'h6' };
   expect(pieces(pos).find((p) => p.square === 'h7')?.colour).toBe('B');
   const all = pieces(pos).map((p) => p.square);
-  const files = 'abcdefghi';
-  const squares = [...files].flatMap((f) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${f}${n}`));
+  const squares = Array.from({ length: SQUARE_COUNT }, (_, sq) => makeSquare(sq));
   const illegalTo = squares.find((sq) => sq !== redPiece.square && !legalDestinations(pos, redPiece.square).includes(sq) && !all.includes(sq))!;
 
   // Out of turn: Blue plays while Red is to move, even Red's own legal turn.

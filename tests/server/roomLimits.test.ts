@@ -16,7 +16,8 @@ beforeAll(async () => {
     now: () => clockMs,
     rooms: {
       maxRooms: 40,
-      unjoinedSeconds: 1,
+      // Long enough for the cap test to open its 40 rooms on a loaded machine before the first goes.
+      unjoinedSeconds: 4,
       admission: { ...DEFAULT_ADMISSION, spectators: 6, spectatorsPerAddress: 6, pending: 8, pendingPerAddress: 4 },
       budget: { burst: 10, perSecond: 5, strikes: 30, strikesPerSecond: 5 },
     },
@@ -164,7 +165,7 @@ test('the live-room cap answers server_full, and creation works again below it',
   expect(refused).toBe(true);
   expect(liveRooms()).toBeLessThanOrEqual(40);
   // The unjoined rooms go after their short idle time; then a create succeeds again.
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + 15_000;
   while (liveRooms() >= 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const again = await createRoom(server, {});
   await leaveAll([again]);

@@ -1,7 +1,7 @@
 /**
  * Seats, seat keys, presence and reconnection: a dropped socket comes back within the grace
  * period; after it, the seat key reclaims the seat; a wrong key gets nothing; seats can be
- * chosen and swapped before the start; only the creator (or anyone once it has gone) starts.
+ * chosen and swapped before the start; only the host (then the next seated player once it has gone for good) starts.
  */
 import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import type { RunningServer } from '../../server/src/app.js';
@@ -207,16 +207,16 @@ test('who may start, and leaving before the start frees the seat', async () => {
   const code = a.state.code;
   expect((await a.sendExpectRejected('start')).code).toBe('not_ready');
   const b = await join(server, code, {});
-  expect((await b.sendExpectRejected('start')).code).toBe('not_creator');
+  expect((await b.sendExpectRejected('start')).code).toBe('not_host');
   // A player that leaves on purpose before the start frees its seat; its key stops working.
   const keyB = b.seat!.seatKey;
   await b.room.leave(true);
   await a.waitState((s) => !s.seats.get('Y').taken, 'Y freed');
   await expectJoinError(sdk(server).joinById(code, { seatKey: keyB }), 'bad_seat_key');
   const c = await join(server, code, { name: 'carl' });
-  // Once the creator has gone (dropped), any seated player may start.
+  // Once the host has gone for good (its grace period over), the next seated player hosts and starts.
   a.room.connection.close();
-  await c.waitState((s) => s.seats.get('R').presence !== 'connected', 'creator gone');
+  await c.waitState((s) => s.seats.get('R').presence === 'away' && s.host === 'Y', 'host gone, Y hosts');
   c.room.send('start');
   await c.waitState((s) => s.phase === 'playing', 'started by another player');
   expect((await c.sendExpectRejected('start')).code).toBe('already_started');

@@ -7,8 +7,10 @@
  * holds; `events()` parses them back into a replayable record.
  */
 import {
+  applyTrusted,
   drawByAgreement,
   initialPosition,
+  isTurn,
   makeRecord,
   makeTurn,
   mustPass,
@@ -24,6 +26,7 @@ import {
   type Result,
   type Rules,
   type Turn,
+  type TurnInput,
 } from '@djambi/shared';
 
 /** How an entry of the move list came about. */
@@ -97,15 +100,22 @@ export class Game {
     return makeRecord(this.record(), texts);
   }
 
-  /** Plays a complete turn for `colour`, then any automatic passes. */
-  play(colour: Colour, turn: Turn, _now: number): GameResultOf<Applied[]> {
+  /**
+   * Plays a complete turn for `colour`, then any automatic passes. `trusted`: the turn was
+   * validated when it was first accepted (a replayed log), so the engine applies it without its
+   * legality search (`applyTrusted`); the outcome is the same.
+   */
+  play(colour: Colour, turn: TurnInput, _now: number, trusted = false): GameResultOf<Applied[]> {
     if (this.over) return err('game_over', 'the game is over');
     if (this.position.toMove !== colour) return err('not_your_turn', `it is ${this.position.toMove}'s turn`);
-    const res = playTurn(this.position, turn);
+    // `applyTrusted` checks the squares itself: a turn it applies is a `Turn`.
+    if (!trusted && !isTurn(turn)) return err('bad_square', 'squares are a1..i9');
+    const res = trusted ? applyTrusted(this.position, turn) : playTurn(this.position, turn as Turn);
     if (!res.ok) return res;
+    const played = turn as Turn;
     const out: Applied[] = [];
-    const kind: EntryKind = 'pass' in turn ? 'pass' : 'turn';
-    this.push(kind, colour, turn, makeTurn(turn, this.position), res.value.position, res.value.effects, out);
+    const kind: EntryKind = 'pass' in played ? 'pass' : 'turn';
+    this.push(kind, colour, played, makeTurn(played, this.position), res.value.position, res.value.effects, out);
     this.autoPass(out);
     return { ok: true, value: out };
   }
@@ -138,7 +148,8 @@ export class Game {
     for (let guard = 0; guard < 1000 && !this.over && mustPass(this.position); guard++) {
       const colour = this.position.toMove!;
       const turn: Turn = { pass: true };
-      const res = playTurn(this.position, turn);
+      // `mustPass` has just checked that the pass is legal: no need for `playTurn` to check it again.
+      const res = applyTrusted(this.position, turn);
       if (!res.ok) throw new Error(`engine refused an automatic pass: ${res.error.code} ${res.error.message}`);
       this.push('pass', colour, turn, makeTurn(turn, this.position), res.value.position, res.value.effects, out);
     }
@@ -146,11 +157,11 @@ export class Game {
 
   private push(kind: EntryKind, colour: Colour | null, turn: Turn | null, text: string, position: Position, effects: readonly Effect[], out: Applied[]): void {
     const move = kind === 'draw' ? 'draw' : `${colour} ${kind === 'turn' || kind === 'pass' ? text : kind}`;
-    const entry: Entry = { index: this.moves.length, kind, colour, turn, text, move };
+    const index = this.moves.length;
     this.moves.push(move);
-    this.last = entry;
+    this.last = { index, kind, colour, turn, text, move };
     this.position = position;
-    out.push({ ...entry, effects, position });
+    out.push({ index, kind, colour, turn, text, move, effects, position });
   }
 }
 

@@ -12,7 +12,7 @@
  * ids of new pacts.
  */
 import { randomBytes } from 'node:crypto';
-import { type Colour, type Position, seatsOf, type Turn } from '@djambi/shared';
+import { type BotLevel, type Colour, type Position, seatsOf, type TurnInput } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import { Press, PRESS_CLIENT_MESSAGES, type PressClientMessage } from '../press/index.js';
 import type { Delivery, MemberId, SpectatorId } from '../press/types.js';
@@ -29,14 +29,31 @@ export type Phase = 'waiting' | 'playing' | 'over';
  * answers `not_seated`); `member` is its press member (its colour, or its spectator id).
  */
 export type Intent =
-  | { readonly type: 'take_seat'; readonly name?: string; readonly colour?: Colour }
+  /** `hostTokenHash`: the SHA-256 of the host token the taker joined with, if any. */
+  | { readonly type: 'take_seat'; readonly name?: string; readonly colour?: Colour; readonly hostTokenHash?: string }
   | { readonly type: 'leave_seat'; readonly colour: Colour }
   | { readonly type: 'swap'; readonly colour: Colour | null; readonly to: Colour }
   | { readonly type: 'ready'; readonly colour: Colour | null; readonly ready: boolean }
-  | { readonly type: 'rename'; readonly colour: Colour | null; readonly name: string }
-  /** `creatorConnected`: whether the creator's seat is held by a live connection (the room knows). */
-  | { readonly type: 'start'; readonly colour: Colour | null; readonly creatorConnected: boolean }
-  | { readonly type: 'turn'; readonly colour: Colour | null; readonly turn: Turn; readonly version?: number }
+  /** `spectator`: a spectator renames itself (the sender holds no seat). */
+  | { readonly type: 'rename'; readonly colour: Colour | null; readonly name: string; readonly spectator?: SpectatorId }
+  /**
+   * Only the host starts (`creatorConnected` is kept in logs written before the host existed);
+   * `auto`: the room starts a game whose every seat is a bot (set by the room, never by a client).
+   */
+  | { readonly type: 'start'; readonly colour: Colour | null; readonly creatorConnected?: boolean; readonly auto?: true }
+  /**
+   * Before the start, the host (`colour`) seats a bot of `level` on the free seat `target`;
+   * `atCreation`: a `bots` create option, taken by the room before any other event.
+   */
+  | { readonly type: 'add_bot'; readonly colour: Colour | null; readonly target: Colour; readonly level: BotLevel; readonly atCreation?: true }
+  /** Before the start, the host (`colour`) frees the bot seat `target`. */
+  | { readonly type: 'remove_bot'; readonly colour: Colour | null; readonly target: Colour }
+  /** Before the start, the host (`colour`) frees the seat of `target`. */
+  | { readonly type: 'remove_seat'; readonly colour: Colour | null; readonly target: Colour }
+  /** The host's seat `colour` was left for good (its grace period ran out): the next seated player hosts. */
+  | { readonly type: 'pass_host'; readonly colour: Colour }
+  /** `standIn`: a bot played this turn for its absent player (kept in the record; judged like any turn). */
+  | { readonly type: 'turn'; readonly colour: Colour | null; readonly turn: TurnInput; readonly version?: number; readonly standIn?: true }
   | { readonly type: 'resign'; readonly colour: Colour | null }
   /** A clock ran out: the match checks which (sent by the room's timer). */
   | { readonly type: 'flag' }
@@ -71,6 +88,8 @@ export interface Accepted {
   readonly listingChanged: boolean;
   /** Holders that moved seat (swaps): the room moves their connections. */
   readonly moves: readonly SeatMove[];
+  /** `remove_seat`: the seat the host freed (the room tells its holder and drops its link). */
+  readonly removed?: Colour;
   /** `take_seat`: the seat taken and its key (to send to the taker only; never recorded). */
   readonly seat?: { readonly colour: Colour; readonly key: string };
   /**
@@ -89,43 +108,80 @@ function refuse(code: Rejection['code'], message: string): Outcome {
 
 const PRESS_TYPES: ReadonlySet<string> = new Set(PRESS_CLIENT_MESSAGES);
 
-/** Where the non-deterministic values of an intent come from: drawn live, or read back from its event. */
-interface Source {
-  seatKey(): { key: string; hash: string };
-  id(): string;
-  readonly drawn: string[];
-}
+/**
+ * Where the non-deterministic values of an intent come from: drawn live, or read back from the
+ * event being replayed. One per match, reset by every `apply` (no closures per intent: a restore
+ * replays thousands of events).
+ */
+class Source {
+  /** The event being replayed, or null (live). */
+  private replay: MatchEvent | null = null;
+  /** Replay: the next recorded id to hand out, and the first not yet taken into an event. */
+  private next = 0;
+  private taken = 0;
+  private active = false;
+  /** Ids drawn live since the last `take`. */
+  private readonly drawn: string[] = [];
 
-function liveSource(): Source {
-  const drawn: string[] = [];
-  return {
-    seatKey: () => {
+  /** Starts an intent: live, or replaying `event`. */
+  begin(event: MatchEvent | null): void {
+    this.replay = event;
+    this.next = 0;
+    this.taken = 0;
+    this.drawn.length = 0;
+    this.active = true;
+  }
+
+  /** True while an event of the log is replayed (its intent was validated when first accepted). */
+  get replaying(): boolean {
+    return this.replay !== null;
+  }
+
+  /** Ends the intent: nothing can be drawn until the next `begin`. */
+  end(): void {
+    this.replay = null;
+    this.active = false;
+  }
+
+  seatKey(): { key: string; hash: string } {
+    this.check();
+    if (this.replay === null) {
       const key = newSeatKey();
       return { key, hash: hashSeatKey(key) };
-    },
-    id: () => {
-      const id = randomBytes(6).toString('base64url');
-      drawn.push(id);
-      return id;
-    },
-    drawn,
-  };
-}
+    }
+    if (this.replay.keyHash === undefined) throw new Error('replay: a take_seat event without its key hash');
+    return { key: '', hash: this.replay.keyHash };
+  }
 
-function replaySource(event: MatchEvent): Source {
-  const ids = [...(event.ids ?? [])];
-  return {
-    seatKey: () => {
-      if (event.keyHash === undefined) throw new Error('replay: a take_seat event without its key hash');
-      return { key: '', hash: event.keyHash };
-    },
-    id: () => {
-      const id = ids.shift();
-      if (id === undefined) throw new Error('replay: an event draws more ids than it recorded');
+  id(): string {
+    this.check();
+    if (this.replay === null) {
+      const id = randomBytes(6).toString('base64url');
+      this.drawn.push(id);
       return id;
-    },
-    drawn: [],
-  };
+    }
+    const id = this.replay.ids?.[this.next];
+    if (id === undefined) throw new Error('replay: an event draws more ids than it recorded');
+    this.next++;
+    return id;
+  }
+
+  /** The ids drawn since the last call (what the accepted event records), then none. */
+  take(): readonly string[] | null {
+    if (this.replay !== null) {
+      const ids = this.next > this.taken ? this.replay.ids!.slice(this.taken, this.next) : null;
+      this.taken = this.next;
+      return ids;
+    }
+    if (this.drawn.length === 0) return null;
+    const ids = [...this.drawn];
+    this.drawn.length = 0;
+    return ids;
+  }
+
+  private check(): void {
+    if (!this.active) throw new Error('match: a value was drawn outside apply()');
+  }
 }
 
 /** One match. */
@@ -137,17 +193,25 @@ export class Match {
   /** Every accepted event, in order (the storage seam: what a log keeps). */
   readonly events: MatchEvent[] = [];
   private started = false;
-  private source: Source | null = null;
+  /** Spectators who joined so far (their default names count from it: "Spectator 3"). */
+  private spectatorsSeen = 0;
+  /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
+  spectatorsVersion = 0;
+  private readonly source = new Source();
 
   constructor(readonly config: RoomConfig) {
     const colours = seatsOf(config.rules);
-    this.seats = new SeatTable(colours);
+    this.seats = new SeatTable(colours, config.hostHash ?? null);
     this.game = new Game(config.rules);
     this.clock = config.clock ? new GameClock(config.clock, colours) : null;
     this.press = new Press({ seats: colours, ...config.press, newId: () => this.drawId() });
   }
 
-  /** Rebuilds a match from its events, through the same code path that accepted them. */
+  /**
+   * Rebuilds a match from its events (a log this server wrote), through the same code path that
+   * accepted them; their turns were validated then, so the engine applies them without its
+   * legality search (`applyTrusted`, same outcome).
+   */
   static restore(config: RoomConfig, events: readonly MatchEvent[]): Match {
     const match = new Match(config);
     for (const event of events) {
@@ -173,13 +237,13 @@ export class Match {
    * being replayed by `restore` (its recorded values are used instead of new ones).
    */
   apply(intent: Intent, now: number, replay?: MatchEvent): Outcome {
-    this.source = replay ? replaySource(replay) : liveSource();
+    this.source.begin(replay ?? null);
     try {
       const out = this.dispatch(intent, now);
       if (out.ok && out.event !== null) this.events.push(out.event);
       return out;
     } finally {
-      this.source = null;
+      this.source.end();
     }
   }
 
@@ -215,6 +279,11 @@ export class Match {
         return this.accepted(intent, now);
       }
       case 'rename': {
+        if (!intent.colour && intent.spectator !== undefined && this.press.roster.isSpectator(intent.spectator)) {
+          this.press.roster.addSpectator(intent.spectator, intent.name);
+          this.spectatorsVersion++;
+          return this.accepted(intent, now, { listingChanged: true });
+        }
         const seat = intent.colour ? this.seats.get(intent.colour) : undefined;
         if (!seat?.keyHash) return refuse('not_seated', 'only a seated player has a name');
         seat.name = intent.name;
@@ -222,6 +291,15 @@ export class Match {
       }
       case 'start':
         return this.start(intent, now);
+      case 'remove_seat':
+        return this.removeSeat(intent, now);
+      case 'add_bot':
+      case 'remove_bot':
+        return this.botSeat(intent, now);
+      case 'pass_host':
+        if (this.phase !== 'waiting') return refuse('already_started', 'the host matters before the start only');
+        if (!this.seats.passHost(intent.colour)) return refuse('not_host', 'this seat is not the host');
+        return this.accepted(intent, now, { listingChanged: true });
       case 'turn':
       case 'resign':
         return this.play(intent, now);
@@ -230,10 +308,15 @@ export class Match {
       case 'press':
         return this.pressIntent(intent, now);
       case 'spectate':
-        if (!this.press.addSpectator(intent.id, intent.name, intent.limitKey)) return refuse('bad_payload', 'not a spectator id');
+        if (!this.press.addSpectator(intent.id, intent.name || `Spectator ${this.spectatorsSeen + 1}`, intent.limitKey)) {
+          return refuse('bad_payload', 'not a spectator id');
+        }
+        this.spectatorsSeen++;
+        this.spectatorsVersion++;
         return this.accepted(intent, now, { deliveries: [this.press.historyDelivery(intent.id)], listingChanged: true });
       case 'unspectate':
         this.press.removeSpectator(intent.id);
+        this.spectatorsVersion++;
         return this.accepted(intent, now, { listingChanged: true });
       case 'resume':
         if (this.clock?.running) this.clock.startedAt = now;
@@ -245,8 +328,8 @@ export class Match {
     if (this.phase !== 'waiting') return refuse('already_started', 'the game has started');
     const seat = this.seats.freeSeat(intent.colour);
     if ('code' in seat) return refuse(seat.code, seat.message);
-    const { key, hash } = this.sourceOf().seatKey();
-    this.seats.take(seat, hash, intent.name);
+    const { key, hash } = this.source.seatKey();
+    this.seats.take(seat, hash, intent.name, intent.hostTokenHash);
     return this.accepted(intent, now, { keyHash: hash, listingChanged: true, seat: { colour: seat.colour, key } });
   }
 
@@ -262,17 +345,52 @@ export class Match {
 
   private start(intent: Extract<Intent, { type: 'start' }>, now: number): Outcome {
     const seat = intent.colour ? this.seats.get(intent.colour) : undefined;
-    if (!seat?.keyHash) return refuse('not_seated', 'only a seated player can start the game');
+    const auto = intent.auto === true && this.seats.allBots();
+    if (!seat?.keyHash && !auto) return refuse('not_seated', 'only a seated player can start the game');
     if (this.phase !== 'waiting') return refuse('already_started', 'the game has already started');
     if (!this.seats.allTaken()) return refuse('not_ready', 'every seat must be taken first');
-    const creator = this.seats.creatorColour();
-    if (creator !== null && creator !== seat.colour && intent.creatorConnected) {
-      return refuse('not_creator', 'only the creator can start the game while connected');
-    }
+    // A start already in the log was judged when it came (logs older than the host have none).
+    if (!auto && !this.source.replaying && this.seats.hostColour() !== seat?.colour) return refuse('not_host', 'only the host can start the game');
     this.started = true;
     this.press.start(this.game.position);
     this.clock?.start(this.game.position.toMove, now);
     return this.accepted(intent, now, { listingChanged: true });
+  }
+
+  private removeSeat(intent: Extract<Intent, { type: 'remove_seat' }>, now: number): Outcome {
+    if (!intent.colour || !this.seats.get(intent.colour)?.keyHash) return refuse('not_seated', 'only a seated player can do this');
+    if (this.phase !== 'waiting') return refuse('already_started', 'seats are fixed once the game has started');
+    if (this.seats.hostColour() !== intent.colour) return refuse('not_host', 'only the host can remove a player');
+    if (intent.target === intent.colour) return refuse('bad_payload', 'the host leaves its own seat with leave_seat');
+    if (!this.seats.get(intent.target)?.keyHash) return refuse('not_seated', `the ${intent.target} seat is free`);
+    this.seats.release(intent.target);
+    return { ...this.accepted(intent, now, { listingChanged: true }), removed: intent.target };
+  }
+
+  /**
+   * `add_bot` / `remove_bot`: before the start, the host (or the room, for the `bots` create
+   * option, before any other event) seats a bot on a free seat, or frees a bot's seat.
+   */
+  private botSeat(intent: Extract<Intent, { type: 'add_bot' | 'remove_bot' }>, now: number): Outcome {
+    const creating = intent.type === 'add_bot' && intent.atCreation === true;
+    if (creating) {
+      if (this.events.some((e) => e.intent.type !== 'add_bot')) return refuse('already_started', 'bots of the create options are seated first');
+    } else {
+      if (!intent.colour || !this.seats.get(intent.colour)?.keyHash) return refuse('not_seated', 'only a seated player can do this');
+      if (this.seats.hostColour() !== intent.colour) return refuse('not_host', 'only the host can add or remove bots');
+    }
+    if (this.phase !== 'waiting') return refuse('already_started', 'seats are fixed once the game has started');
+    const target = this.seats.get(intent.target);
+    if (!target) return refuse('seat_taken', `there is no ${intent.target} seat in this room`);
+    if (intent.type === 'remove_bot') {
+      if (target.bot === null) return refuse('not_a_bot', `the ${intent.target} seat holds no bot`);
+      this.seats.release(intent.target);
+      return this.accepted(intent, now, { listingChanged: true });
+    }
+    if (target.keyHash !== null) return refuse('seat_taken', `the ${intent.target} seat is taken`);
+    const { hash } = this.source.seatKey();
+    this.seats.takeBot(target, hash, intent.level);
+    return this.accepted(intent, now, { keyHash: hash, listingChanged: true });
   }
 
   /** The seat of an active player that may act in the game now, or the rejection. */
@@ -291,7 +409,8 @@ export class Match {
         return refuse('stale', `the game is at version ${this.game.length}, not ${intent.version}`);
       }
       const before = this.game.position;
-      const res = intent.type === 'turn' ? this.game.play(colour, intent.turn, now) : this.game.resign(colour, now);
+      // A replayed turn was validated when it was accepted: the engine applies it without its legality search.
+      const res = intent.type === 'turn' ? this.game.play(colour, intent.turn, now, this.source.replaying) : this.game.resign(colour, now);
       if (!res.ok) return refuse(res.error.code as never, res.error.message);
       return this.afterGame(intent, now, before, res.value);
     });
@@ -401,14 +520,13 @@ export class Match {
       seat?: Accepted['seat'];
     } = {},
   ): Accepted {
-    const ids = this.sourceOf().drawn;
+    const ids = this.source.take();
     const event: MatchEvent = {
       at,
       intent,
       ...(parts.keyHash !== undefined ? { keyHash: parts.keyHash } : {}),
-      ...(ids.length > 0 ? { ids: [...ids] } : {}),
+      ...(ids !== null ? { ids } : {}),
     };
-    ids.length = 0;
     return {
       ok: true,
       event,
@@ -419,12 +537,7 @@ export class Match {
     };
   }
 
-  private sourceOf(): Source {
-    if (!this.source) throw new Error('match: a value was drawn outside apply()');
-    return this.source;
-  }
-
   private drawId(): string {
-    return this.sourceOf().id();
+    return this.source.id();
   }
 }

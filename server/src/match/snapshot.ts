@@ -15,6 +15,7 @@ export function snapshotOf(match: Match): unknown {
     phase: match.phase,
     seats: [...match.seats.seats.values()].map((s) => ({ ...s })),
     creatorHash: match.seats.creatorHash,
+    host: { hash: match.seats.hostHash, token: match.seats.hostTokenHash },
     record: match.game.recordText(),
     fen: makeFen(match.position),
     clock: clock ? { remaining: [...clock.remaining], running: clock.running, startedAt: clock.startedAt } : null,

@@ -8,7 +8,7 @@
 import type { Colour } from '@djambi/shared';
 import type { SeatMove } from '../match/seats.js';
 
-export type SeatPresence = 'empty' | 'connected' | 'reconnecting' | 'away';
+export type SeatPresence = 'empty' | 'connected' | 'reconnecting' | 'away' | 'bot';
 
 /** The connection side of one seat. */
 export interface SeatLink {

@@ -1,12 +1,18 @@
 /**
  * `mirror` is the only writer of the room schema: it copies the room model (seats, game,
  * clocks, the press's public draw offer) into the synced state. Nothing else of the press (no
- * channel, message, pact or count) is ever written here. Schema setters skip unchanged values, so writing
- * every field is cheap and produces minimal patches.
+ * channel, message, pact or count) is ever written here.
+ *
+ * It writes only what changed since the last call on the same state: what it last wrote is
+ * remembered beside the state (`Written`), the room's settings are written once, the position
+ * only when it is a new one (positions are immutable), and a seat, the clock or the draw offer
+ * only where a value differs. A commit after a turn therefore touches the position fields, the
+ * move list and the version, allocates little, and reads no schema collection (their proxies
+ * are slow).
  */
 import type { ArraySchema } from '@colyseus/schema';
-import { activePlayers, COLOURS, type Colour, controllerOf, makeFen, ruler } from '@djambi/shared';
-import type { Match } from '../match/match.js';
+import { COLOURS, type Colour, controllerOf, makeFen, type Position, ruler } from '@djambi/shared';
+import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
 
@@ -20,28 +26,105 @@ export interface RoomModel {
   readonly spectators: number;
 }
 
-/** Copies the model into `state`. */
-export function mirror(model: RoomModel, state: DjambiState): void {
-  const match = model.match;
-  state.code = model.code;
-  state.phase = match.phase;
-  state.visibility = match.config.visibility;
-  state.press_visibility = match.config.press.press_visibility;
-  state.reveal_press_after_game = match.config.press.reveal_press_after_game;
-  state.spectators = model.spectators;
-  mirrorRules(model, state);
-  mirrorSeats(model, state);
-  mirrorPosition(model, state);
-  mirrorMoves(model, state);
-  mirrorClock(model, state);
-  const offer = match.press.draws.current();
-  state.drawOffer.id = offer?.id ?? 0;
-  state.drawOffer.by = offer?.by ?? '';
-  state.drawOffer.accepted = offer ? COLOURS.filter((c) => offer.accepted.includes(c)).join('') : '';
+/** What a seat's schema last received. */
+interface SeatWritten {
+  readonly schema: SeatState;
+  name: string;
+  taken: boolean;
+  presence: string;
+  since: number;
+  creator: boolean;
+  active: boolean;
+  swapWith: string;
+  ready: boolean;
+  clockMs: number;
 }
 
-function mirrorRules(model: RoomModel, state: DjambiState): void {
-  const r = model.match.config.rules;
+/** What `mirror` last wrote into one state. */
+interface Written {
+  config: Match['config'] | null;
+  code: string;
+  phase: Phase | '';
+  spectators: number;
+  creator: string;
+  host: string;
+  /** `match.spectatorsVersion` the spectators' names were written for. */
+  spectatorsVersion: number;
+  seats: Map<Colour, SeatWritten>;
+  position: Position | null;
+  /** Phase the position fields were written for (`toMove` is '' outside play). */
+  positionPhase: Phase | '';
+  control: number[];
+  activeMask: number;
+  activeCount: number;
+  eliminations: number;
+  result: boolean;
+  moves: number;
+  clock: { enabled: boolean; running: string; turnStartedAt: number };
+  offer: { id: number; by: string; accepted: string };
+}
+
+/**
+ * What was written into each state, kept beside it for as long as the state lives (the schema
+ * classes hold fields only; the room keeps one state for its whole life).
+ */
+const WRITTEN = new WeakMap<DjambiState, Written>();
+
+function writtenOf(state: DjambiState): Written {
+  let w = WRITTEN.get(state);
+  if (!w) {
+    w = {
+      config: null,
+      code: '',
+      phase: '',
+      spectators: -1,
+      creator: '',
+      host: '',
+      spectatorsVersion: -1,
+      seats: new Map(),
+      position: null,
+      positionPhase: '',
+      control: [-2, -2, -2, -2],
+      activeMask: -1,
+      activeCount: 0,
+      eliminations: 0,
+      result: false,
+      moves: 0,
+      clock: { enabled: false, running: '', turnStartedAt: 0 },
+      offer: { id: 0, by: '', accepted: '' },
+    };
+    WRITTEN.set(state, w);
+  }
+  return w;
+}
+
+/** Copies the model into `state`, writing only what changed since the last call. */
+export function mirror(model: RoomModel, state: DjambiState): void {
+  const match = model.match;
+  const w = writtenOf(state);
+  if (w.config !== match.config) {
+    w.config = match.config;
+    mirrorSettings(match, state);
+  }
+  if (w.code !== model.code) state.code = w.code = model.code;
+  const phase = match.phase;
+  if (w.phase !== phase) state.phase = w.phase = phase;
+  if (w.spectators !== model.spectators) state.spectators = w.spectators = model.spectators;
+  mirrorSeats(model, state, w);
+  mirrorSpectators(match, state, w);
+  if (w.position !== match.position || w.positionPhase !== phase) mirrorPosition(match.position, phase, state, w);
+  mirrorMoves(match, state, w);
+  mirrorClock(match, state, w);
+  mirrorOffer(match, state, w);
+}
+
+/** The room's settings: they never change after the room is made. */
+function mirrorSettings(match: Match, state: DjambiState): void {
+  const config = match.config;
+  state.visibility = config.visibility;
+  state.press_visibility = config.press.press_visibility;
+  state.reveal_press_after_game = config.press.reveal_press_after_game;
+  const r = config.rules;
   const s = state.rules;
   s.players = r.players;
   s.layout = r.layout;
@@ -54,47 +137,84 @@ function mirrorRules(model: RoomModel, state: DjambiState): void {
   s.power_transfer_of_neutral_armies = r.power_transfer_of_neutral_armies;
   s.master_moves = r.master_moves;
   s.no_progress_rounds = r.no_progress_rounds;
+  const clock = config.clock;
+  state.clock.initialMs = clock?.initialMs ?? 0;
+  state.clock.incrementMs = clock?.incrementMs ?? 0;
 }
 
-function mirrorSeats(model: RoomModel, state: DjambiState): void {
+function mirrorSeats(model: RoomModel, state: DjambiState, w: Written): void {
   const match = model.match;
-  const active = match.phase === 'waiting' ? null : new Set<Colour>(activePlayers(match.position));
-  const creator = match.seats.creatorColour();
-  state.creator = creator ?? '';
+  // Before the start every seat shows as active.
+  const activeMask = match.phase === 'waiting' ? 0xf : match.position.activeMask;
+  const creator = match.seats.creatorColour() ?? '';
+  if (w.creator !== creator) state.creator = w.creator = creator;
+  const host = match.seats.hostColour() ?? '';
+  if (w.host !== host) state.host = w.host = host;
+  const clock = match.clock;
   for (const seat of match.seats.seats.values()) {
-    const link = model.links.of(seat.colour);
-    let s = state.seats.get(seat.colour);
+    const colour = seat.colour;
+    const link = model.links.of(colour);
+    let s = w.seats.get(colour);
     if (!s) {
-      s = new SeatState();
-      s.colour = seat.colour;
-      state.seats.set(seat.colour, s);
+      const schema = new SeatState();
+      schema.colour = colour;
+      state.seats.set(colour, schema);
+      s = { schema, name: '', taken: false, presence: 'empty', since: 0, creator: false, active: true, swapWith: '', ready: false, clockMs: 0 };
+      w.seats.set(colour, s);
     }
-    s.name = seat.name;
-    s.taken = seat.keyHash !== null;
-    s.presence = link.presence;
-    s.since = link.since;
-    s.creator = seat.colour === creator;
-    s.active = active === null ? true : active.has(seat.colour);
-    s.swapWith = seat.swapWith ?? '';
-    s.ready = seat.ready;
-    s.clockMs = match.clock ? (match.clock.remaining.get(seat.colour) ?? 0) : 0;
+    const x = s.schema;
+    if (s.name !== seat.name) x.name = s.name = seat.name;
+    const taken = seat.keyHash !== null;
+    if (s.taken !== taken) x.taken = s.taken = taken;
+    if (s.presence !== link.presence) x.presence = s.presence = link.presence;
+    if (s.since !== link.since) x.since = s.since = link.since;
+    const isCreator = colour === creator;
+    if (s.creator !== isCreator) x.creator = s.creator = isCreator;
+    const active = ((activeMask >> COLOURS.indexOf(colour)) & 1) === 1;
+    if (s.active !== active) x.active = s.active = active;
+    const swapWith = seat.swapWith ?? '';
+    if (s.swapWith !== swapWith) x.swapWith = s.swapWith = swapWith;
+    if (s.ready !== seat.ready) x.ready = s.ready = seat.ready;
+    const clockMs = clock ? (clock.remaining.get(colour) ?? 0) : 0;
+    if (s.clockMs !== clockMs) x.clockMs = s.clockMs = clockMs;
   }
 }
 
-function mirrorPosition(model: RoomModel, state: DjambiState): void {
-  const pos = model.match.position;
+/** The spectators' names (rewritten whole when one comes, goes or renames: there are few). */
+function mirrorSpectators(match: Match, state: DjambiState, w: Written): void {
+  if (w.spectatorsVersion === match.spectatorsVersion) return;
+  w.spectatorsVersion = match.spectatorsVersion;
+  const roster = match.press.roster;
+  const names = roster.spectatorIds().map((id) => roster.spectatorName(id));
+  const list = state.spectatorNames;
+  for (let i = 0; i < names.length; i++) {
+    if (i < list.length) {
+      if (list[i] !== names[i]) list[i] = names[i];
+    } else list.push(names[i]);
+  }
+  while (list.length > names.length) list.pop();
+}
+
+/** A new position (or a new phase): its fields, and only the controllers, players and eliminations that changed. */
+function mirrorPosition(pos: Position, phase: Phase, state: DjambiState, w: Written): void {
+  w.position = pos;
+  w.positionPhase = phase;
   state.fen = makeFen(pos);
-  state.toMove = model.match.phase === 'playing' ? (pos.toMove ?? '') : '';
+  state.toMove = phase === 'playing' ? (pos.toMove ?? '') : '';
   state.turnKind = pos.turnKind;
   state.ply = pos.ply;
   state.quiet = pos.quiet;
   state.ruler = ruler(pos) ?? '';
-  for (const army of COLOURS) state.control.set(army, controllerOf(pos, army) ?? '');
-
-  const act = activePlayers(pos);
-  setStrings(state.active, act);
-
-  for (let i = state.eliminations.length; i < pos.eliminations.length; i++) {
+  for (let a = 0; a < COLOURS.length; a++) {
+    if (w.control[a] === pos.control[a]) continue;
+    w.control[a] = pos.control[a];
+    state.control.set(COLOURS[a], controllerOf(pos, COLOURS[a]) ?? '');
+  }
+  if (w.activeMask !== pos.activeMask) {
+    w.activeMask = pos.activeMask;
+    w.activeCount = setActive(state.active, pos.activeMask, w.activeCount);
+  }
+  for (let i = w.eliminations; i < pos.eliminations.length; i++) {
     const e = pos.eliminations[i];
     const s = new EliminationState();
     s.colour = e.colour;
@@ -103,9 +223,11 @@ function mirrorPosition(model: RoomModel, state: DjambiState): void {
     s.ply = e.ply;
     state.eliminations.push(s);
   }
+  w.eliminations = pos.eliminations.length;
 
   const result = pos.result;
-  if (result && state.result.kind === '') {
+  if (result && !w.result) {
+    w.result = true;
     state.result.winner = result.kind === 'win' ? result.winner : '';
     state.result.reason = result.kind === 'draw' ? result.reason : '';
     for (const group of result.ranking) state.result.ranking.push(group.join(''));
@@ -113,30 +235,51 @@ function mirrorPosition(model: RoomModel, state: DjambiState): void {
   }
 }
 
-function mirrorMoves(model: RoomModel, state: DjambiState): void {
-  const game = model.match.game;
-  for (let i = state.moves.length; i < game.length; i++) state.moves.push(game.move(i));
-  state.version = game.length;
+function mirrorMoves(match: Match, state: DjambiState, w: Written): void {
+  const game = match.game;
+  const n = game.length;
+  if (w.moves === n) return;
+  for (let i = w.moves; i < n; i++) state.moves.push(game.move(i));
+  w.moves = n;
+  state.version = n;
 }
 
-function mirrorClock(model: RoomModel, state: DjambiState): void {
-  const c = model.match.clock;
-  const config = model.match.config.clock;
-  state.clock.enabled = c !== null;
-  state.clock.initialMs = config?.initialMs ?? 0;
-  state.clock.incrementMs = config?.incrementMs ?? 0;
-  state.clock.running = c?.running ?? '';
-  state.clock.turnStartedAt = c?.running ? c.startedAt : 0;
+function mirrorClock(match: Match, state: DjambiState, w: Written): void {
+  const c = match.clock;
+  const enabled = c !== null;
+  const running = c?.running ?? '';
+  const startedAt = c?.running ? c.startedAt : 0;
+  const was = w.clock;
+  if (was.enabled !== enabled) state.clock.enabled = was.enabled = enabled;
+  if (was.running !== running) state.clock.running = was.running = running;
+  if (was.turnStartedAt !== startedAt) state.clock.turnStartedAt = was.turnStartedAt = startedAt;
 }
 
-/** Makes `target` equal `values` using index writes and pops only (no array surgery). */
-function setStrings(target: ArraySchema<string>, values: readonly string[]): void {
-  for (let i = 0; i < values.length; i++) {
-    if (i < target.length) {
-      if (target[i] !== values[i]) target[i] = values[i];
-    } else {
-      target.push(values[i]);
-    }
+function mirrorOffer(match: Match, state: DjambiState, w: Written): void {
+  const offer = match.press.draws.current();
+  const was = w.offer;
+  if (!offer && was.id === 0 && was.by === '' && was.accepted === '') return;
+  const id = offer?.id ?? 0;
+  const by = offer?.by ?? '';
+  const accepted = offer ? COLOURS.filter((c) => offer.accepted.includes(c)).join('') : '';
+  if (was.id !== id) state.drawOffer.id = was.id = id;
+  if (was.by !== by) state.drawOffer.by = was.by = by;
+  if (was.accepted !== accepted) state.drawOffer.accepted = was.accepted = accepted;
+}
+
+/**
+ * Makes `target` hold the colours of `mask` in seat order, with index writes and pops only (no
+ * array surgery); `length` is what it held. Returns its new length.
+ */
+function setActive(target: ArraySchema<string>, mask: number, length: number): number {
+  let n = 0;
+  for (let c = 0; c < COLOURS.length; c++) {
+    if (((mask >> c) & 1) === 0) continue;
+    if (n < length) {
+      if (target[n] !== COLOURS[c]) target[n] = COLOURS[c];
+    } else target.push(COLOURS[c]);
+    n++;
   }
-  while (target.length > values.length) target.pop();
+  for (let i = n; i < length; i++) target.pop();
+  return n;
 }

@@ -22,6 +22,8 @@ export interface RoomConfig {
   readonly idleSeconds: number;
   /** Negotiation options (`press_visibility`, `reveal_press_after_game`); public. */
   readonly press: PressRoomOptions;
+  /** SHA-256 (hex) of the host token `POST /api/rooms` made (absent: the first to sit hosts). */
+  readonly hostHash?: string;
 }
 
 /** Server-wide settings copied into every room's config. */
@@ -70,5 +72,6 @@ export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parse
   // Reconnection grace and idle lifetime are server settings: a client cannot keep a room for a week.
   const { graceSeconds, idleSeconds } = defaults;
   const press: PressRoomOptions = { press_visibility: o.press_visibility, reveal_press_after_game: o.reveal_press_after_game };
-  return ok({ rules: o.rules, clock, visibility: o.visibility, graceSeconds, idleSeconds, press });
+  const host = o.hostHash ? { hostHash: o.hostHash } : {};
+  return ok({ rules: o.rules, clock, visibility: o.visibility, graceSeconds, idleSeconds, press, ...host });
 }

@@ -120,4 +120,8 @@ export class DjambiState extends Schema {
   @type(DrawOfferState) drawOffer = new DrawOfferState();
   /** Number of accepted record events (= moves.length); a `turn` may carry it to detect staleness. */
   @type('uint32') version = 0;
+  /** Colour of the host's seat (who may start and remove players); '' while the host holds no seat. */
+  @type('string') host = '';
+  /** Display names of the connected spectators, in the order they came. */
+  @type(['string']) spectatorNames = new ArraySchema<string>();
 }

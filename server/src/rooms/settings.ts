@@ -1,5 +1,6 @@
 /** Server-side settings of the `djambi` room class, and the room's public listing. */
 import type { Colour } from '@djambi/shared';
+import type { BotPool } from '../bots/pool.js';
 import type { Match, Phase } from '../match/match.js';
 import type { PressVisibility } from '../press/types.js';
 import type { GameStore } from '../store/types.js';
@@ -32,6 +33,45 @@ export interface DjambiRoomSettings extends RoomDefaults {
    * re-opens a stored game (clients cannot ask for that).
    */
   readonly restoreToken: string;
+  /** Where the rooms count what happens (the process's `/metrics`); null: not counted. */
+  readonly metrics: RoomMetrics | null;
+  /** How the rooms' computer players think and how fast they answer (see `bots.ts`). */
+  readonly bots: BotSettings;
+}
+
+/** The computer players of the rooms of one process. */
+export interface BotSettings {
+  /** The process's search worker (one per process); null: bots play the cheap fallback turn on the room's thread. */
+  readonly pool: BotPool | null;
+  /** Human-like delay before a bot's turn, drawn in [min, max] ms (tests: 0). */
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Node-budget mode (reproducible, for tests); null: the level's wall-clock budget. */
+  readonly nodes: number | null;
+  /** Shortest gap between two table messages of a room's bots, ms. */
+  readonly tableMessageMs: number;
+  /** Stand-in: a bot plays for a player away this long (ms), or at once when its clock has less than `standInFlagMs` left. */
+  readonly standInMs: number;
+  readonly standInFlagMs: number;
+}
+
+/** Defaults of the bot settings (`createServer` adds the process's pool). */
+export const DEFAULT_BOT_SETTINGS: BotSettings = Object.freeze({
+  pool: null,
+  minDelayMs: 500,
+  maxDelayMs: 1000,
+  nodes: null,
+  tableMessageMs: 20_000,
+  standInMs: 60_000,
+  standInFlagMs: 3_000,
+});
+
+/** What the rooms report to the process's metrics (see `obs/metrics.ts`). */
+export interface RoomMetrics {
+  /** A client's message was refused with `code`. */
+  rejected(code: string): void;
+  /** From a turn's arrival to the patch that shows it, in ms. */
+  observeTurnToPatch(ms: number): void;
 }
 
 /** Defaults of the room settings (see `createServer`). */
@@ -46,6 +86,8 @@ export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
   budget: DEFAULT_BUDGET,
   store: null,
   restoreToken: '',
+  metrics: null,
+  bots: DEFAULT_BOT_SETTINGS,
 });
 
 /** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */

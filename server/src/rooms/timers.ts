@@ -34,3 +34,90 @@ export class RoomTimers {
     this.handles.clear();
   }
 }
+
+/** One pending timer at most: each `set` replaces the one before (the flag timer, the idle timer). */
+export class TimerSlot {
+  private cancel: Cancel | null = null;
+
+  constructor(private readonly timers: RoomTimers) {}
+
+  /** Whether a timer is pending (false again as soon as it fires). */
+  get pending(): boolean {
+    return this.cancel !== null;
+  }
+
+  /** Calls `fn` once after `ms` milliseconds, cancelling the pending timer, if any. */
+  set(ms: number, fn: () => void): void {
+    this.clear();
+    this.cancel = this.timers.later(ms, () => {
+      this.cancel = null;
+      fn();
+    });
+  }
+
+  /** Cancels the pending timer, if any. */
+  clear(): void {
+    this.cancel?.();
+    this.cancel = null;
+  }
+}
+
+/** What the alarms of a room ask of it. */
+export interface AlarmHooks {
+  /** Milliseconds until the running clock runs out (null: no clock is running). */
+  msToFlag(): number | null;
+  /** Asks the match to check the clocks. */
+  flag(): void;
+  /** Whether nobody is connected or on the way back. */
+  empty(): boolean;
+  /** Seconds the room is kept once empty. */
+  idleSeconds(): number;
+  /** Closes the room (empty for its idle lifetime). */
+  expire(): void;
+}
+
+/** The two timers of a room that call back into it: the flag timer and the idle timer. */
+export class Alarms {
+  private readonly timers = new RoomTimers();
+  private readonly flagTimer = new TimerSlot(this.timers);
+  private readonly idleTimer = new TimerSlot(this.timers);
+
+  constructor(private readonly hooks: AlarmHooks) {}
+
+  /** (Re)schedules the flag timer: it fires when the running clock runs out and asks the match to check. */
+  scheduleFlag(): void {
+    const ms = this.hooks.msToFlag();
+    if (ms === null) return this.flagTimer.clear();
+    this.flagTimer.set(ms + 1, () => {
+      this.hooks.flag();
+      if (!this.flagTimer.pending) this.scheduleFlag();
+    });
+  }
+
+  /** Starts the idle timer if the room is empty: it closes the room if it is still empty then. */
+  armIdle(): void {
+    if (!this.hooks.empty()) return;
+    this.idleTimer.set(this.hooks.idleSeconds() * 1000, () => {
+      if (this.hooks.empty()) this.hooks.expire();
+    });
+  }
+
+  /** Stops the idle timer (somebody joined or came back). */
+  clearIdle(): void {
+    this.idleTimer.clear();
+  }
+
+  /** Clears every timer (the room goes). */
+  clearAll(): void {
+    this.timers.clearAll();
+  }
+}
+
+/**
+ * Seconds an empty room is kept: its `idleSeconds`, no more than `unjoinedSeconds` if nobody ever
+ * joined it, and no more than a minute once its game is over.
+ */
+export function idleLifetime(idleSeconds: number, unjoinedSeconds: number, everJoined: boolean, over: boolean): number {
+  const idle = everJoined ? idleSeconds : Math.min(unjoinedSeconds, idleSeconds);
+  return over ? Math.min(60, idle) : idle;
+}

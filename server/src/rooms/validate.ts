@@ -4,7 +4,9 @@
  * rejection whose `path` names the bad field. No game rule lives here (legality is the engine's).
  */
 import {
+  AddBotMessage,
   type AnySchema,
+  type BotLevel,
   check,
   COLOURS,
   type Decoded,
@@ -20,6 +22,8 @@ import {
   NameMessage,
   ok,
   ReadyMessage,
+  RemoveBotMessage,
+  RemoveSeatMessage,
   type Result,
   SwapMessage,
   TurnMessage as TurnMessageSchema,
@@ -127,6 +131,21 @@ export function checkSwap(message: unknown): Checked<{ colour: Colour }> {
 /** Validates a `ready` message: `{ ready: boolean }`. */
 export function checkReady(message: unknown): Checked<{ ready: boolean }> {
   return checkWith(ReadyMessage, message);
+}
+
+/** Validates a `remove_seat` message: `{ colour }`. */
+export function checkRemoveSeat(message: unknown): Checked<{ colour: Colour }> {
+  return checkWith(RemoveSeatMessage, message);
+}
+
+/** Validates an `add_bot` message: `{ colour, level }`. */
+export function checkAddBot(message: unknown): Checked<{ colour: Colour; level: BotLevel }> {
+  return checkWith(AddBotMessage, message);
+}
+
+/** Validates a `remove_bot` message: `{ colour }`. */
+export function checkRemoveBot(message: unknown): Checked<{ colour: Colour }> {
+  return checkWith(RemoveBotMessage, message);
 }
 
 /** Validates a `name` message: `{ name }` (cleaned, 1..24 characters). */
