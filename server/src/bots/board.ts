@@ -1,0 +1,174 @@
+/**
+ * Read-only board helpers for the bots: kind indices, piece values, ray tables and the attack
+ * maps of every player. They read the engine's `Position` arrays and never decide legality: a
+ * turn a bot plays always comes from the engine's own choices (`candidates.ts`).
+ */
+import { BOARD_SIZE, COLOURS, DIRECTIONS, KINDS, MAZE_SQ, SQUARE_COUNT, type Position } from '@djambi/shared';
+
+/** Kind indices in `Position.kind` (positions in `KINDS`). */
+export const CHIEF = KINDS.indexOf('chief');
+export const ASSASSIN = KINDS.indexOf('assassin');
+export const REPORTER = KINDS.indexOf('reporter');
+export const DIPLOMAT = KINDS.indexOf('diplomat');
+export const NECROMOBILE = KINDS.indexOf('necromobile');
+export const MILITANT = KINDS.indexOf('militant');
+
+/** Controller code of a frozen army in `Position.control` (0..3 are colours). */
+const FROZEN = 4;
+
+/** Piece values in militants, by kind index (notes §4.3); the chief is valued apart. */
+export const VALUE: readonly number[] = KINDS.map((k) => ({ chief: 0, assassin: 3, reporter: 3, diplomat: 2, necromobile: 2, militant: 1 })[k]);
+
+/** RAYS[sq][d]: squares from sq outwards in direction d (`DIRECTIONS` order), nearest first. */
+export const RAYS: readonly (readonly Int8Array[])[] = Array.from({ length: SQUARE_COUNT }, (_, sq) =>
+  DIRECTIONS.map(([df, dr]) => {
+    const out: number[] = [];
+    for (let f = (sq % BOARD_SIZE) + df, r = Math.floor(sq / BOARD_SIZE) + dr; f >= 0 && f < BOARD_SIZE && r >= 0 && r < BOARD_SIZE; f += df, r += dr)
+      out.push(r * BOARD_SIZE + f);
+    return Int8Array.from(out);
+  }),
+);
+
+/** King-step neighbours of each square. */
+export const NEIGHBOURS: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.filter((r) => r.length > 0).map((r) => r[0])));
+/** Orthogonal neighbours of each square (the first four directions are orthogonal). */
+export const ORTHO: readonly Int8Array[] = RAYS.map((rays) =>
+  Int8Array.from(
+    rays
+      .slice(0, 4)
+      .filter((r) => r.length > 0)
+      .map((r) => r[0]),
+  ),
+);
+/** The four squares orthogonally next to the maze, where a reporter can kill the ruler. */
+export const MAZE_RING: readonly number[] = Array.from(ORTHO[MAZE_SQ]);
+
+/** King distance between two squares. */
+export const kingDistance = (a: number, b: number): number =>
+  Math.max(Math.abs((a % BOARD_SIZE) - (b % BOARD_SIZE)), Math.abs(Math.floor(a / BOARD_SIZE) - Math.floor(b / BOARD_SIZE)));
+
+/** Colour index of a colour. */
+export const colourIndex = (c: string): number => COLOURS.indexOf(c as (typeof COLOURS)[number]);
+
+/** Player (colour index) controlling a living piece, or -1 (corpse, frozen, hostage, absent). */
+export function ownerOf(pos: Position, piece: number): number {
+  if (!pos.alive[piece]) return -1;
+  const c = pos.control[pos.army[piece]];
+  return c >= 0 && c < 4 ? c : -1;
+}
+
+/** May player p kill or displace this piece (living, not p's, not an untouchable frozen piece)? */
+export function isHostileTo(pos: Position, piece: number, p: number): boolean {
+  if (!pos.alive[piece]) return false;
+  const c = pos.control[pos.army[piece]];
+  if (c === p) return false;
+  return c !== FROZEN || !pos.rules.neutral_pieces_untouchable;
+}
+
+/** Colour index of the ruler (a living chief on the maze, its controller active), or -1. */
+export function rulerOf(pos: Position): number {
+  const i = pos.board[MAZE_SQ];
+  if (i < 0 || pos.kind[i] !== CHIEF || !pos.alive[i]) return -1;
+  const c = pos.control[pos.army[i]];
+  return c >= 0 && c < 4 && (pos.activeMask >> c) & 1 ? c : -1;
+}
+
+/** Living own-colour chief of player p, or -1. */
+export function chiefPiece(pos: Position, p: number): number {
+  const i = pos.chiefs[p];
+  return i >= 0 && pos.alive[i] ? i : -1;
+}
+
+/** Does player p control a living necromobile (which makes its chief safe from encirclement)? */
+export function hasNecromobile(pos: Position, p: number): boolean {
+  for (let i = 0; i < pos.army.length; i++) if (pos.kind[i] === NECROMOBILE && ownerOf(pos, i) === p) return true;
+  return false;
+}
+
+/**
+ * Liberties of player p's chief group (R-8.1 "group"): distinct squares next to the chief or a
+ * living piece of p touching it (transitively) that are empty or hold a piece p does not control.
+ */
+export function chiefLiberties(pos: Position, p: number, chief: number, seen: Uint8Array = new Uint8Array(SQUARE_COUNT)): number {
+  seen.fill(0);
+  const stack = [pos.sq[chief]];
+  seen[pos.sq[chief]] = 1;
+  let liberties = 0;
+  while (stack.length) {
+    const ns = NEIGHBOURS[stack.pop()!];
+    for (let k = 0; k < ns.length; k++) {
+      const n = ns[k];
+      if (seen[n]) continue;
+      seen[n] = 1;
+      const occ = pos.board[n];
+      if (occ < 0) liberties++;
+      else if (pos.alive[occ]) {
+        if (ownerOf(pos, occ) === p) stack.push(n);
+        else liberties++;
+      }
+    }
+  }
+  return liberties;
+}
+
+/**
+ * What every player could do on its next move: `hit[p * 81 + sq]` counts p's pieces that could
+ * kill a hostile piece standing on sq (chief and assassin lines, militant steps of 1–2, reporter
+ * squares next to its reachable destinations); `guard[p * 81 + sq]` counts p's killers whose line
+ * ends on sq when p's own piece stands there (it could take back); `mobility[p]` counts p's
+ * (piece, empty destination) pairs.
+ */
+export interface AttackMaps {
+  readonly hit: Uint8Array;
+  readonly guard: Uint8Array;
+  readonly mobility: Int32Array;
+}
+
+/** Compute the attack maps of all four players in one pass over the pieces. */
+export function attackMaps(pos: Position): AttackMaps {
+  const hit = new Uint8Array(4 * SQUARE_COUNT);
+  const guard = new Uint8Array(4 * SQUARE_COUNT);
+  const mobility = new Int32Array(4);
+  const stamp = new Int32Array(SQUARE_COUNT).fill(-1);
+  const board = pos.board;
+  for (let i = 0; i < pos.army.length; i++) {
+    const p = ownerOf(pos, i);
+    if (p < 0) continue;
+    const kind = pos.kind[i];
+    const from = pos.sq[i];
+    const base = p * SQUARE_COUNT;
+    const rays = RAYS[from];
+    const killer = kind === CHIEF || kind === ASSASSIN || kind === MILITANT;
+    for (let d = 0; d < 8; d++) {
+      const ray = rays[d];
+      const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
+      for (let k = 0; k < len; k++) {
+        const t = ray[k];
+        const occ = board[t];
+        if (occ < 0) {
+          if (t === MAZE_SQ && kind !== CHIEF) continue;
+          mobility[p]++;
+          if (kind === REPORTER && t !== MAZE_SQ) {
+            const os = ORTHO[t];
+            for (let j = 0; j < os.length; j++) {
+              const n = os[j];
+              if (n === from || stamp[n] === i) continue;
+              const v = board[n];
+              if (v >= 0 && isHostileTo(pos, v, p)) {
+                stamp[n] = i;
+                hit[base + n]++;
+              }
+            }
+          }
+          continue;
+        }
+        if (killer && !(kind === MILITANT && t === MAZE_SQ)) {
+          if (isHostileTo(pos, occ, p)) hit[base + t]++;
+          else if (pos.alive[occ] && ownerOf(pos, occ) === p) guard[base + t]++;
+        }
+        break;
+      }
+    }
+  }
+  return { hit, guard, mobility };
+}

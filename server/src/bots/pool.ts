@@ -1,0 +1,227 @@
+/**
+ * The bot pool: one search worker (`worker_threads`) per process, so the room's event loop never
+ * runs a search (a 2-core machine: one core for rooms, one for bots). Requests wait in one FIFO
+ * queue; each has a deadline (its level's budget plus a grace) counted from the moment it is
+ * queued. The fallback turn is computed on the calling thread first (about a millisecond), so a
+ * request that waits too long, a worker that crashes or misses the deadline, or a full queue
+ * still gets a legal turn; a failed worker is replaced.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { playTurn, type Position, type Turn } from '@djambi/shared';
+import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { fallbackTurn, LEVEL_TIME_MS, type Decision, type ThinkOptions } from './search.js';
+
+/** Margin past a request's budget before the pool plays the fallback and replaces the worker. */
+export const DEFAULT_GRACE_MS = 150;
+/** Requests that may wait at once; more are answered at once with their fallback. */
+export const DEFAULT_MAX_QUEUE = 64;
+
+/** How the pool starts its worker. */
+export interface BotPoolOptions {
+  readonly graceMs?: number;
+  readonly maxQueue?: number;
+  /** Lets tests ask the worker to crash or hang (never set in production). */
+  readonly testHooks?: boolean;
+}
+
+/** The answer of a request: the decision, and where the turn came from. */
+export interface BotAnswer {
+  readonly turn: Turn;
+  /** `worker`: the search; `fallback`: the precomputed greedy turn (deadline, crash, full queue). */
+  readonly source: 'worker' | 'fallback';
+  readonly decision: Decision | null;
+  /** Time from the request to the answer, in ms. */
+  readonly ms: number;
+}
+
+/** Counters for monitoring and tests. */
+export interface BotPoolStats {
+  served: number;
+  fallbacks: number;
+  restarts: number;
+  queued: number;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly position: Position;
+  readonly options: Omit<ThinkOptions, 'now'>;
+  readonly test?: 'crash' | 'hang';
+  readonly fallback: Turn;
+  readonly start: number;
+  readonly deadline: number;
+  readonly resolve: (a: BotAnswer) => void;
+}
+
+/** Where the worker lives: compiled `worker.js` next to this file, or `worker.ts` through tsx. */
+function spawnWorker(testHooks: boolean): Worker {
+  const here = import.meta.url;
+  const workerData = { testHooks };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker.js', here), { workerData });
+  // The ESM entry of tsx's API (require.resolve would give its CommonJS one), from its exports map.
+  const pkg = createRequire(here).resolve('tsx/package.json');
+  const exportsMap = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  const tsx = new URL(exportsMap['./esm/api'].import.default, pathToFileURL(pkg)).href;
+  const tsconfig = fileURLToPath(new URL('./worker.tsconfig.json', here));
+  const entry = new URL('./worker.ts', here).href;
+  const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register({ tsconfig: ${JSON.stringify(tsconfig)} }); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true, workerData });
+}
+
+/** One worker, one queue, a deadline per request. */
+export class BotPool {
+  readonly stats: BotPoolStats = { served: 0, fallbacks: 0, restarts: 0, queued: 0 };
+  private worker: Worker | null = null;
+  private online: Promise<void> | null = null;
+  private readonly queue: Pending[] = [];
+  private current: Pending | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private nextId = 1;
+  private closed = false;
+  private readonly graceMs: number;
+  private readonly maxQueue: number;
+
+  constructor(private readonly options: BotPoolOptions = {}) {
+    this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+  }
+
+  /** Start the worker now and wait until it answers (optional: requests start it too). */
+  ready(): Promise<void> {
+    this.ensureWorker();
+    return this.online!;
+  }
+
+  /**
+   * A turn for the player to move in `position`. Resolves within the level's budget plus the
+   * grace (or the queue wait), never rejects, and the turn is always legal.
+   */
+  think(position: Position, options: Omit<ThinkOptions, 'now'>, test?: 'crash' | 'hang'): Promise<BotAnswer> {
+    const start = performance.now();
+    const fallback = fallbackTurn(position, options.personality?.treacherous ? [] : options.partners);
+    const budget = options.timeMs ?? LEVEL_TIME_MS[options.level];
+    return new Promise<BotAnswer>((resolve) => {
+      const p: Pending = { id: this.nextId++, position, options, test, fallback, start, deadline: start + budget + this.graceMs, resolve };
+      if (this.closed || this.queue.length >= this.maxQueue || position.toMove === null) return this.finish(p, null);
+      this.queue.push(p);
+      this.stats.queued = this.queue.length;
+      this.pump();
+    });
+  }
+
+  /** Stop the worker; waiting requests get their fallback. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) this.finish(p, null);
+    if (this.current) this.finish(this.current, null);
+    this.current = null;
+    this.clearTimer();
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+
+  private finish(p: Pending, decision: Decision | null): void {
+    const fromWorker = decision !== null;
+    this.stats.served++;
+    if (!fromWorker) this.stats.fallbacks++;
+    p.resolve({ turn: decision?.turn ?? p.fallback, source: fromWorker ? 'worker' : 'fallback', decision, ms: performance.now() - p.start });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = spawnWorker(this.options.testHooks === true);
+    this.worker = w;
+    this.online = new Promise<void>((resolve) => {
+      const onReady = (m: WorkerReply) => {
+        if (m.ready) {
+          w.off('message', onReady);
+          resolve();
+        }
+      };
+      w.on('message', onReady);
+      w.once('exit', () => resolve());
+    });
+    w.on('message', (m: WorkerReply) => this.onReply(w, m));
+    w.on('error', () => this.fail(w));
+    w.on('exit', () => this.fail(w));
+    // Referenced only while starting or thinking: an idle worker never keeps the process alive.
+    void this.online.then(() => {
+      if (this.worker === w && !this.current) w.unref();
+    });
+    return w;
+  }
+
+  /** Send the next request when the worker is free. */
+  private pump(): void {
+    if (this.current || this.closed) return;
+    for (;;) {
+      const p = this.queue.shift();
+      this.stats.queued = this.queue.length;
+      if (!p) return;
+      const left = p.deadline - performance.now() - this.graceMs;
+      if (left <= 1) {
+        this.finish(p, null);
+        continue;
+      }
+      const w = this.ensureWorker();
+      this.current = p;
+      w.ref();
+      const options = { ...p.options, timeMs: Math.min(p.options.timeMs ?? LEVEL_TIME_MS[p.options.level], left) };
+      const req: WorkerRequest = { id: p.id, position: p.position, options, ...(p.test ? { test: p.test } : {}) };
+      try {
+        w.postMessage(req);
+      } catch {
+        // Not cloneable (a position carrying something other than plain data): answer at once.
+        this.current = null;
+        w.unref();
+        this.finish(p, null);
+        continue;
+      }
+      this.timer = setTimeout(() => this.timeout(w), Math.max(1, p.deadline - performance.now()));
+      return;
+    }
+  }
+
+  private onReply(w: Worker, m: WorkerReply): void {
+    if (w !== this.worker || !this.current || m.id !== this.current.id) return;
+    const p = this.current;
+    this.current = null;
+    this.clearTimer();
+    w.unref();
+    // The room validates every intent anyway; checking here keeps the fallback promise exact.
+    const legal = m.decision && playTurn(p.position, m.decision.turn).ok;
+    this.finish(p, legal ? m.decision! : null);
+    this.pump();
+  }
+
+  /** The deadline passed: play the fallback and replace the worker (it may be stuck in a search). */
+  private timeout(w: Worker): void {
+    this.timer = null;
+    if (w !== this.worker) return;
+    void w.terminate();
+    this.fail(w);
+  }
+
+  /** The worker died or was stopped: answer its request with the fallback and start afresh. */
+  private fail(w: Worker): void {
+    if (w !== this.worker) return;
+    this.worker = null;
+    this.online = null;
+    this.clearTimer();
+    const p = this.current;
+    this.current = null;
+    if (p) this.finish(p, null);
+    if (this.closed) return;
+    this.stats.restarts++;
+    if (this.queue.length) this.pump();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
