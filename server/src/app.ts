@@ -10,12 +10,16 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { Cluster } from './cluster/cluster.js';
+import { type ClusterConfig, DEFAULT_CLUSTER } from './cluster/config.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http/heartbeat.js';
 import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
 import { HttpGuard } from './http/guard.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
+import { type ObservabilityOptions, observe } from './obs/index.js';
+import { BotPool } from './bots/pool.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
 import { socketServerOf } from './rooms/internals.js';
 import type { GameStore } from './store/types.js';
@@ -61,11 +65,15 @@ export interface ServerConfig {
   /** The WebSocket heartbeat (staggered pings; dead connections dropped), see `http/heartbeat.ts`. */
   readonly heartbeat?: Partial<HeartbeatOptions>;
   /** Room limits: live rooms, unjoined-room lifetime, admission caps, message budget (defaults in DEFAULT_ROOM_SETTINGS). */
-  readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget'>>;
+  readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget' | 'bots'>>;
   /** The game log (see `store/open.ts`); without one, games live in this process's memory only. The caller closes it. */
   readonly store?: GameStore;
-  /** Re-open every unfinished game of the store at boot (default true). */
+  /** Re-open every unfinished game of the store at boot (default true alone, false in a cluster: its sweep takes over). */
   readonly restoreOnBoot?: boolean;
+  /** Redis presence and driver, public address, takeover (`cluster/`); default: this process alone. */
+  readonly cluster?: ClusterConfig;
+  /** Logs, metrics (`/metrics`) and the monitor (`/colyseus`), see `obs/index.ts`; default: silent logs, fresh metrics, no monitor. */
+  readonly observability?: ObservabilityOptions;
 }
 
 export interface RunningServer {
@@ -92,18 +100,25 @@ The game server runs: see docs/PROTOCOL.md.</p></body></html>`;
 
 /** Starts the server. */
 export async function createServer(config: ServerConfig): Promise<RunningServer> {
+  const app = express();
+  const obs = await observe(app, config.observability);
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));
+  // The process's bot worker (started on the first bot turn), unless the caller brings one.
+  const ownBotPool = config.rooms?.bots?.pool ? null : new BotPool();
   const settings: DjambiRoomSettings = {
     ...DEFAULT_ROOM_SETTINGS,
     ...config.rooms,
+    bots: { ...(config.rooms?.bots ?? DEFAULT_ROOM_SETTINGS.bots), pool: config.rooms?.bots?.pool ?? ownBotPool },
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
     now: config.now ?? Date.now,
-    store: config.store ?? null,
+    store: obs.store(config.store ?? null),
     restoreToken: randomBytes(18).toString('base64url'),
+    metrics: obs.metrics,
   };
-  const games = new GameDirectory(settings.store, settings.restoreToken);
+  const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
+  const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined);
 
   const limits = resolveLimits(config.limits);
   const guard = new HttpGuard({
@@ -118,7 +133,6 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     beforeJoin: (roomId) => games.reopen(roomId),
   });
 
-  const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, ccu: matchMaker.stats.local.ccu });
@@ -159,15 +173,18 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     transport,
     greet: false,
     gracefullyShutdown: false,
+    ...cluster.serverOptions(),
+    logger: obs.colyseusLogger,
   });
   class ConfiguredDjambiRoom extends DjambiRoom {
     static override settings = settings;
   }
-  gameServer.define(ROOM_NAME, ConfiguredDjambiRoom);
+  gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom));
   await gameServer.listen(config.port, config.host);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
-  const restored = config.restoreOnBoot === false ? { restored: 0, failed: 0, ms: 0 } : await games.restoreAll();
+  const restored = (config.restoreOnBoot ?? !cluster.shared) ? await games.restoreAll() : { restored: 0, failed: 0, ms: 0 };
+  cluster.start(games);
   const address = httpServer.address() as AddressInfo;
   const shownHost = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
@@ -180,7 +197,9 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
         else httpServer.once('close', () => resolve());
       });
       stopHeartbeat();
+      await cluster.stop();
       await gameServer.gracefullyShutdown(false);
+      await ownBotPool?.close();
       httpServer.closeAllConnections();
       await closed;
     })();

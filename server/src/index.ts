@@ -5,10 +5,14 @@
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
  * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,
  * RATE_LIMIT_EXEMPT, RATE_LIMIT_MAX_ADDRESSES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
- * KEEP_ALIVE_TIMEOUT_MS.
+ * KEEP_ALIVE_TIMEOUT_MS; and observability's (`obs/index.ts`): LOG_LEVEL, NODE_NAME,
+ * METRICS_TOKEN, MONITOR_PASSWORD; and the cluster's (`cluster/config.ts`): REDIS_URL,
+ * PUBLIC_ADDRESS, CLUSTER_SWEEP_MS, CLUSTER_LOCK_MS.
  */
 import { createServer, type RunningServer, type ServerConfig } from './app.js';
+import { clusterFromEnv } from './cluster/config.js';
 import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
+import { observabilityFromEnv } from './obs/index.js';
 import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
 import type { GameStore } from './store/types.js';
 
@@ -76,6 +80,20 @@ const config: ServerConfig = {
   allowedOrigins: origins === '*' ? '*' : list('ALLOWED_ORIGINS'),
   idleSeconds: int('IDLE_SECONDS'),
   limits: limitsFromEnv(),
+  observability: (() => {
+    try {
+      return observabilityFromEnv(env);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  })(),
+  cluster: (() => {
+    try {
+      return clusterFromEnv(env);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  })(),
   rooms: Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
 };
 

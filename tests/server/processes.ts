@@ -29,6 +29,16 @@ export function tempDataDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'djambi-test-'));
 }
 
+/**
+ * The test runner's environment without the settings that choose a deployment (a store, Redis,
+ * a public address): each test passes its own, so a `DATABASE_URL` or `REDIS_URL` exported for
+ * the whole run (as `.ci/run` may) never turns a SQLite test into a PostgreSQL or cluster one.
+ */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, PUBLIC_ADDRESS: _address, DATA_DIR: _data, ...rest } = process.env;
+  return rest;
+}
+
 /** One server process. */
 export class ServerProcess {
   private child: ChildProcess | null = null;
@@ -50,7 +60,7 @@ export class ServerProcess {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does)`);
     const child = spawn(process.execPath, [ENTRY], {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(this.port), GRACE_SECONDS: '2', ...this.env },
+      env: { ...inheritedEnv(), HOST: '127.0.0.1', PORT: String(this.port), GRACE_SECONDS: '2', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

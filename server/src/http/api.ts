@@ -9,6 +9,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { matchMaker, ServerError } from '@colyseus/core';
 import { parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
+import { hashSeatKey, newSeatKey } from '../match/seats.js';
 import { normaliseCode } from '../rooms/codes.js';
 import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
@@ -68,6 +69,12 @@ function describe(room: { roomId: string; clients: number; metadata?: unknown })
   return { ...(room.metadata as RoomListing), code: room.roomId, clients: room.clients };
 }
 
+/** The listing of the game room `code`, if any. */
+async function listed(code: string): Promise<{ roomId: string; clients: number; metadata?: unknown } | undefined> {
+  const room = await matchMaker.getRoomById(code);
+  return room && room.name === ROOM_NAME ? room : undefined;
+}
+
 /** The `/api` router. */
 export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
   const router = express.Router();
@@ -95,21 +102,24 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
       res.status(400).json({ error: { code: 'bad_options', message: 'body must be a JSON object' } });
       return;
     }
-    for (const key of ['name', 'colour', 'spectate', 'seatKey']) {
+    for (const key of ['name', 'colour', 'spectate', 'seatKey', 'hostToken']) {
       if (key in options) {
         res.status(400).json({ error: { code: 'bad_options', message: `"${key}" is a join option; join the room to take a seat` } });
         return;
       }
     }
+    // The creator is the host: it gets a token (128 random bits) to join with; the room keeps its hash only.
+    const hostToken = newSeatKey();
     try {
-      const room = await matchMaker.createRoom(ROOM_NAME, options);
+      const room = await matchMaker.createRoom(ROOM_NAME, { ...options, hostHash: hashSeatKey(hostToken) });
       const code = room.roomId;
-      res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, room: describe(room) });
+      res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, hostToken, room: describe(room) });
     } catch (e) {
-      // Join error codes 44xx are the caller's fault; 4503 (`server_full`) is a temporary refusal.
+      // Join error codes 44xx are the caller's fault; 4503 (`server_full`) and 4504
+      // (`storage_unavailable`) are temporary refusals: 503, try again.
       const { code, message } = parseJoinError(e);
       const known = e instanceof ServerError && e.code >= 4400 && e.code < 4600 && e.code !== 4500;
-      const status = !known ? 500 : e.code === 4503 ? 503 : e.code === 4429 ? 429 : 400;
+      const status = !known ? 500 : e.code === 4503 || e.code === 4504 ? 503 : e.code === 4429 ? 429 : 400;
       res.status(status).json({ error: { code: known ? code : 'internal_error', message } });
     }
   });
@@ -122,7 +132,8 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
     }
     // A game in the log but not live (a restart, an idle room) is re-opened by its first lookup.
     const found = await games.reopen(code).catch(() => 'unknown' as const);
-    const [room] = found === 'finished' ? [] : await matchMaker.query({ name: ROOM_NAME, roomId: code });
+    // One listing by id (HGET), not the whole listing (HGETALL with a shared driver).
+    const room = found === 'finished' ? undefined : await listed(code);
     if (!room) {
       const finished = found === 'finished';
       res.status(finished ? 410 : 404).json({
@@ -135,7 +146,7 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
 
   router.get('/rooms/:code/record', edge.limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
-    const [room] = code ? await matchMaker.query({ name: ROOM_NAME, roomId: code }) : [];
+    const room = code ? await listed(code) : undefined;
     if (!code || !room) {
       // After its room is gone, a game's record comes from the log.
       const record = code ? await games.record(code).catch(() => null) : null;
@@ -150,6 +161,12 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
       const text = await matchMaker.remoteRoomCall<string>(code, 'recordText');
       res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(text);
     } catch (e) {
+      // The room's process did not answer (it may have died): the log has the same record.
+      const record = await games.record(code).catch(() => null);
+      if (record) {
+        res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(record.text);
+        return;
+      }
       res.status(500).json({ error: { code: 'internal_error', message: e instanceof Error ? e.message : String(e) } });
     }
   });

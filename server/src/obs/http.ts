@@ -1,0 +1,36 @@
+/**
+ * The HTTP side of observability: an access log (method, path without its query, status, time),
+ * and `@colyseus/monitor` at `/colyseus` behind basic auth, mounted only when a password is set:
+ * its API can call any method of any room (`/colyseus/api/room/call`), so it is never open.
+ */
+import type { Express, NextFunction, Request, Response } from 'express';
+import basicAuth from 'express-basic-auth';
+import type { Logger } from './log.js';
+
+/** Where the monitor is mounted. */
+export const MONITOR_PATH = '/colyseus';
+/** The monitor's basic-auth user name (the password is `MONITOR_PASSWORD`). */
+export const MONITOR_USER = 'admin';
+
+/** Logs every HTTP request once answered (`debug`; `warn` for 5xx). The query string is never logged. */
+export function accessLog(log: Logger): (req: Request, res: Response, next: NextFunction) => void {
+  const http = log.child({ src: 'http' });
+  return (req, res, next) => {
+    if (!http.isLevelEnabled('debug')) return next();
+    const started = performance.now();
+    res.on('finish', () => {
+      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 };
+      if (res.statusCode >= 500) http.warn(line, 'request failed');
+      else http.debug(line, 'request');
+    });
+    next();
+  };
+}
+
+/** Mounts the monitor at `/colyseus` behind basic auth (`admin` / `password`). */
+export async function mountMonitor(app: Express, password: string, log: Logger): Promise<void> {
+  // Imported only here: the monitor patches Colyseus's Room prototype when it loads.
+  const { monitor } = await import('@colyseus/monitor');
+  app.use(MONITOR_PATH, basicAuth({ users: { [MONITOR_USER]: password }, challenge: true, realm: 'djambi-monitor' }), monitor());
+  log.info({ path: MONITOR_PATH }, 'monitor mounted (basic auth)');
+}

@@ -1,0 +1,133 @@
+/**
+ * Prometheus metrics of one server process (prom-client), served at `/metrics` on the process's
+ * own port: scrape every process directly, never through the public nginx entry (which answers
+ * 404 there). Rooms and clients are read from the matchmaker at scrape time; the rest is counted
+ * by the small functions below, which the code calls where things happen. Never labelled by room
+ * (unbounded cardinality): rejections are labelled by their code only.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { matchMaker } from '@colyseus/core';
+import type { Request, Response } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Latency buckets, seconds: 50 µs (an SQLite append) to 2.5 s. */
+const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** A rejection code as a label: the code when it looks like one, else `other`. */
+function codeLabel(code: string): string {
+  return /^[a-z][a-z0-9_]{0,47}$/.test(code) ? code : 'other';
+}
+
+/** Options of `createMetrics`. */
+export interface MetricsOptions {
+  /** Labels on every series (e.g. `{ node: 'game1' }`). */
+  readonly labels?: Record<string, string>;
+  /** Node's default metrics: event-loop lag, GC, heap, CPU, RSS, handles (default true). */
+  readonly defaults?: boolean;
+}
+
+/** The metrics of one process and the functions that count. */
+export interface Metrics {
+  readonly registry: Registry;
+  /** `n` turns were accepted (and saved). */
+  turnAccepted(n?: number): void;
+  /** A client's message, join or request was refused with `code`. */
+  rejected(code: string): void;
+  /** From a turn's arrival to the patch that shows it, in ms. */
+  observeTurnToPatch(ms: number): void;
+  /** One append (one or several events in one transaction) to the game log, in ms. */
+  observeAppend(ms: number): void;
+  /** A failed append to the game log (`fenced`, `unavailable`...). */
+  appendFailed(kind: string): void;
+  /** The text exposition of every metric. */
+  render(): Promise<string>;
+}
+
+/** A new registry with the server's metrics (and Node's defaults). */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.labels) registry.setDefaultLabels(options.labels);
+  if (options.defaults !== false) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  new Gauge({
+    name: 'djambi_rooms',
+    help: 'Rooms (games) live in this process',
+    registers,
+    collect() {
+      this.set(matchMaker.stats.local.roomCount);
+    },
+  });
+  new Gauge({
+    name: 'djambi_clients',
+    help: 'Connected clients (players and spectators) of this process',
+    registers,
+    collect() {
+      this.set(matchMaker.stats.local.ccu);
+    },
+  });
+  const turns = new Counter({ name: 'djambi_turns_accepted_total', help: 'Turns accepted and saved', registers });
+  const rejections = new Counter({
+    name: 'djambi_rejections_total',
+    help: 'Refused client messages, joins and requests, by error code',
+    labelNames: ['code'],
+    registers,
+  });
+  const turnToPatch = new Histogram({
+    name: 'djambi_turn_to_patch_seconds',
+    help: 'From a turn message to the patch that shows it',
+    buckets: BUCKETS,
+    registers,
+  });
+  const append = new Histogram({ name: 'djambi_store_append_seconds', help: 'One append to the game log (one transaction)', buckets: BUCKETS, registers });
+  const appendFailures = new Counter({
+    name: 'djambi_store_append_failures_total',
+    help: 'Failed appends to the game log, by kind',
+    labelNames: ['kind'],
+    registers,
+  });
+  return {
+    registry,
+    turnAccepted: (n = 1) => turns.inc(n),
+    rejected: (code) => rejections.inc({ code: codeLabel(code) }),
+    observeTurnToPatch: (ms) => turnToPatch.observe(ms / 1000),
+    observeAppend: (ms) => append.observe(ms / 1000),
+    appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
+    render: () => registry.metrics(),
+  };
+}
+
+/** Whether `given` equals `expected`, in constant time. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The `/metrics` route. With a token (`METRICS_TOKEN`), only `Authorization: Bearer <token>`
+ * gets the metrics; anything else gets 401 `unauthorized`.
+ */
+export function metricsRoute(metrics: Metrics, token?: string): (req: Request, res: Response) => void {
+  return (req, res) => {
+    if (token) {
+      const auth = req.headers.authorization ?? '';
+      if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice('Bearer '.length), token)) {
+        metrics.rejected('unauthorized');
+        res
+          .status(401)
+          .set('WWW-Authenticate', 'Bearer')
+          .json({ error: { code: 'unauthorized', message: 'metrics need the bearer token' } });
+        return;
+      }
+    }
+    metrics.render().then(
+      (text) => {
+        // Exactly Prometheus's content type (Express's `send` would add a charset).
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.end(text);
+      },
+      (e: unknown) => res.status(500).json({ error: { code: 'internal_error', message: String((e as Error).message ?? e) } }),
+    );
+  };
+}
