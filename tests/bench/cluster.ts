@@ -1,0 +1,735 @@
+/**
+ * Cluster benchmark: N real server processes (the compiled `server/dist`, default 2) sharing a
+ * redis-server and a PostgreSQL database of their own (RedisPresence/RedisDriver, the game log in
+ * PostgreSQL), behind the deployment's nginx config (deploy/nginx.conf rendered for loopback,
+ * widened to N replicas). The load generator (tests/bench/loadgen/) speaks to nginx only: every
+ * room is created and joined through it (round-robin matchmaking; a room stays on the process that
+ * was asked) and each WebSocket follows its process's `PUBLIC_ADDRESS` (`127.0.0.1:<nginx>/gameN`).
+ * Each room has 4 players and `--spectators` spectators (default 1) and plays one turn every
+ * `--interval` ms on average (default 2000).
+ *
+ * Reported: turn → patch at every client p50/p99, CPU and event-loop delay per process, memory per
+ * room per process (heap + external after a full GC, and RSS), the generator's CPU and event-loop
+ * delay. A run whose generator event-loop delay p99 exceeds `--max-gen-lag` ms is refused (exit 2),
+ * as in bench:server.
+ *
+ * `--kill`: after the measured window the rooms stop, the first process is killed with -9, and
+ * each of its games is brought back through nginx by a lightweight client that reclaims the seat
+ * to move with its key and plays a turn; the time from the kill to that turn's patch (p50/max over
+ * the orphaned games) and the events lost (moves the generator saw accepted minus moves in the
+ * log) are reported. A game not playable again within `--kill-timeout` s, or any event lost,
+ * fails the run (exit 2).
+ *
+ *   npm run bench:cluster [-- --rooms 200 --seconds 20 --processes 2 --interval 2000 --kill --json]
+ *
+ * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server), nginx (NGINX_BIN, default
+ * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { type ChildStats, GenWorker, percentile, ServerProcess, workerCount } from './loadgen/run.js';
+import type { TakeoverResult } from './loadgen/rooms.js';
+import type { TakeoverReport, WorkerReport } from './loadgen/worker.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ENTRY = path.join(ROOT, 'server/dist/index.js');
+const PROBE = path.join(ROOT, 'tests/bench/loadgen/probe.ts');
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
+const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+// tests/support/nginx.ts is written for jest (CommonJS: `__dirname`); under tsx it is an ES module,
+// so the one name it reads is given before it loads (it only derives the repository root from it).
+(globalThis as { __dirname?: string }).__dirname ??= path.join(ROOT, 'tests/support');
+const nginxSupport: typeof import('../support/nginx.js') = await import('../support/nginx.js');
+const { checkConf, freePort, NGINX_BIN, NGINX_CONF, nginxDir, renderLoopbackConf } = nginxSupport;
+
+interface Options {
+  rooms: number;
+  seconds: number;
+  warmup: number;
+  interval: number;
+  spectators: number;
+  processes: number;
+  seed: number;
+  workers: number;
+  fullEvery: number;
+  maxGenLag: number;
+  concurrency: number;
+  kill: boolean;
+  /** Seconds the orphaned games have to be playable again after the kill. */
+  killTimeout: number;
+  /** CLUSTER_SWEEP_MS of the processes (0: the server's default). */
+  sweepMs: number;
+  json: boolean;
+}
+
+const USAGE =
+  'usage: npm run bench:cluster -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--processes P] [--seed N] ' +
+  '[--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--sweep-ms MS] [--kill [--kill-timeout S]] [--json]';
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = {
+    rooms: 200,
+    seconds: 20,
+    warmup: 3,
+    interval: 2000,
+    spectators: 1,
+    processes: 2,
+    seed: 1,
+    workers: 0,
+    fullEvery: 20,
+    maxGenLag: 20,
+    concurrency: 16,
+    kill: false,
+    killTimeout: 30,
+    sweepMs: 0,
+    json: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const num = () => {
+      const v = Number(argv[++i]);
+      if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a number`);
+      return v;
+    };
+    if (a === '--rooms') o.rooms = Math.max(1, Math.floor(num()));
+    else if (a === '--seconds') o.seconds = num();
+    else if (a === '--warmup') o.warmup = num();
+    else if (a === '--interval') o.interval = num();
+    else if (a === '--spectators') o.spectators = Math.floor(num());
+    else if (a === '--processes') o.processes = Math.max(1, Math.floor(num()));
+    else if (a === '--seed') o.seed = Math.floor(num());
+    else if (a === '--workers') o.workers = Math.floor(num());
+    else if (a === '--full-every') o.fullEvery = Math.max(1, Math.floor(num()));
+    else if (a === '--max-gen-lag') o.maxGenLag = num();
+    else if (a === '--concurrency') o.concurrency = Math.max(1, Math.floor(num()));
+    else if (a === '--sweep-ms') o.sweepMs = Math.floor(num());
+    else if (a === '--kill-timeout') o.killTimeout = num();
+    else if (a === '--kill') o.kill = true;
+    else if (a === '--json') o.json = true;
+    else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  if (o.kill && o.processes < 2) throw new Error('--kill needs at least 2 processes');
+  return o;
+}
+
+const round = (x: number, d = 2) => +x.toFixed(d);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds on a clock shared by every thread of this process. */
+const now = () => performance.timeOrigin + performance.now();
+
+/** What is missing to run the benchmark here (empty: nothing). */
+async function missing(): Promise<string[]> {
+  const out: string[] = [];
+  if (!existsSync(REDIS_SERVER) || !existsSync(REDIS_CLI)) out.push(`redis-server (${REDIS_SERVER}; apt-get install redis-server)`);
+  if (!existsSync(NGINX_BIN)) out.push(`nginx (${NGINX_BIN}; apt-get install nginx)`);
+  if (!existsSync(ENTRY)) out.push(`${ENTRY} (npm run build -w shared && npm run build -w server)`);
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+  } catch {
+    out.push(`PostgreSQL at ${PG_ADMIN_URL} (PG_TEST_URL)`);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+  return out;
+}
+
+/** Waits until something accepts connections on 127.0.0.1:port (or `alive` says the process died). */
+async function waitListening(port: number, alive: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`${what} exited before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}
+
+/** A child process of the harness that is not a server (redis-server, nginx). */
+class Helper {
+  output = '';
+  constructor(private readonly child: ChildProcess) {
+    child.stdout?.on('data', (c: Buffer) => this.keep(c));
+    child.stderr?.on('data', (c: Buffer) => this.keep(c));
+  }
+
+  private keep(c: Buffer): void {
+    this.output = (this.output + c.toString()).slice(-8000);
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** deploy/nginx.conf with replicas game1..gameN (its replica lines repeated or dropped). */
+function widenConf(conf: string, n: number): string {
+  let out = conf;
+  const patterns = [/^(\s*)game\d+ game\d+;\n/gm, /^(\s*)upstream game\d+ \{ server game\d+:2567[^\n]*\}\n/gm, /^(\s*)server game\d+:2567[^\n]*;\n/gm];
+  for (const pattern of patterns) {
+    const lines = [...out.matchAll(pattern)].map((m) => m[0]);
+    if (lines.length === 0) throw new Error(`deploy/nginx.conf: no line matches ${pattern}`);
+    const template = lines[0];
+    const replicas = Array.from({ length: n }, (_, i) => template.replace(/game\d+/g, `game${i + 1}`)).join('');
+    let first = true;
+    out = out.replace(pattern, () => {
+      const r = first ? replicas : '';
+      first = false;
+      return r;
+    });
+  }
+  return out;
+}
+
+/** nginx with deploy/nginx.conf for `replicas` (name → 127.0.0.1 port) on `port`. */
+async function startNginx(replicas: Record<string, number>, port: number): Promise<{ helper: Helper; dir: string }> {
+  const dir = nginxDir();
+  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, `${t}_temp`));
+  const conf = renderLoopbackConf({ listenPort: port, replicas, dir }, widenConf(readFileSync(NGINX_CONF, 'utf8'), Object.keys(replicas).length));
+  const checked = await checkConf(conf, dir);
+  if (!checked.ok) throw new Error(`nginx -t refused the rendered config:\n${checked.output}`);
+  const helper = new Helper(
+    spawn(NGINX_BIN, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', checked.file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+  );
+  await waitListening(port, () => helper.alive, `nginx (${helper.output})`);
+  return { helper, dir };
+}
+
+/** A redis-server of the run's own, saving nothing. */
+async function startRedis(): Promise<{ helper: Helper; port: number }> {
+  const port = await freePort();
+  const helper = new Helper(
+    spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  await waitListening(port, () => helper.alive, 'redis-server');
+  return { helper, port };
+}
+
+/** A PostgreSQL database of the run's own; `drop` removes it. */
+async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `djambi_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Linux's USER_HZ: the unit of the CPU times in /proc/<pid>/stat. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) of a process so far, ms; 0 when it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process and its children (nginx's master and workers). */
+function withChildren(pid: number): number[] {
+  try {
+    return [pid, ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)];
+  } catch {
+    return [pid];
+  }
+}
+
+/** The PostgreSQL backends serving a database (the processes of the servers' connections). */
+async function backends(databaseUrl: string): Promise<number[]> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const r = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    return r.rows.map((row) => row.pid);
+  } finally {
+    await c.end();
+  }
+}
+
+/** CPU so far of each process of a group, ms by pid. */
+type CpuSample = Map<number, number>;
+const sampleCpu = (pids: readonly number[]): CpuSample => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+/** Share of one core (%) the processes present in both samples used between them. */
+function cpuPercent(a: CpuSample, b: CpuSample, wallMs: number): number {
+  let used = 0;
+  for (const [pid, ms] of b) if (a.has(pid)) used += ms - (a.get(pid) ?? 0);
+  return round((used / wallMs) * 100, 1);
+}
+
+/** One game server process of the cluster. */
+interface Replica {
+  readonly name: string;
+  readonly port: number;
+  readonly publicAddress: string;
+  readonly server: ServerProcess;
+  output: string;
+  dead: boolean;
+}
+
+/** The environment of the runner, less the settings that choose a deployment (each process gets its own). */
+function baseEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, PUBLIC_ADDRESS: _address, DATA_DIR: _data, ...rest } = process.env;
+  return rest;
+}
+
+async function startReplica(i: number, entryPort: number, redisUrl: string, databaseUrl: string, sweepMs: number): Promise<Replica> {
+  const name = `game${i + 1}`;
+  const port = await freePort();
+  const publicAddress = `127.0.0.1:${entryPort}/${name}`;
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    REDIS_URL: redisUrl,
+    PUBLIC_ADDRESS: publicAddress,
+    DATABASE_URL: databaseUrl,
+    NODE_NAME: name,
+    // nginx is the trusted proxy: the generator's own loopback address (X-Forwarded-For) stays exempt from the rate limits.
+    TRUST_PROXY: '127.0.0.1',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...(sweepMs > 0 ? { CLUSTER_SWEEP_MS: String(sweepMs) } : {}),
+  };
+  const replica: Replica = { name, port, publicAddress, server: undefined as unknown as ServerProcess, output: '', dead: false };
+  const server = await Promise.race([
+    ServerProcess.fork(ENTRY, ['--import', PROBE], env, (chunk) => {
+      replica.output = (replica.output + chunk).slice(-16_000);
+    }),
+    sleep(30_000).then(() => {
+      throw new Error(`${name} did not start within 30 s:\n${replica.output}`);
+    }),
+  ]).catch((e: Error) => {
+    throw new Error(`${e.message}\n${replica.output}`);
+  });
+  (replica as { server: ServerProcess }).server = server;
+  return replica;
+}
+
+/** `/healthz` of one process, directly (not through nginx). */
+async function health(port: number): Promise<{ rooms: number; ccu: number }> {
+  const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+  const body = (await r.json()) as { rooms: number; ccu: number };
+  return { rooms: body.rooms, ccu: body.ccu };
+}
+
+/** Every room listing in Redis: room id → public address of its process. */
+function listings(redisPort: number): Map<string, string> {
+  const raw = execFileSync(REDIS_CLI, ['-p', String(redisPort), '--raw', 'HGETALL', 'roomcaches'], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const lines = raw.split('\n').filter((l) => l !== '');
+  const out = new Map<string, string>();
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    try {
+      out.set(lines[i], (JSON.parse(lines[i + 1]) as { publicAddress?: string }).publicAddress ?? '');
+    } catch {}
+  }
+  return out;
+}
+
+/** Figures of one process over the run. */
+interface ProcessFigures {
+  readonly name: string;
+  readonly rooms: number;
+  readonly clients: number;
+  readonly cpuPercentOfOneCore: number;
+  readonly eventLoopDelayMs: { p50: number; p99: number; max: number };
+  readonly gc: { count: number; totalMs: number; maxPauseMs: number };
+  /** JS heap + external buffers per room of this process, KB, after a full GC. */
+  readonly heapPerRoomKB: { afterSetup: number; afterPlay: number };
+  readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
+  readonly rssMB: { base: number; end: number };
+}
+
+/** The takeover after `--kill`. */
+interface TakeoverFigures {
+  readonly killed: string;
+  readonly games: number;
+  readonly playableAgain: number;
+  /** Kill → the patch of the first turn accepted after the seat was reclaimed, over the orphaned games. */
+  readonly ms: { p50: number; max: number };
+  /** Kill → the seat reclaimed (the room's state received), over the orphaned games. */
+  readonly reclaimMs: { p50: number; max: number };
+  readonly eventsLost: number;
+  readonly retries: number;
+  readonly failures: string[];
+}
+
+interface ClusterResult {
+  readonly processes: number;
+  readonly rooms: number;
+  readonly clientsPerRoom: number;
+  readonly meanTurnIntervalMs: number;
+  readonly workers: number;
+  readonly decodingRooms: number;
+  readonly measuredSeconds: number;
+  readonly turns: number;
+  readonly turnsPerSecond: number;
+  readonly samples: number;
+  readonly setupSeconds: number;
+  readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
+  readonly perProcess: ProcessFigures[];
+  readonly serverCpuPercentTotal: number;
+  /** CPU of the rest of the deployment, % of one core (PostgreSQL: the backends of the run's database only). */
+  readonly infraCpuPercentOfOneCore: { nginx: number; redis: number; postgres: number };
+  readonly generator: {
+    readonly cpuPercentOfOneCore: number;
+    readonly mainEventLoopDelayMs: { p50: number; p99: number; max: number };
+    readonly workers: { eventLoopDelayMs: { p50: number; p99: number; max: number }; utilisation: number; turns: number }[];
+  };
+  readonly checks: { ok: number; failed: number; firstFailure: string };
+  readonly rejected: Record<string, number>;
+  readonly gamesFinished: number;
+  readonly takeover: TakeoverFigures | null;
+  readonly refused: string[];
+}
+
+/** Sampling period of the main thread's event-loop delay monitor, ms. */
+const LOOP_RESOLUTION_MS = 2;
+
+async function run(o: Options, log: (line: string) => void): Promise<ClusterResult> {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const replicas: Replica[] = [];
+  const workers: GenWorker[] = [];
+  // Ctrl-C: the processes of the run go with it (the cleanup steps, then exit 130).
+  const interrupted = () => {
+    console.error('[cluster] interrupted: stopping the processes of the run');
+    for (const r of replicas) r.server.kill();
+    void (async () => {
+      for (const step of [...cleanup].reverse()) await step().catch(() => undefined);
+      process.exit(130);
+    })();
+  };
+  process.once('SIGINT', interrupted);
+  try {
+    const redis = await startRedis();
+    cleanup.push(() => redis.helper.stop());
+    const db = await createDatabase();
+    cleanup.push(() => db.drop());
+    const entryPort = await freePort();
+    // One at a time: the first one migrates the database.
+    for (let i = 0; i < o.processes; i++) {
+      const r = await startReplica(i, entryPort, `redis://127.0.0.1:${redis.port}`, db.url, o.sweepMs);
+      replicas.push(r);
+    }
+    cleanup.push(() =>
+      Promise.all(replicas.map((r) => (r.dead ? undefined : Promise.race([r.server.signal('SIGTERM'), sleep(15_000)]).then(() => r.server.kill())))),
+    );
+    const nginx = await startNginx(Object.fromEntries(replicas.map((r) => [r.name, r.port])), entryPort);
+    cleanup.push(async () => {
+      await nginx.helper.stop('SIGQUIT');
+      rmSync(nginx.dir, { recursive: true, force: true });
+    });
+    const httpBase = `http://127.0.0.1:${entryPort}`;
+    const nWorkers = Math.min(workerCount(o), o.rooms);
+    log(
+      `[cluster] ${o.processes} processes (${replicas.map((r) => `${r.name} pid ${r.server.pid} port ${r.port}`).join(', ')}) behind nginx on ${entryPort}, redis on ${redis.port}, PostgreSQL; ` +
+        `${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${nWorkers} worker(s)`,
+    );
+    const gcAll = () => Promise.all(replicas.map((r) => r.server.request('gc')));
+    const statsAll = () => Promise.all(replicas.map((r) => r.server.request('stats')));
+    const base = await gcAll();
+    const setupStart = performance.now();
+    for (let w = 0; w < nWorkers; w++) {
+      const rooms: number[] = [];
+      for (let i = w; i < o.rooms; i += nWorkers) rooms.push(i);
+      workers.push(
+        new GenWorker({
+          target: 'djambi',
+          httpBase,
+          rooms,
+          fullEvery: o.fullEvery,
+          spectators: o.spectators,
+          interval: o.interval,
+          seed: o.seed * 1000 + w,
+          concurrency: o.concurrency,
+        }),
+      );
+    }
+    await Promise.all(workers.map((w) => w.ready));
+    await Promise.all(workers.map((w) => w.ask({ type: 'open', share: 1 }, 'opened')));
+    const setupMs = performance.now() - setupStart;
+    const afterSetup = await gcAll();
+    const placed = await Promise.all(replicas.map((r) => health(r.port)));
+    log(
+      `[cluster] rooms ready in ${(setupMs / 1000).toFixed(1)} s (${replicas.map((r, i) => `${r.name}: ${placed[i].rooms} rooms, ${placed[i].ccu} clients`).join('; ')}); warming up ${o.warmup} s, measuring ${o.seconds} s`,
+    );
+
+    await Promise.all(workers.map((w) => w.ask({ type: 'play' }, 'playing')));
+    await sleep(o.warmup * 1000);
+    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    await Promise.all(workers.map((w) => w.ask({ type: 'measure' }, 'measuring')));
+    loop.enable();
+    const infraPids = async () => ({ nginx: withChildren(nginx.helper.pid), redis: [redis.helper.pid], postgres: await backends(db.url) });
+    const pids0 = await infraPids();
+    const i0 = { nginx: sampleCpu(pids0.nginx), redis: sampleCpu(pids0.redis), postgres: sampleCpu(pids0.postgres) };
+    const s0 = await statsAll();
+    const g0 = process.cpuUsage();
+    const t0 = performance.now();
+    await sleep(o.seconds * 1000);
+    const s1 = await statsAll();
+    const g1 = process.cpuUsage(g0);
+    const i1 = { nginx: sampleCpu(pids0.nginx), redis: sampleCpu(pids0.redis), postgres: sampleCpu(pids0.postgres) };
+    const wall = performance.now() - t0;
+    const infraCpu = {
+      nginx: cpuPercent(i0.nginx, i1.nginx, wall),
+      redis: cpuPercent(i0.redis, i1.redis, wall),
+      postgres: cpuPercent(i0.postgres, i1.postgres, wall),
+    };
+    loop.disable();
+    const reports = await Promise.all(workers.map((w) => w.ask<WorkerReport>({ type: 'report' }, 'report')));
+    await Promise.all(workers.map((w) => w.ask({ type: 'stop' }, 'stopped')));
+    const afterPlay = await gcAll();
+
+    const all = new Float64Array(reports.reduce((n, r) => n + r.latencies.length, 0));
+    let at = 0;
+    for (const r of reports) {
+      all.set(r.latencies, at);
+      at += r.latencies.length;
+    }
+    all.sort();
+    const turns = reports.reduce((n, r) => n + r.turns, 0);
+    const used = (s: ChildStats) => s.memory.heapUsed + s.memory.external;
+    const perProcess: ProcessFigures[] = replicas.map((r, i) => {
+      const rooms = placed[i].rooms;
+      const perRoom = (a: number, b: number) => (rooms > 0 ? round((b - a) / rooms / 1024, 1) : Number.NaN);
+      const cpuMs = (s1[i].cpu.user + s1[i].cpu.system - s0[i].cpu.user - s0[i].cpu.system) / 1000;
+      return {
+        name: r.name,
+        rooms,
+        clients: placed[i].ccu,
+        cpuPercentOfOneCore: round((cpuMs / (s1[i].time - s0[i].time)) * 100, 1),
+        eventLoopDelayMs: { p50: round(s1[i].eventLoop.p50), p99: round(s1[i].eventLoop.p99), max: round(s1[i].eventLoop.max) },
+        gc: { count: s1[i].gc.count, totalMs: round(s1[i].gc.totalMs, 1), maxPauseMs: round(s1[i].gc.maxMs, 1) },
+        heapPerRoomKB: { afterSetup: perRoom(used(base[i]), used(afterSetup[i])), afterPlay: perRoom(used(base[i]), used(afterPlay[i])) },
+        rssPerRoomKB: { afterSetup: perRoom(base[i].memory.rss, afterSetup[i].memory.rss), afterPlay: perRoom(base[i].memory.rss, afterPlay[i].memory.rss) },
+        rssMB: { base: round(base[i].memory.rss / 2 ** 20, 1), end: round(afterPlay[i].memory.rss / 2 ** 20, 1) },
+      };
+    });
+    const rejected: Record<string, number> = {};
+    for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
+    const checks = { ok: 0, failed: 0, firstFailure: '' };
+    for (const r of reports) {
+      checks.ok += r.checks.ok;
+      checks.failed += r.checks.failed;
+      checks.firstFailure ||= r.checks.firstFailure;
+    }
+    const mainLoop = {
+      p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
+      p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
+      max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
+    };
+    const genWorkers = reports.map((r) => ({
+      eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
+      utilisation: round(r.utilisation, 3),
+      turns: r.turns,
+    }));
+    const refused: string[] = [];
+    genWorkers.forEach((w, i) => {
+      if (w.eventLoopDelayMs.p99 > o.maxGenLag)
+        refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
+    });
+    if (mainLoop.p99 > o.maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
+    if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
+    const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
+    if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
+    if (turns === 0) refused.push('no turn was measured');
+
+    const takeover = o.kill ? await killAndTakeOver(o, replicas, workers, redis.port, log) : null;
+    if (takeover && takeover.failures.length > 0) refused.push(`takeover: ${takeover.failures.length} failures (first: ${takeover.failures[0]})`);
+    if (takeover && takeover.eventsLost !== 0) refused.push(`takeover: ${takeover.eventsLost} accepted events lost`);
+
+    await Promise.all(workers.map((w) => w.ask({ type: 'close' }, 'closed')));
+    return {
+      processes: o.processes,
+      rooms: o.rooms,
+      clientsPerRoom: 4 + o.spectators,
+      meanTurnIntervalMs: o.interval,
+      workers: nWorkers,
+      decodingRooms: reports.reduce((n, r) => n + r.fullRooms, 0),
+      measuredSeconds: round(wall / 1000),
+      turns,
+      turnsPerSecond: round(turns / (wall / 1000), 1),
+      samples: all.length,
+      setupSeconds: round(setupMs / 1000, 1),
+      latencyMs: {
+        p50: round(percentile(all, 50)),
+        p90: round(percentile(all, 90)),
+        p99: round(percentile(all, 99)),
+        max: round(all[all.length - 1] ?? Number.NaN),
+      },
+      perProcess,
+      serverCpuPercentTotal: round(
+        perProcess.reduce((n, p) => n + p.cpuPercentOfOneCore, 0),
+        1,
+      ),
+      infraCpuPercentOfOneCore: infraCpu,
+      generator: { cpuPercentOfOneCore: round(((g1.user + g1.system) / 1000 / wall) * 100, 1), mainEventLoopDelayMs: mainLoop, workers: genWorkers },
+      checks,
+      rejected,
+      gamesFinished: reports.reduce((n, r) => n + r.gamesFinished, 0),
+      takeover,
+      refused,
+    };
+  } catch (e) {
+    for (const r of replicas) if (r.output.trim()) console.error(`--- ${r.name} output (last lines):\n${r.output.split('\n').slice(-30).join('\n')}`);
+    throw e;
+  } finally {
+    process.off('SIGINT', interrupted);
+    await Promise.all(workers.map((w) => w.terminate()));
+    for (const step of cleanup.reverse()) await step().catch((e: Error) => console.error(`[cluster] cleanup: ${e.message}`));
+  }
+}
+
+/**
+ * The rooms are stopped; the first process is killed with -9; every one of its games must become
+ * playable again through nginx: the seat to move is reclaimed with its key and a turn accepted.
+ */
+async function killAndTakeOver(
+  o: Options,
+  replicas: Replica[],
+  workers: GenWorker[],
+  redisPort: number,
+  log: (line: string) => void,
+): Promise<TakeoverFigures> {
+  // Turns in flight at the stop land first (persist, apply, publish: a patch seen is a move logged).
+  await sleep(1000);
+  const victim = replicas[0];
+  const listed = listings(redisPort);
+  const codes = (await Promise.all(workers.map((w) => w.ask<{ codes: string[] }>({ type: 'codes' }, 'codes')))).map((c) =>
+    c.codes.filter((code) => listed.get(code) === victim.publicAddress),
+  );
+  const games = codes.reduce((n, c) => n + c.length, 0);
+  log(`[cluster] kill -9 ${victim.name} (pid ${victim.server.pid}), hosting ${games} of the generator's games`);
+  const killedAt = now();
+  victim.dead = true;
+  await victim.server.signal('SIGKILL');
+  const deadline = Date.now() + o.killTimeout * 1000;
+  const reports = await Promise.all(workers.map((w, i) => w.ask<TakeoverReport>({ type: 'takeover', codes: codes[i], deadline }, 'takenOver')));
+  const results: TakeoverResult[] = reports.flatMap((r) => r.results);
+  const back = results.filter((r) => r.acceptedAt !== null);
+  const ms = back.map((r) => (r.acceptedAt as number) - killedAt).sort((a, b) => a - b);
+  const reclaimMs = results
+    .filter((r) => r.reclaimedAt !== null)
+    .map((r) => (r.reclaimedAt as number) - killedAt)
+    .sort((a, b) => a - b);
+  let eventsLost = 0;
+  const failures: string[] = [];
+  for (const r of results) {
+    if (r.error) failures.push(`${r.code}: ${r.error}`);
+    // Accepted: the log holds the moves seen before the kill plus the new one.
+    const expected = r.acceptedAt !== null ? r.movesBefore + 1 : r.movesBefore;
+    if (r.movesAfter !== null) eventsLost += Math.max(0, expected - r.movesAfter);
+    else if (!r.error) failures.push(`${r.code}: the log's move count is unknown`);
+  }
+  if (results.length !== games) failures.push(`${games - results.length} orphaned games not found in the generator`);
+  return {
+    killed: victim.name,
+    games,
+    playableAgain: back.length,
+    ms: { p50: round(percentile(ms, 50), 0), max: round(ms[ms.length - 1] ?? Number.NaN, 0) },
+    reclaimMs: { p50: round(percentile(reclaimMs, 50), 0), max: round(reclaimMs[reclaimMs.length - 1] ?? Number.NaN, 0) },
+    eventsLost,
+    retries: results.reduce((n, r) => n + r.retries, 0),
+    failures,
+  };
+}
+
+function describe(r: ClusterResult): string[] {
+  const g = r.generator;
+  const lines = [
+    `cluster: ${r.processes} processes behind nginx (Redis, PostgreSQL); ${r.rooms} rooms × ${r.clientsPerRoom} clients (${r.decodingRooms} decoding); ${r.turns} turns in ${r.measuredSeconds} s (${r.turnsPerSecond}/s), set up in ${r.setupSeconds} s`,
+    `  turn → patch at every client: p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
+  ];
+  for (const p of r.perProcess) {
+    lines.push(
+      `  ${p.name}: ${p.rooms} rooms, ${p.clients} clients; CPU ${p.cpuPercentOfOneCore}% of one core; event loop p50 ${p.eventLoopDelayMs.p50} / p99 ${p.eventLoopDelayMs.p99} / max ${p.eventLoopDelayMs.max} ms; GC ${p.gc.count} × (${p.gc.totalMs} ms, longest ${p.gc.maxPauseMs} ms); ` +
+        `per room: heap ${p.heapPerRoomKB.afterSetup} KB after setup, ${p.heapPerRoomKB.afterPlay} KB after play, RSS ${p.rssPerRoomKB.afterSetup} / ${p.rssPerRoomKB.afterPlay} KB (${p.rssMB.base} → ${p.rssMB.end} MB)`,
+    );
+  }
+  lines.push(
+    `  servers together: CPU ${r.serverCpuPercentTotal}% of one core; nginx ${r.infraCpuPercentOfOneCore.nginx}%, redis ${r.infraCpuPercentOfOneCore.redis}%, PostgreSQL backends ${r.infraCpuPercentOfOneCore.postgres}%`,
+    `  generator: CPU ${g.cpuPercentOfOneCore}% of one core; main loop p50 ${g.mainEventLoopDelayMs.p50} / p99 ${g.mainEventLoopDelayMs.p99} ms; ${g.workers
+      .map((w, i) => `worker ${i}: loop p50 ${w.eventLoopDelayMs.p50} / p99 ${w.eventLoopDelayMs.p99} ms, busy ${(w.utilisation * 100).toFixed(1)}%`)
+      .join('; ')}`,
+    `  checks of decoded states: ${r.checks.ok} ok, ${r.checks.failed} failed; rejected turns ${JSON.stringify(r.rejected)}; games finished ${r.gamesFinished}`,
+  );
+  const t = r.takeover;
+  if (t) {
+    lines.push(
+      `  takeover after kill -9 of ${t.killed}: ${t.playableAgain} of ${t.games} games playable again through nginx; kill → seat reclaimed p50 ${t.reclaimMs.p50} ms, max ${t.reclaimMs.max} ms; kill → turn accepted p50 ${t.ms.p50} ms, max ${t.ms.max} ms; events lost ${t.eventsLost}; reclaim retries ${t.retries}`,
+    );
+    for (const f of t.failures.slice(0, 10)) lines.push(`    failure: ${f}`);
+  }
+  for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const log = (line: string) => {
+    if (!o.json) console.log(line);
+    else console.error(line);
+  };
+  const lacking = await missing();
+  if (lacking.length > 0) {
+    console.error(`bench:cluster cannot run here: missing ${lacking.join('; ')}`);
+    process.exit(1);
+  }
+  const r = await run(o, log);
+  for (const line of describe(r)) log(line);
+  if (o.json) console.log(JSON.stringify({ options: o, result: r }, null, 2));
+  if (r.refused.length > 0) {
+    console.error(`\nNOT REPORTED: the figures of this run cannot be trusted:\n  ${r.refused.join('\n  ')}`);
+    process.exit(2);
+  }
+  process.exit(0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

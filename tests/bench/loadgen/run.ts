@@ -1,0 +1,381 @@
+/**
+ * One benchmark run: a server process (the Djambi server or the baseline room), N rooms driven
+ * by load-generator worker threads, a warm-up, a measured window, and the figures of both sides.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { ChildRequest } from './child.js';
+import type { Target } from './rooms.js';
+import type { Command, WorkerConfig, WorkerReport } from './worker.js';
+
+/** Options of a run (see tests/bench/server.ts for the command line). */
+export interface RunOptions {
+  rooms: number;
+  seconds: number;
+  warmup: number;
+  /** Mean milliseconds between two turns of one room (uniform in [0, 2 × interval]). */
+  interval: number;
+  spectators: number;
+  seed: number;
+  store: 'none' | 'sqlite' | 'postgres';
+  /** Load-generator worker threads (0 = automatic: 1 up to 250 rooms, 2 above). */
+  workers: number;
+  /** One room in `fullEvery` uses colyseus.js clients that decode and check the state. */
+  fullEvery: number;
+  /** Largest generator event-loop delay p99 (ms, any worker or the main thread) of a run that is reported. */
+  maxGenLag: number;
+  /** Rooms set up at once per worker. */
+  concurrency: number;
+  /** Seconds of idle server (rooms open, no turn) measured before play, to subtract from CPU per turn. */
+  idle: number;
+}
+
+/** What a benchmarked server process tells over IPC (`child.ts`). */
+export interface ChildStats {
+  gc: { count: number; totalMs: number; maxMs: number };
+  eventLoop: { p50: number; p99: number; max: number };
+  cpu: { user: number; system: number };
+  memory: NodeJS.MemoryUsage;
+  time: number;
+}
+
+/** A server in a child process, asked for its figures over IPC. */
+export class ServerProcess {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (m: ChildStats) => void>();
+  port = 0;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: { id?: number } & ChildStats) => {
+      if (m.id !== undefined) {
+        this.waiting.get(m.id)?.(m);
+        this.waiting.delete(m.id);
+      }
+    });
+  }
+
+  static async start(target: Target, store: RunOptions['store']): Promise<ServerProcess> {
+    const here = path.join(process.cwd(), 'tests', 'bench');
+    const entry = target === 'djambi' ? path.join(here, 'server-child.ts') : path.join(here, 'baseline', 'child.ts');
+    const prof = process.env.BENCH_CPU_PROF;
+    return ServerProcess.fork(entry, [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])], {
+      ...process.env,
+      TSX_TSCONFIG_PATH: path.join(here, 'server-tsconfig.json'),
+      NODE_ENV: 'production',
+      BENCH_STORE: store,
+    });
+  }
+
+  /**
+   * Forks `entry` under tsx with `--expose-gc` (plus `execArgv`) and resolves once it has sent
+   * `ready` (`child.ts`'s `serveParent`); its output goes to this process's, or to `output`.
+   */
+  static async fork(entry: string, execArgv: readonly string[], env: NodeJS.ProcessEnv, output?: (chunk: string) => void): Promise<ServerProcess> {
+    const child = fork(entry, [], {
+      execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
+      env,
+      stdio: output ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    if (output) {
+      child.stdout?.on('data', (c: Buffer) => output(c.toString()));
+      child.stderr?.on('data', (c: Buffer) => output(c.toString()));
+    }
+    const sp = new ServerProcess(child);
+    sp.port = await new Promise<number>((resolve, reject) => {
+      child.on('message', (m: { type?: string; port?: number }) => {
+        if (m.type === 'ready' && m.port) resolve(m.port);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    return sp;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Ends the child if it is still running. */
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  /** Sends `signal` and resolves once the child has exited (at once if it had). */
+  signal(signal: NodeJS.Signals): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill(signal);
+    return exited;
+  }
+
+  request(type: ChildRequest['type'], extra: Record<string, unknown> = {}): Promise<ChildStats> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.send({ id, type, ...extra });
+    });
+  }
+}
+
+/** A worker thread of the generator, with a promise per awaited reply. */
+export class GenWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<string, (m: unknown) => void>();
+  private failure: Error | null = null;
+  readonly ready: Promise<unknown>;
+
+  constructor(config: WorkerConfig) {
+    // Node 20 does not pass tsx's loader to worker threads: the worker registers it, then imports the TypeScript.
+    const entry = new URL('./worker.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+    this.worker = new Worker(boot, { eval: true, workerData: config });
+    this.ready = this.next('ready');
+    this.worker.on('message', (m: { type: string; message?: string }) => {
+      if (m.type === 'error') {
+        this.failure = new Error(`load-generator worker failed: ${m.message}`);
+        for (const cb of this.pending.values()) cb(this.failure);
+        this.pending.clear();
+        return;
+      }
+      const cb = this.pending.get(m.type);
+      this.pending.delete(m.type);
+      cb?.(m);
+    });
+    this.worker.on('error', (e) => {
+      this.failure = e;
+      for (const cb of this.pending.values()) cb(e);
+      this.pending.clear();
+    });
+  }
+
+  private next<T>(type: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.pending.set(type, (m) => (m instanceof Error ? reject(m) : resolve(m as T)));
+    });
+  }
+
+  /** Sends a command and waits for its reply. */
+  ask<T>(cmd: Command, reply: string): Promise<T> {
+    const p = this.next<T>(reply);
+    this.worker.postMessage(cmd);
+    return p;
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+/** The figures of one run. */
+export interface RunResult {
+  readonly target: Target;
+  readonly rooms: number;
+  readonly store: RunOptions['store'];
+  readonly clientsPerRoom: number;
+  readonly meanTurnIntervalMs: number;
+  readonly workers: number;
+  readonly decodingRooms: number;
+  readonly measuredSeconds: number;
+  readonly turns: number;
+  readonly turnsPerSecond: number;
+  readonly samples: number;
+  /** Turn sent → its patch received by every client of the room. */
+  readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
+  readonly server: {
+    readonly cpuPercentOfOneCore: number;
+    readonly cpuMicrosPerTurn: number;
+    /** CPU per turn above the idle server's (`--idle` window before play). */
+    readonly netCpuMicrosPerTurn: number;
+    readonly idleCpuPercentOfOneCore: number;
+    readonly eventLoopDelayMs: { p50: number; p99: number; max: number };
+    readonly gc: { count: number; totalMs: number; maxPauseMs: number };
+    /** JS heap + external buffers per room, KB, after a full GC. */
+    readonly heapPerRoomKB: { afterSetup: number; afterPlay: number; marginal: number };
+    readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
+    readonly rssMB: { base: number; end: number };
+  };
+  readonly generator: {
+    /** The whole generator process (main thread + workers). */
+    readonly cpuPercentOfOneCore: number;
+    readonly mainEventLoopDelayMs: { p50: number; p99: number; max: number };
+    readonly workers: { eventLoopDelayMs: { p50: number; p99: number; max: number }; utilisation: number; turns: number }[];
+  };
+  readonly checks: { ok: number; failed: number; firstFailure: string };
+  readonly rejected: Record<string, number>;
+  readonly gamesFinished: number;
+  readonly setupSeconds: number;
+  /** Why the run's figures cannot be trusted (empty: they can). */
+  readonly refused: string[];
+}
+
+/** Sampling period of the main thread's event-loop delay monitor, ms. */
+const LOOP_RESOLUTION_MS = 2;
+
+/** The `p`th percentile of sorted samples (NaN when none). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+const round = (x: number, d = 2) => +x.toFixed(d);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Worker count for `rooms` when the option says automatic. */
+export function workerCount(o: Pick<RunOptions, 'workers' | 'rooms'>): number {
+  return o.workers > 0 ? o.workers : o.rooms > 250 ? 2 : 1;
+}
+
+/** One run against `target`; `log` gets the progress lines. */
+export async function runOnce(target: Target, o: RunOptions, log: (line: string) => void): Promise<RunResult> {
+  const server = await ServerProcess.start(target, target === 'djambi' ? o.store : 'none');
+  const httpBase = `http://127.0.0.1:${server.port}`;
+  const nWorkers = Math.min(workerCount(o), o.rooms);
+  log(`[${target}] server pid ${server.pid} on port ${server.port}; ${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${nWorkers} worker(s)`);
+  const base = await server.request('gc');
+  const setupStart = performance.now();
+  const workers: GenWorker[] = [];
+  for (let w = 0; w < nWorkers; w++) {
+    const rooms: number[] = [];
+    for (let i = w; i < o.rooms; i += nWorkers) rooms.push(i);
+    workers.push(
+      new GenWorker({
+        target,
+        httpBase,
+        rooms,
+        fullEvery: o.fullEvery,
+        spectators: o.spectators,
+        interval: o.interval,
+        seed: o.seed * 1000 + w,
+        concurrency: o.concurrency,
+      }),
+    );
+  }
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+    // Rooms are opened in two halves so that the marginal cost of a room (without one-time costs
+    // such as compiled code and caches) can be told apart from the average.
+    const halves = await Promise.all(workers.map((w) => w.ask<{ rooms: number }>({ type: 'open', share: 0.5 }, 'opened')));
+    const firstHalf = halves.reduce((n, h) => n + h.rooms, 0);
+    const midSetup = await server.request('gc');
+    await Promise.all(workers.map((w) => w.ask({ type: 'open', share: 1 }, 'opened')));
+    const setupMs = performance.now() - setupStart;
+    const afterSetup = await server.request('gc');
+    log(`[${target}] rooms ready in ${(setupMs / 1000).toFixed(1)} s; warming up ${o.warmup} s, measuring ${o.seconds} s`);
+
+    // The server's idle cost (rooms open, nobody playing: heartbeats, timers), to tell apart from the turns'.
+    const i0 = await server.request('stats');
+    await sleep(o.idle * 1000);
+    const i1 = await server.request('stats');
+    /** Share of one core the idle server used. */
+    const idleShare = o.idle > 0 ? (i1.cpu.user + i1.cpu.system - i0.cpu.user - i0.cpu.system) / 1000 / (i1.time - i0.time) : 0;
+    await Promise.all(workers.map((w) => w.ask({ type: 'play' }, 'playing')));
+    await sleep(o.warmup * 1000);
+    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    await Promise.all(workers.map((w) => w.ask({ type: 'measure' }, 'measuring')));
+    loop.enable();
+    const s0 = await server.request('stats');
+    const g0 = process.cpuUsage();
+    const t0 = performance.now();
+    await sleep(o.seconds * 1000);
+    const s1 = await server.request('stats');
+    const g1 = process.cpuUsage(g0);
+    const wall = performance.now() - t0;
+    loop.disable();
+    const reports = await Promise.all(workers.map((w) => w.ask<WorkerReport>({ type: 'report' }, 'report')));
+    await Promise.all(workers.map((w) => w.ask({ type: 'stop' }, 'stopped')));
+    const afterPlay = await server.request('gc');
+    await Promise.all(workers.map((w) => w.ask({ type: 'close' }, 'closed')));
+
+    const all = new Float64Array(reports.reduce((n, r) => n + r.latencies.length, 0));
+    let at = 0;
+    for (const r of reports) {
+      all.set(r.latencies, at);
+      at += r.latencies.length;
+    }
+    all.sort();
+    const turns = reports.reduce((n, r) => n + r.turns, 0);
+    const serverCpuMs = (s1.cpu.user + s1.cpu.system - s0.cpu.user - s0.cpu.system) / 1000;
+    const serverWall = s1.time - s0.time;
+    const used = (s: ChildStats) => s.memory.heapUsed + s.memory.external;
+    const perRoom = (a: number, b: number, n = o.rooms) => round((b - a) / n / 1024, 1);
+    const rejected: Record<string, number> = {};
+    for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
+    const checks = { ok: 0, failed: 0, firstFailure: '' };
+    for (const r of reports) {
+      checks.ok += r.checks.ok;
+      checks.failed += r.checks.failed;
+      checks.firstFailure ||= r.checks.firstFailure;
+    }
+    const mainLoop = {
+      p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
+      p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
+      max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
+    };
+    const genWorkers = reports.map((r) => ({
+      eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
+      utilisation: round(r.utilisation, 3),
+      turns: r.turns,
+    }));
+    const refused: string[] = [];
+    genWorkers.forEach((w, i) => {
+      if (w.eventLoopDelayMs.p99 > o.maxGenLag)
+        refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
+    });
+    if (mainLoop.p99 > o.maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
+    if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
+    const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
+    if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
+    if (turns === 0) refused.push('no turn was measured');
+    return {
+      target,
+      rooms: o.rooms,
+      store: target === 'djambi' ? o.store : 'none',
+      clientsPerRoom: 4 + o.spectators,
+      meanTurnIntervalMs: o.interval,
+      workers: nWorkers,
+      decodingRooms: reports.reduce((n, r) => n + r.fullRooms, 0),
+      measuredSeconds: round(wall / 1000),
+      turns,
+      turnsPerSecond: round(turns / (wall / 1000), 1),
+      samples: all.length,
+      latencyMs: {
+        p50: round(percentile(all, 50)),
+        p90: round(percentile(all, 90)),
+        p99: round(percentile(all, 99)),
+        max: round(all[all.length - 1] ?? Number.NaN),
+      },
+      server: {
+        cpuPercentOfOneCore: round((serverCpuMs / serverWall) * 100, 1),
+        cpuMicrosPerTurn: round(turns > 0 ? (serverCpuMs * 1000) / turns : Number.NaN, 1),
+        netCpuMicrosPerTurn: round(turns > 0 ? ((serverCpuMs - idleShare * serverWall) * 1000) / turns : Number.NaN, 1),
+        idleCpuPercentOfOneCore: round(idleShare * 100, 1),
+        eventLoopDelayMs: { p50: round(s1.eventLoop.p50), p99: round(s1.eventLoop.p99), max: round(s1.eventLoop.max) },
+        gc: { count: s1.gc.count, totalMs: round(s1.gc.totalMs, 1), maxPauseMs: round(s1.gc.maxMs, 1) },
+        heapPerRoomKB: {
+          afterSetup: perRoom(used(base), used(afterSetup)),
+          afterPlay: perRoom(used(base), used(afterPlay)),
+          marginal: o.rooms - firstHalf > 0 ? perRoom(used(midSetup), used(afterSetup), o.rooms - firstHalf) : Number.NaN,
+        },
+        rssPerRoomKB: { afterSetup: perRoom(base.memory.rss, afterSetup.memory.rss), afterPlay: perRoom(base.memory.rss, afterPlay.memory.rss) },
+        rssMB: { base: round(base.memory.rss / 2 ** 20, 1), end: round(afterPlay.memory.rss / 2 ** 20, 1) },
+      },
+      generator: {
+        cpuPercentOfOneCore: round(((g1.user + g1.system) / 1000 / wall) * 100, 1),
+        mainEventLoopDelayMs: mainLoop,
+        workers: genWorkers,
+      },
+      checks,
+      rejected,
+      gamesFinished: reports.reduce((n, r) => n + r.gamesFinished, 0),
+      setupSeconds: round(setupMs / 1000, 1),
+      refused,
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.race([server.request('close').catch(() => undefined), sleep(15_000)]);
+    server.kill(); // a no-op once the child has exited
+  }
+}
