@@ -281,10 +281,14 @@ test('stand-in: a bot plays for a player who dropped, the record marks its turns
     expect(standIns.length).toBeGreaterThan(0);
     expect(standIns.every((e) => e.intent.type === 'turn' && e.intent.colour === away.colour)).toBe(true);
     expect(room.bots?.stats.standIns).toBeGreaterThan(0);
+    // Everyone sees that a bot is standing in for the absent player.
+    expect(watcher.state.seats.get(away.colour).standIn).toBe(true);
+    expect(watcher.state.seats.get(mover.seat!.colour).standIn).toBe(false);
 
     // Back with the seat key, between two turns: the player plays its own turns again.
     const back = await join(server, code, { seatKey: away.seatKey });
     await watcher.waitState((s) => s.seats.get(away.colour).presence === 'connected', 'back');
+    expect(watcher.state.seats.get(away.colour).standIn).toBe(false);
     const before = room.bots?.stats.standIns ?? 0;
     version = watcher.state.version as number;
     mover.room.send('turn', { ...randomTurnFor(mover.state, random), version });

@@ -218,7 +218,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   /** Mirrors the match into the schema and sends the patch now (and the listing when it changed). */
   private commit(listing: boolean): void {
     this.bots?.sync();
-    mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size }, this.state);
+    mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);
     this.broadcastPatch();
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
     this.bots?.afterCommit();

@@ -70,6 +70,8 @@ export class BotDriver {
   private autostart = false;
   /** `stand_in` create option (on by default, also for games re-opened from the log). */
   private standIn = true;
+  /** Seats a bot has played for since their player left (the mirror shows them while the player is away). */
+  readonly standingIn = new Set<Colour>();
   /** Wakes the driver when an absent player's stand-in is due. */
   private wake: NodeJS.Timeout | null = null;
 
@@ -103,6 +105,7 @@ export class BotDriver {
   /** After every commit: answer what the bots were asked, and play when a bot is to move. */
   afterCommit(): void {
     if (this.disposed) return;
+    for (const c of this.standingIn) if (this.port.links.of(c).presence === 'connected') this.standingIn.delete(c);
     const match = this.port.match();
     if (match.phase === 'over') return;
     const host = match.seats.hostColour();
@@ -230,6 +233,8 @@ export class BotDriver {
 
   private async submitTurn(colour: Colour, turn: Turn, version: number, before: Position, standIn: boolean): Promise<boolean> {
     const intent: Intent = standIn ? { type: 'turn', colour, turn, version, standIn: true } : { type: 'turn', colour, turn, version };
+    // Before the turn's own commit, so that its patch already shows who played it.
+    if (standIn) this.standingIn.add(colour);
     const out = await this.port.submit(intent, (r) => this.refused(r));
     if (!out) return false;
     this.stats.turns++;

@@ -24,6 +24,8 @@ export interface RoomModel {
   readonly match: Match;
   readonly links: Connections;
   readonly spectators: number;
+  /** Seats a bot has played for while their player was away (shown while the player still is). */
+  readonly standIns?: ReadonlySet<Colour>;
 }
 
 /** What a seat's schema last received. */
@@ -38,6 +40,7 @@ interface SeatWritten {
   swapWith: string;
   ready: boolean;
   clockMs: number;
+  standIn: boolean;
 }
 
 /** What `mirror` last wrote into one state. */
@@ -159,7 +162,7 @@ function mirrorSeats(model: RoomModel, state: DjambiState, w: Written): void {
       const schema = new SeatState();
       schema.colour = colour;
       state.seats.set(colour, schema);
-      s = { schema, name: '', taken: false, presence: 'empty', since: 0, creator: false, active: true, swapWith: '', ready: false, clockMs: 0 };
+      s = { schema, name: '', taken: false, presence: 'empty', since: 0, creator: false, active: true, swapWith: '', ready: false, clockMs: 0, standIn: false };
       w.seats.set(colour, s);
     }
     const x = s.schema;
@@ -177,6 +180,8 @@ function mirrorSeats(model: RoomModel, state: DjambiState, w: Written): void {
     if (s.ready !== seat.ready) x.ready = s.ready = seat.ready;
     const clockMs = clock ? (clock.remaining.get(colour) ?? 0) : 0;
     if (s.clockMs !== clockMs) x.clockMs = s.clockMs = clockMs;
+    const standIn = link.presence !== 'connected' && (model.standIns?.has(colour) ?? false);
+    if (s.standIn !== standIn) x.standIn = s.standIn = standIn;
   }
 }
 
