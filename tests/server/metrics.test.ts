@@ -81,7 +81,8 @@ describe('/metrics', () => {
       store.appendMany = append;
       errors.mockRestore();
     }
-    expect(series((await scrape(server)).text, 'djambi_store_append_failures_total{kind="fenced"}')).toBe(1);
+    // The refused start, and possibly the leave of a client the fenced room closed meanwhile.
+    expect(series((await scrape(server)).text, 'djambi_store_append_failures_total{kind="fenced"}')).toBeGreaterThanOrEqual(1);
     await leaveAll(room.all);
   });
 });
