@@ -71,6 +71,11 @@ export class Timeline {
     return this.entries[Math.min(n, this.entries.length) - 1].position;
   }
 
+  /** Every replayed entry, in order. */
+  get all(): readonly TimelineEntry[] {
+    return this.entries;
+  }
+
   /** The entry at an index. */
   entry(i: number): TimelineEntry | undefined {
     return this.entries[i];

@@ -7,11 +7,11 @@
  * keep frames coming until they end.
  */
 import { Application, Container, Graphics, Text, TextStyle, type FederatedPointerEvent } from 'pixi.js';
-import { MAZE, type Colour, type Effect, type PieceInfo, type Square } from '@djambi/shared';
+import { MAZE, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
 import type { Highlights, Preview } from '../game/controller.js';
 import { PointerGesture } from '../game/gesture.js';
 import { cellOf, edgeLabels, fileRank, squareAt } from '../game/orientation.js';
-import { PieceSprite, UNIT } from './pieces.js';
+import { controlMark, markColour, PieceSprite, UNIT, type ControlMark } from './pieces.js';
 import { BOARD } from './theme.js';
 
 /** What the board shows. */
@@ -20,7 +20,22 @@ export interface BoardScene {
   readonly preview: Preview;
   readonly highlights: Highlights;
   /** Squares of the last turn (from, to, placement, exit, victim). */
-  readonly lastTurn: readonly Square[];
+  readonly lastTurn: readonly SquareName[];
+  /** Who plays each army (absent: its own colour); a captured or frozen army is marked. */
+  readonly control?: Readonly<Partial<Record<Colour, Controller | null>>>;
+}
+
+/** A piece as the board draws it (for the test hook). */
+export interface DrawnPiece {
+  readonly id: number;
+  readonly square: SquareName;
+  readonly colour: Colour;
+  readonly kind: string;
+  readonly alive: boolean;
+  /** The control mark: the controller's colour, `frozen`, `hostage`, or null. */
+  readonly mark: ControlMark;
+  /** The CSS colour of the mark's ring, or null. */
+  readonly ringColour: string | null;
 }
 
 /** What the board reports. */
@@ -30,9 +45,9 @@ export interface BoardHandlers {
    * position after it, so that the press acts on that position.
    */
   settle(): void;
-  click(square: Square): void;
-  drop(from: Square, to: Square): void;
-  canDrag(square: Square): boolean;
+  click(square: SquareName): void;
+  drop(from: SquareName, to: SquareName): void;
+  canDrag(square: SquareName): boolean;
 }
 
 /** Renderer settings (defaults: WebGL if available, antialiased). */
@@ -93,6 +108,8 @@ export class BoardView {
   private readonly coords = new Container();
   private readonly pieceLayer = new Container();
   private readonly optionLayer = new Graphics();
+  /** The maze's frame and badge, over the pieces: the maze stays recognisable when occupied. */
+  private readonly mazeLayer = new Graphics();
   private readonly sprites = new Map<number, PieceSprite>();
   private scene: BoardScene | null = null;
   private tweens: Tween[] = [];
@@ -124,7 +141,7 @@ export class BoardView {
       click: (sq) => handlers.click(sq),
       drop: (from, to) => handlers.drop(from, to),
     });
-    app.stage.addChild(this.squares, this.lastLayer, this.highlightLayer, this.coords, this.pieceLayer, this.optionLayer);
+    app.stage.addChild(this.squares, this.lastLayer, this.highlightLayer, this.coords, this.pieceLayer, this.mazeLayer, this.optionLayer);
     app.stage.eventMode = 'static';
     app.stage.hitArea = app.screen;
     app.stage.on('pointerdown', (e) => this.pointerDown(e));
@@ -202,7 +219,11 @@ export class BoardView {
       } else if (e.type === 'kill') {
         const p = byId.get(e.piece);
         const sprite = this.sprites.get(e.piece);
-        if (p && sprite) await this.fade(sprite, () => sprite.set(p.colour, p.kind, false));
+        if (p && sprite)
+          await this.fade(sprite, () => {
+            sprite.set(p.colour, p.kind, false);
+            sprite.setMark(null);
+          });
       }
     }
     if (over()) return;
@@ -223,11 +244,21 @@ export class BoardView {
   }
 
   /** Centre of a square in page (CSS) pixels, for tests and tools. */
-  squareCenter(square: Square): { x: number; y: number } | null {
+  squareCenter(square: SquareName): { x: number; y: number } | null {
     const c = cellOf(square, this.view);
     if (!c) return null;
     const rect = this.app.canvas.getBoundingClientRect();
     return { x: rect.left + this.ox + (c.col + 0.5) * this.cell, y: rect.top + this.oy + (c.row + 0.5) * this.cell };
+  }
+
+  /** The pieces as drawn now, with their control marks (for the test hook). */
+  drawnPieces(): DrawnPiece[] {
+    const scene = this.scene;
+    if (!scene) return [];
+    return scene.pieces.map((p) => {
+      const mark = this.sprites.get(p.id)?.mark ?? null;
+      return { id: p.id, square: p.square, colour: p.colour, kind: p.kind, alive: p.alive, mark, ringColour: markColour(mark) };
+    });
   }
 
   /** Start or stop recording frame times. */
@@ -269,7 +300,7 @@ export class BoardView {
     this.requestFrame();
   }
 
-  private cellRect(square: Square): { x: number; y: number; s: number } {
+  private cellRect(square: SquareName): { x: number; y: number; s: number } {
     const c = cellOf(square, this.view)!;
     return { x: this.ox + c.col * this.cell, y: this.oy + c.row * this.cell, s: this.cell };
   }
@@ -312,6 +343,22 @@ export class BoardView {
     }
     g.poly(pts, false).stroke({ width: Math.max(1.5, s / 26), color: BOARD.mazeLine, alpha: 0.9 });
     g.rect(m.x + 1, m.y + 1, s - 2, s - 2).stroke({ width: Math.max(1, s / 30), color: BOARD.mazeLine });
+    // Over the pieces: a double frame and a small diamond in each corner.
+    const z = this.mazeLayer.clear();
+    const w = Math.max(2, s / 18);
+    z.rect(m.x + w / 2, m.y + w / 2, s - w, s - w).stroke({ width: w, color: BOARD.maze, alpha: 0.9 });
+    z.rect(m.x + w * 1.5, m.y + w * 1.5, s - w * 3, s - w * 3).stroke({ width: Math.max(1, w / 2), color: BOARD.mazeLine });
+    const k = s * 0.09;
+    for (const [cx2, cy2] of [
+      [m.x + k * 1.3, m.y + k * 1.3],
+      [m.x + s - k * 1.3, m.y + k * 1.3],
+      [m.x + k * 1.3, m.y + s - k * 1.3],
+      [m.x + s - k * 1.3, m.y + s - k * 1.3],
+    ]) {
+      z.poly([cx2, cy2 - k, cx2 + k, cy2, cx2, cy2 + k, cx2 - k, cy2])
+        .fill(BOARD.mazeLine)
+        .stroke({ width: 1, color: BOARD.maze });
+    }
   }
 
   private drawCoords(): void {
@@ -403,6 +450,7 @@ export class BoardView {
         this.sprites.set(p.id, sprite);
         this.pieceLayer.addChild(sprite);
       } else sprite.set(p.colour, p.kind, alive);
+      sprite.setMark(alive ? controlMark(p.colour, scene.control?.[p.colour]) : null);
       const sq = scene.preview.moved.get(p.square) ?? p.square;
       const r = this.cellRect(sq);
       if (lifted.has(p.square)) {
@@ -430,7 +478,7 @@ export class BoardView {
   // ------------------------------------------------------------------------------------------
   // Pointer input: click-click and drag, mouse and touch alike
 
-  private squareOf(e: FederatedPointerEvent): Square | null {
+  private squareOf(e: FederatedPointerEvent): SquareName | null {
     if (this.cell === 0) return null;
     const col = Math.floor((e.global.x - this.ox) / this.cell);
     const row = Math.floor((e.global.y - this.oy) / this.cell);
@@ -468,7 +516,7 @@ export class BoardView {
   // ------------------------------------------------------------------------------------------
   // Animation and frames
 
-  private tweenPiece(id: number, to: Square, duration: number): Promise<void> {
+  private tweenPiece(id: number, to: SquareName, duration: number): Promise<void> {
     const sprite = this.sprites.get(id);
     if (!sprite) return Promise.resolve();
     const r = this.cellRect(to);

@@ -4,7 +4,7 @@
  * unit square centred on (0, 0) and shared by every piece that looks the same.
  */
 import { Container, GraphicsContext, Graphics, Text, TextStyle } from 'pixi.js';
-import type { Colour, Kind } from '@djambi/shared';
+import type { Colour, Controller, Kind } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import { ARMY, BOARD } from './theme.js';
 
@@ -73,6 +73,55 @@ function contextFor(colour: Colour, kind: Kind, alive: boolean): GraphicsContext
   return ctx;
 }
 
+/**
+ * How a living piece shows who plays its army: a ring in the controller's colour (a captured
+ * army), grey hatching (a frozen army), a pale dashed ring (a hostage army), or nothing.
+ */
+export type ControlMark = Colour | 'frozen' | 'hostage' | null;
+
+/** The mark of a piece of `army` whose army is controlled by `controller`. */
+export function controlMark(army: Colour, controller: Controller | null | undefined): ControlMark {
+  return !controller || controller === army ? null : controller;
+}
+
+/** Colour (hex) of a mark's ring, for the test hook. */
+export function markColour(mark: ControlMark): string | null {
+  if (!mark) return null;
+  if (mark === 'frozen') return '#7d7d7d';
+  if (mark === 'hostage') return '#e8e8e8';
+  return ARMY[mark].css;
+}
+
+const markContexts = new Map<string, GraphicsContext>();
+
+/** The shared drawing of a mark, around and over the disc. */
+function markContextFor(mark: Exclude<ControlMark, null>): GraphicsContext {
+  let ctx = markContexts.get(mark);
+  if (ctx) return ctx;
+  ctx = new GraphicsContext();
+  if (mark === 'frozen') {
+    // Frozen: a grey veil with hatching over the disc, in a grey ring.
+    ctx.circle(0, 0, 41).fill({ color: 0x9a9a9a, alpha: 0.55 });
+    const r = 40;
+    for (let c = -48; c <= 48; c += 16) {
+      const d = Math.sqrt(2 * r * r - c * c);
+      const x1 = (-c - d) / 2;
+      const x2 = (-c + d) / 2;
+      ctx.moveTo(x1, x1 + c).lineTo(x2, x2 + c);
+    }
+    ctx.stroke({ width: 4, color: 0x3c3c3c, alpha: 0.8 });
+    ctx.circle(0, 0, 46).stroke({ width: 6, color: 0x7d7d7d });
+  } else if (mark === 'hostage') {
+    for (let i = 0; i < 12; i++) ctx.arc(0, 0, 47, (i * Math.PI) / 6, (i * Math.PI) / 6 + Math.PI / 10).stroke({ width: 5, color: 0xe8e8e8 });
+  } else {
+    // Captured: a ring in the controller's colour, outlined so it reads on every square.
+    ctx.circle(0, 0, 47).stroke({ width: 9, color: ARMY[mark].line });
+    ctx.circle(0, 0, 47).stroke({ width: 6, color: ARMY[mark].fill });
+  }
+  markContexts.set(mark, ctx);
+  return ctx;
+}
+
 const letterStyles = new Map<string, TextStyle>();
 
 function letterStyle(fill: number, size: number): TextStyle {
@@ -88,15 +137,32 @@ function letterStyle(fill: number, size: number): TextStyle {
 /** A drawable piece; `set` redraws it for another look (a kill turns it into a corpse). */
 export class PieceSprite extends Container {
   private readonly body = new Graphics();
+  private readonly ring = new Graphics();
+  private readonly veil = new Graphics();
   private readonly letter: Text;
   private look = '';
+  /** The control mark drawn now. */
+  mark: ControlMark = null;
 
   constructor(colour: Colour, kind: Kind, alive: boolean) {
     super();
     this.letter = new Text({ text: '', style: letterStyle(0xffffff, 24), resolution: 3 });
     this.letter.anchor.set(0.5);
-    this.addChild(this.body, this.letter);
+    this.ring.visible = false;
+    this.veil.visible = false;
+    this.addChild(this.ring, this.body, this.letter, this.veil);
     this.set(colour, kind, alive);
+  }
+
+  /** Show who plays this piece's army (corpses carry no mark). */
+  setMark(mark: ControlMark): void {
+    if (mark === this.mark) return;
+    this.mark = mark;
+    const ring = mark && mark !== 'frozen' ? mark : null;
+    this.ring.visible = !!ring;
+    if (ring) this.ring.context = markContextFor(ring);
+    this.veil.visible = mark === 'frozen';
+    if (mark === 'frozen') this.veil.context = markContextFor('frozen');
   }
 
   /** Show the piece as this colour, kind and state. */

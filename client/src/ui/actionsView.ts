@@ -1,7 +1,10 @@
-/** The actions card: offer, accept or decline a draw, resign (with a confirmation), or "spectating". */
-import type { Colour } from '@djambi/shared';
+/**
+ * The actions card: offer a draw, resign (with a confirmation), or "spectating"; and the table
+ * bar next to the board (the draw banner to accept or decline, the notices), rendered with it.
+ */
 import type { SessionView } from '../game/session.js';
 import { S } from '../i18n/strings.js';
+import { TableBar } from './bannerView.js';
 import { h, replace } from './dom.js';
 
 /** Sends a room action (`draw_offer`, `resign`, …). */
@@ -9,27 +12,23 @@ export type SendAction = (type: string, message?: unknown) => void;
 
 export class ActionsView {
   readonly element = h('section', { id: 'actions', class: 'card actions' });
+  /** Placed next to the board by the page. */
+  readonly tableBar: TableBar;
 
-  constructor(private readonly send: SendAction) {}
+  constructor(private readonly send: SendAction) {
+    this.tableBar = new TableBar(send);
+  }
 
   render(v: SessionView): void {
+    this.tableBar.render(v);
     const snap = v.snapshot;
     if (!snap) return;
     const mySeat = v.mySeat;
     const items: HTMLElement[] = [];
     const seat = snap.seats.find((s) => s.colour === mySeat);
     if (snap.phase === 'playing' && seat?.active) {
-      if (snap.drawOffer?.by) {
-        items.push(h('p', { id: 'draw-offer' }, S.game.drawOffered(snap.drawOffer.by as Colour)));
-        if (snap.drawOffer.by !== mySeat && !snap.drawOffer.accepted.includes(mySeat!)) {
-          // Name the offer answered, so that an answer to an offer that lapsed meanwhile is refused.
-          const answer = snap.drawOffer.id > 0 ? { offer: snap.drawOffer.id } : {};
-          items.push(h('button', { type: 'button', id: 'draw-accept', onclick: () => this.send('draw_accept', answer) }, S.game.acceptDraw));
-          items.push(h('button', { type: 'button', id: 'draw-decline', onclick: () => this.send('draw_decline', answer) }, S.game.declineDraw));
-        }
-      } else {
-        items.push(h('button', { type: 'button', id: 'draw-offer-btn', onclick: () => this.send('draw_offer') }, S.game.offerDraw));
-      }
+      // An open offer is answered in the draw banner next to the board.
+      if (!snap.drawOffer?.by) items.push(h('button', { type: 'button', id: 'draw-offer-btn', onclick: () => this.send('draw_offer') }, S.game.offerDraw));
       items.push(h('button', { type: 'button', id: 'resign', class: 'danger', onclick: () => this.confirmResign() }, S.game.resign));
     }
     if (!mySeat && snap.phase !== 'waiting') items.push(h('p', { class: 'muted' }, S.game.spectating));

@@ -1,7 +1,15 @@
-/** The connection banner: reconnecting, offline, gave up, seat lost, back. Renders the link state. */
+/**
+ * The connection banner (reconnecting, offline, gave up, seat lost, back: renders the link
+ * state) and the table bar next to the board (draw offers, notices, sounds, notifications).
+ */
+import type { Colour } from '@djambi/shared';
+import type { SessionView } from '../game/session.js';
+import { DrawWatch, TableWatcher } from '../game/table.js';
 import { S } from '../i18n/strings.js';
 import type { LinkState } from '../net/connection.js';
+import { SoundPlayer } from '../render/sound.js';
 import { h, replace } from './dom.js';
+import { pref } from './prefs.js';
 
 export class BannerView {
   readonly element = h('div', { id: 'net-banner', class: 'banner', role: 'status', hidden: true });
@@ -47,5 +55,112 @@ export class BannerView {
     replace(this.element, ...children);
     this.element.className = `banner ${tone}`;
     this.element.hidden = false;
+  }
+}
+
+/** How long a notice stays on screen (ms). */
+const NOTICE_MS = 5000;
+
+/**
+ * Next to the board: the draw banner (the open offer with accept and decline for every active
+ * player, then who declined it) and the short notices (a resignation, an elimination), also in
+ * an aria-live region. Plays the table's sounds (when the sound switch is on) and the
+ * your-turn notification (when the viewer allowed it and the tab is hidden).
+ */
+export class TableBar {
+  readonly element: HTMLElement;
+  private readonly draw = h('div', { id: 'draw-banner', class: 'draw-banner', role: 'region', 'aria-label': S.game.offerDraw, hidden: true });
+  private readonly notices = h('div', { id: 'notices', class: 'notices', role: 'status', 'aria-live': 'polite' });
+  private readonly watcher = new TableWatcher();
+  private readonly draws = new DrawWatch();
+  private readonly sounds = new SoundPlayer();
+  private latest: SessionView | null = null;
+  private shown = '';
+
+  constructor(private readonly send: (type: string, message?: unknown) => void) {
+    this.element = h('div', { class: 'table-bar' }, this.draw, this.notices);
+  }
+
+  /** A press message (the server's `draw` events name who declined). */
+  pressEvent(type: string, payload: unknown): void {
+    if (this.draws.receive(type, payload) && this.latest) this.renderDraw(this.latest);
+  }
+
+  render(v: SessionView): void {
+    this.latest = v;
+    const signals = this.watcher.take(v);
+    if (signals.sound && signals.sound !== 'turn' && pref.get('sound', false)) this.sounds.play(signals.sound);
+    for (const n of signals.notices)
+      this.notice(n.kind === 'resigned' ? S.table.resigned(this.name(v, n.colour)) : S.table.eliminated(this.name(v, n.colour), n.cause));
+    if (signals.yourTurn) this.notifyTurn(v);
+    this.renderDraw(v);
+  }
+
+  dispose(): void {
+    this.sounds.dispose();
+  }
+
+  private renderDraw(v: SessionView): void {
+    const b = this.draws.view(v.snapshot, v.mySeat);
+    const key = JSON.stringify(b);
+    if (key === this.shown) return;
+    this.shown = key;
+    this.draw.hidden = b.kind === 'none';
+    if (b.kind === 'none') {
+      replace(this.draw);
+      return;
+    }
+    if (b.kind === 'declined') {
+      replace(
+        this.draw,
+        h('span', { id: 'draw-declined' }, S.table.drawDeclined(this.name(v, b.by))),
+        h('button', { type: 'button', id: 'draw-dismiss', onclick: () => this.dismiss() }, S.table.dismiss),
+      );
+      return;
+    }
+    const mine = b.by === v.mySeat;
+    const children: HTMLElement[] = [
+      h('span', { id: 'draw-offer' }, mine ? S.table.drawYouOffered : S.table.drawOffer(this.name(v, b.by))),
+      h('span', { class: 'muted', id: 'draw-waiting' }, b.waiting.length ? S.table.drawWaiting(b.waiting.map((c) => this.name(v, c))) : ''),
+    ];
+    if (b.canAnswer) {
+      // Name the offer answered, so that an answer to an offer that lapsed meanwhile is refused.
+      const answer = b.id > 0 ? { offer: b.id } : {};
+      children.push(
+        h('button', { type: 'button', id: 'draw-accept', class: 'primary', onclick: () => this.send('draw_accept', answer) }, S.game.acceptDraw),
+        h('button', { type: 'button', id: 'draw-decline', onclick: () => this.send('draw_decline', answer) }, S.game.declineDraw),
+      );
+    }
+    replace(this.draw, ...children);
+  }
+
+  private dismiss(): void {
+    this.draws.dismiss();
+    if (this.latest) this.renderDraw(this.latest);
+  }
+
+  private notice(text: string): void {
+    const item = h('p', { class: 'toast' }, text);
+    this.notices.appendChild(item);
+    setTimeout(() => item.remove(), NOTICE_MS);
+  }
+
+  private notifyTurn(v: SessionView): void {
+    if (!document.hidden || !pref.get('notify', false) || typeof Notification !== 'function' || Notification.permission !== 'granted') return;
+    try {
+      const n = new Notification(S.title.yourTurn(v.snapshot?.code ?? ''), { body: S.table.notifyBody(v.snapshot?.code ?? ''), tag: 'djambi-turn' });
+      n.onclick = () => {
+        window.focus();
+        n.close();
+      };
+    } catch {
+      /* notifications unavailable */
+    }
+  }
+
+  /** A seat's display name: its player's name, else the colour. */
+  private name(v: SessionView, c: Colour): string {
+    const seat = v.snapshot?.seats.find((x) => x.colour === c);
+    return seat?.taken && seat.name ? seat.name : S.colour(c);
   }
 }

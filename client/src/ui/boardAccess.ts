@@ -2,7 +2,7 @@
  * A screen-reader and keyboard twin of the canvas: a grid of 81 labelled buttons in display
  * order (visually hidden, focusable). Activating one is a click on that square.
  */
-import { MAZE, type Colour, type PieceInfo, type Square } from '@djambi/shared';
+import { isSquare, MAZE, type Colour, type Controller, type PieceInfo, type SquareName } from '@djambi/shared';
 import { squareAt } from '../game/orientation.js';
 import { S } from '../i18n/strings.js';
 import { h } from './dom.js';
@@ -12,7 +12,7 @@ export class BoardAccess {
   private readonly buttons: HTMLButtonElement[] = [];
   private view: Colour | null = null;
 
-  constructor(onSquare: (sq: Square) => void) {
+  constructor(onSquare: (sq: SquareName) => void) {
     const rows: HTMLElement[] = [];
     for (let row = 0; row < 9; row++) {
       const cells: HTMLElement[] = [];
@@ -20,7 +20,7 @@ export class BoardAccess {
         const b = h('button', { type: 'button', class: 'sq', tabindex: -1 });
         b.addEventListener('click', () => {
           const sq = b.dataset.square;
-          if (sq) onSquare(sq);
+          if (isSquare(sq)) onSquare(sq);
         });
         b.addEventListener('keydown', (e) => this.arrow(e, row, col));
         this.buttons.push(b);
@@ -32,8 +32,14 @@ export class BoardAccess {
     this.element = h('div', { role: 'grid', class: 'sr-only board-access', 'aria-label': S.board.label }, ...rows);
   }
 
-  /** Update labels for a view and the pieces and options shown. */
-  update(view: Colour, pieces: readonly PieceInfo[], options: readonly Square[], selected: Square | null): void {
+  /** Update labels for a view and the pieces and options shown (`control`: who plays each army). */
+  update(
+    view: Colour,
+    pieces: readonly PieceInfo[],
+    options: readonly SquareName[],
+    selected: SquareName | null,
+    control: Readonly<Partial<Record<Colour, Controller | null>>> = {},
+  ): void {
     const at = new Map(pieces.map((p) => [p.square, p]));
     const opts = new Set(options);
     this.view = view;
@@ -41,7 +47,15 @@ export class BoardAccess {
       const sq = squareAt({ col: i % 9, row: Math.floor(i / 9) }, view)!;
       const p = at.get(sq);
       b.dataset.square = sq;
-      const label = S.squareLabel(sq, p ? S.pieceLabel(p.colour, p.kind, p.alive) : null, sq === MAZE);
+      const by = p?.alive ? control[p.colour] : null;
+      // A piece of an army played by another player, or frozen, says so.
+      const mark =
+        !p || !by || by === p.colour || by === 'hostage'
+          ? ''
+          : by === 'frozen'
+            ? ` (${S.table.frozenLabel(p.colour)})`
+            : ` (${S.table.controlledByLabel(p.colour, by)})`;
+      const label = S.squareLabel(sq, p ? `${S.pieceLabel(p.colour, p.kind, p.alive)}${mark}` : null, sq === MAZE);
       const full = `${label}${sq === selected ? S.board.selectedSuffix : ''}${opts.has(sq) ? S.board.optionSuffix : ''}`;
       if (b.getAttribute('aria-label') !== full) b.setAttribute('aria-label', full);
     });

@@ -3,7 +3,7 @@
  * animation gate. Draws the session's pieces and last move with the controller's highlights,
  * and animates a new turn from the engine's effects.
  */
-import { COLOURS, type Colour, type Effect, type PieceInfo, type Square } from '@djambi/shared';
+import { COLOURS, controllerOf, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
 import { AnimationGate } from '../game/animationGate.js';
 import type { GameController } from '../game/controller.js';
 import type { GameSession } from '../game/session.js';
@@ -38,7 +38,7 @@ export class BoardPane {
     private readonly controller: GameController,
     private readonly session: GameSession,
   ) {
-    this.access = new BoardAccess(this.animation.guard((sq: Square) => controller.click(sq)));
+    this.access = new BoardAccess(this.animation.guard((sq: SquareName) => controller.click(sq)));
     this.element = h('div', { class: 'board-wrap' }, this.host, this.access.element);
     this.viewSelect.addEventListener(
       'change',
@@ -110,7 +110,7 @@ export class BoardPane {
     const view = this.viewColour;
     if (this.viewSelect.value !== view) this.viewSelect.value = view;
     const scene = this.scene();
-    this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected);
+    this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected, scene.control);
     if (!this.board || this.animation.running || this.holding) return;
     this.board.setView(view);
     this.board.render(scene);
@@ -122,7 +122,9 @@ export class BoardPane {
   private scene(): BoardScene {
     const c = this.controller.view;
     const v = this.session.view;
-    return { pieces: v.pieces, preview: c.preview, highlights: c.highlights, lastTurn: v.lastMove };
+    const control: Partial<Record<Colour, Controller | null>> = {};
+    if (v.shown) for (const army of COLOURS) control[army] = controllerOf(v.shown, army);
+    return { pieces: v.pieces, preview: c.preview, highlights: c.highlights, lastTurn: v.lastMove, control };
   }
 
   private async animate(board: BoardView, before: readonly PieceInfo[], effects: readonly Effect[]): Promise<void> {

@@ -61,6 +61,28 @@ export class ControlsView {
       this.sound = soundBox.checked;
       pref.set('sound', soundBox.checked);
     });
+    const notify = h('button', { type: 'button', id: 'notify-toggle', class: 'link-button', title: S.table.notifyHint }, S.table.notify);
+    const showNotify = (): void => {
+      const perm = typeof Notification === 'function' ? Notification.permission : 'denied';
+      const on = perm === 'granted' && pref.get('notify', false);
+      notify.textContent = perm === 'denied' ? S.table.notifyDenied : on ? S.table.notifyOn : S.table.notify;
+      notify.setAttribute('aria-pressed', String(on));
+      (notify as HTMLButtonElement).disabled = perm === 'denied';
+    };
+    // Asked only when the player clicks, never on load.
+    notify.addEventListener('click', () => {
+      if (typeof Notification !== 'function') return;
+      if (Notification.permission === 'granted') {
+        pref.set('notify', !pref.get('notify', false));
+        showNotify();
+        return;
+      }
+      void Notification.requestPermission().then((perm) => {
+        pref.set('notify', perm === 'granted');
+        showNotify();
+      });
+    });
+    showNotify();
     const keyForm = h(
       'form',
       { class: 'keyboard' },
@@ -90,6 +112,7 @@ export class ControlsView {
       keyForm,
       h('label', {}, confirmBox, ' ', S.controls.confirmToggle),
       h('label', {}, soundBox, ' ', S.controls.sound),
+      notify,
     );
   }
 

@@ -1,8 +1,9 @@
 /** The page's test and benchmark hook on `window.djambi` (the e2e tests read it). */
-import type { Colour, Square } from '@djambi/shared';
+import type { Colour, SquareName } from '@djambi/shared';
 import type { GameController } from '../game/controller.js';
 import type { PressModel } from '../game/press.js';
 import type { GameSession } from '../game/session.js';
+import type { DrawnPiece } from '../render/board.js';
 import type { BoardPane } from './boardPane.js';
 
 /** Test and benchmark hook on `window.djambi`. */
@@ -12,11 +13,13 @@ export interface DjambiDebug {
   readyAt: number | null;
   /** `performance.now()` when the board first accepted a move from this viewer. */
   interactiveAt: number | null;
-  squareCenter(square: Square): { x: number; y: number } | null;
+  squareCenter(square: SquareName): { x: number; y: number } | null;
   state(): DebugState;
   /** The negotiation as this page holds it (tabs, unread counts, …). */
   press(): ReturnType<PressModel['summary']>;
   recordFrames(on: boolean): { samples: readonly number[]; intervals: readonly number[] };
+  /** The pieces as the board draws them, with their control marks (a captured army's ring colour). */
+  drawn(): DrawnPiece[];
   animating(): boolean;
 }
 
@@ -33,7 +36,7 @@ export interface DebugState {
   toMove: string;
   prompt: string;
   interactive: boolean;
-  selected: Square | null;
+  selected: SquareName | null;
 }
 
 declare global {
@@ -75,6 +78,7 @@ export function installDebug({ session, pane, controller, press, prompt }: Debug
     },
     press: () => press.summary(),
     recordFrames: (on) => pane.board?.recordFrames(on) ?? { samples: [], intervals: [] },
+    drawn: () => pane.board?.drawnPieces() ?? [],
     animating: () => pane.animation.running,
   };
 }

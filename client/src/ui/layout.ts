@@ -5,7 +5,9 @@
  */
 import type { PressModel } from '../game/press.js';
 import { S } from '../i18n/strings.js';
+import { SoundPlayer } from '../render/sound.js';
 import { h, setText } from './dom.js';
+import { pref } from './prefs.js';
 import type { PressPanel } from './pressPanel.js';
 
 /** Screens wide enough for a talk column left of the board (as `styles.css`). */
@@ -24,6 +26,7 @@ export class TalkLayout {
   private readonly observer: IntersectionObserver | null;
   private feedVisible = false;
   private unreadShown = 0;
+  private readonly sounds = new SoundPlayer();
   private started = false;
 
   constructor(
@@ -81,6 +84,7 @@ export class TalkLayout {
     this.wide.removeEventListener('change', this.onMedia);
     this.narrow.removeEventListener('change', this.onMedia);
     this.observer?.disconnect();
+    this.sounds.dispose();
   }
 
   /** The game is on (or not): phones then put the talk under the board. */
@@ -109,7 +113,11 @@ export class TalkLayout {
   private refreshBadge(): void {
     const n = this.press.totalUnread;
     // Screen readers hear that something new was said (the feed itself is not a live region).
-    if (n > this.unreadShown) this.announce.textContent = S.press.unread(n);
+    if (n > this.unreadShown) {
+      this.announce.textContent = S.press.unread(n);
+      // A new message: the chat cue, when the sound switch is on.
+      if (pref.get('sound', false)) this.sounds.play('chat');
+    }
     this.unreadShown = n;
     this.badge.hidden = n === 0;
     setText(this.badge, n ? String(n) : '');

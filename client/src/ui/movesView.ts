@@ -1,21 +1,37 @@
-/** The move list card: the entries, the history navigation and the record link. */
+/**
+ * The move list card: the entries told as sentences (`Red militant c3×d4 kills Blue assassin,
+ * corpse to a5`, the notation on hover or through the toggle), the history navigation and the
+ * record link.
+ */
+import { describeEntry, MARK_GLYPHS, type MoveDescription } from '../game/moveDescription.js';
 import { movesToRecord } from '../game/recordExport.js';
 import type { SessionView, Step } from '../game/session.js';
+import type { TimelineEntry } from '../game/timeline.js';
 import { S } from '../i18n/strings.js';
-import { h, link } from './dom.js';
-import { renderMoves } from './panels.js';
+import { h, link, replace } from './dom.js';
+import { moveText, swatch } from './panels.js';
+import { pref } from './prefs.js';
 
 export class MovesView {
   private readonly list = h('div', { id: 'moves', class: 'moves-scroll' });
   readonly element: HTMLElement;
   private latest: SessionView | null = null;
   private url: string | null = null;
+  /** Descriptions by entry (entries are immutable once replayed). */
+  private readonly described = new WeakMap<TimelineEntry, MoveDescription>();
+  private notation = pref.get('notation', false);
+  private readonly notationBox = h('input', { type: 'checkbox', id: 'notation-toggle', checked: this.notation });
 
   constructor(
     code: string,
     private readonly step: (where: Step) => void,
     private readonly pick: (n: number | null) => void,
   ) {
+    this.notationBox.addEventListener('change', () => {
+      this.notation = this.notationBox.checked;
+      pref.set('notation', this.notation);
+      if (this.latest) this.render(this.latest);
+    });
     const button = (id: string, label: string, where: Step, text: string): HTMLElement =>
       h('button', { type: 'button', id, 'aria-label': label, onclick: () => this.step(where) }, text);
     const nav = h(
@@ -30,6 +46,7 @@ export class MovesView {
       'section',
       { class: 'card moves-card', 'aria-label': S.moves.title },
       h('div', { class: 'row spread' }, h('h2', {}, S.moves.title), nav),
+      h('label', { class: 'muted notation-toggle', title: S.table.notationHint }, this.notationBox, ' ', S.table.notation),
       this.list,
       h(
         'p',
@@ -74,7 +91,57 @@ export class MovesView {
 
   render(v: SessionView): void {
     this.latest = v;
-    const total = v.moves.length;
-    renderMoves(this.list, v.moves, v.historyIndex, v.replayed, (n) => this.pick(n >= total ? null : n));
+    const moves = v.moves;
+    const total = moves.length;
+    if (total === 0) {
+      replace(this.list, h('p', { class: 'muted' }, S.moves.none));
+      return;
+    }
+    const current = v.historyIndex ?? total;
+    const items = moves.map((m, i) => {
+      const n = i + 1;
+      const entry = i < v.replayed ? v.entries[i] : undefined;
+      const d = entry ? this.describe(entry) : null;
+      const text = d && !this.notation ? d.text : moveText(m);
+      // Turns and passes name their player; a resignation or a timeout takes the colour first.
+      const said = d && (m.kind === 'turn' || m.kind === 'pass') && !this.notation ? text : `${m.colour ? S.colour(m.colour) : ''} ${text}`.trim();
+      // A resignation or a timeout is its own elimination: only turns and passes carry marks.
+      const marks = d && !this.notation && (m.kind === 'turn' || m.kind === 'pass') ? d.marks.map((k) => MARK_GLYPHS[k]).join('') : '';
+      return h(
+        'li',
+        { class: n === current ? 'current' : '' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'move',
+            disabled: n > v.replayed,
+            title: d ? d.notation : null,
+            'data-marks': d ? d.marks.join(' ') : null,
+            'aria-current': n === current ? 'step' : null,
+            'aria-label': S.moves.moveLabel(n, said),
+            onclick: () => this.pick(n >= total ? null : n),
+          },
+          m.colour ? swatch(m.colour) : null,
+          d?.glyph && !this.notation ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, d.glyph) : null,
+          text,
+          marks ? h('span', { class: 'marks', 'aria-hidden': 'true' }, marks) : null,
+        ),
+      );
+    });
+    const list = h('ol', { class: this.notation ? 'moves' : 'moves told' }, ...items);
+    replace(this.list, list);
+    const cur = list.querySelector('.current');
+    if (cur && v.historyIndex === null) this.list.scrollTop = this.list.scrollHeight;
+    else (cur as HTMLElement | null)?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  private describe(entry: TimelineEntry): MoveDescription {
+    let d = this.described.get(entry);
+    if (!d) {
+      d = describeEntry(entry);
+      this.described.set(entry, d);
+    }
+    return d;
   }
 }
