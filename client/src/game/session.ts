@@ -6,7 +6,7 @@
  * The pieces, the live position, the last-move squares and the animations all come from it,
  * never from the schema's `pieces`, `lastTurn` or `fen`, nor from the `played` message.
  */
-import { makeFen, parseTurn, pieces as piecesOf, type Colour, type Effect, type PieceInfo, type Position, type Square } from '@djambi/shared';
+import { makeFen, parseTurn, pieces as piecesOf, type Colour, type Effect, type PieceInfo, type Position, type SquareName } from '@djambi/shared';
 import type { StoredSeat } from '../net/seatStore.js';
 import type { GameSnapshot, MoveRecord } from './snapshot.js';
 import { Timeline, type TimelineEntry } from './timeline.js';
@@ -37,8 +37,10 @@ export interface SessionView<L extends LinkLike = LinkLike> {
   readonly historyIndex: number | null;
   readonly pieces: readonly PieceInfo[];
   /** Squares of the turn that led to the shown position (none after a pass, resign, …). */
-  readonly lastMove: readonly Square[];
+  readonly lastMove: readonly SquareName[];
   readonly moves: readonly MoveRecord[];
+  /** The replayed entries with their engine effects (the move list's descriptions come from them). */
+  readonly entries: readonly TimelineEntry[];
   /** Number of entries replayed (the history can step up to it). */
   readonly replayed: number;
   /** The colour to move in the live position while the game is on, else null. */
@@ -152,6 +154,7 @@ export class GameSession<L extends LinkLike = LinkLike> {
       pieces: shown ? piecesOf(shown) : [],
       lastMove: entry ? turnSquares(entry.record) : [],
       moves: snap?.moves ?? [],
+      entries: this.timeline.all,
       replayed: this.timeline.length,
       toMove,
       myTurn: toMove !== null && toMove === mySeat,
@@ -164,9 +167,9 @@ export class GameSession<L extends LinkLike = LinkLike> {
 }
 
 /** The squares a move-list turn touched. */
-export function turnSquares(record: MoveRecord): Square[] {
+export function turnSquares(record: MoveRecord): SquareName[] {
   if (record.kind !== 'turn') return [];
   const t = parseTurn(record.text);
   if (!t.ok || !('from' in t.value)) return [];
-  return [t.value.from, t.value.to, t.value.placement, t.value.exit, t.value.reporterTarget].filter((s): s is string => !!s);
+  return [t.value.from, t.value.to, t.value.placement, t.value.exit, t.value.reporterTarget].filter((s): s is SquareName => !!s);
 }

@@ -3,7 +3,7 @@
  * the UI and the controller never touch Colyseus objects. `readSnapshot` builds it from the
  * decoded state's `toJSON()` and tolerates missing fields.
  */
-import { COLOURS, DEFAULT_RULES, type Colour, type Rules } from '@djambi/shared';
+import { COLOURS, DEFAULT_RULES, isRecord, type Colour, type Rules } from '@djambi/shared';
 
 /** A seat that takes turns. */
 export interface SeatSnapshot {
@@ -48,7 +48,11 @@ export interface GameSnapshot {
   readonly clock: ClockSnapshot;
   readonly seats: readonly SeatSnapshot[];
   readonly creator: Colour | '';
+  /** The host's seat (who starts and may remove players), '' while the host holds none. */
+  readonly host: Colour | '';
   readonly spectators: number;
+  /** The connected spectators' names, in the order they came. */
+  readonly spectatorNames: readonly string[];
   /**
    * The server's FEN, for summaries only: the board comes from the move list (`GameSession`),
    * and the schema's `pieces` and `lastTurn` are not read at all.
@@ -70,7 +74,7 @@ export interface GameSnapshot {
 
 type Json = Record<string, unknown>;
 
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const obj = (v: unknown): Json => (isRecord(v) ? v : {});
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
 const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const bool = (v: unknown, d = false): boolean => (typeof v === 'boolean' ? v : d);
@@ -130,7 +134,9 @@ export function readSnapshot(json: unknown): GameSnapshot {
     },
     seats,
     creator: colour(s.creator),
+    host: colour(s.host),
     spectators: num(s.spectators),
+    spectatorNames: list(s.spectatorNames).map((n) => str(n)),
     fen: str(s.fen),
     toMove: colour(s.toMove),
     turnKind: str(s.turnKind) === 'extra' ? 'extra' : 'normal',

@@ -1,5 +1,5 @@
 /** The server's small HTTP API (`/api/rooms`); answers are decoded with the shared schemas. */
-import { check, CreatedRoom, type CreateOptionsInput, type JoinFailure, parseJoinError, RoomListing, RoomListingPage } from '@djambi/shared';
+import { check, CreatedRoom, type CreateOptionsInput, isRecord, type JoinFailure, parseJoinError, RoomListing, RoomListingPage } from '@djambi/shared';
 
 /** A room as listed by `GET /api/rooms` (the shared `RoomListing`). */
 export type RoomInfo = RoomListing;
@@ -47,12 +47,12 @@ export async function listRooms(signal?: AbortSignal): Promise<RoomInfo[]> {
   return page.ok ? decodeRooms(page.value.rooms) : [];
 }
 
-/** Create a room; returns its code. */
-export async function createRoom(req: CreateRequest): Promise<{ code: string; invite?: string }> {
+/** Create a room; returns its code and the host token. */
+export async function createRoom(req: CreateRequest): Promise<{ code: string; invite?: string; hostToken?: string }> {
   const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req) });
   const body = check(CreatedRoom, await json(res));
   if (!body.ok) throw new ApiError('network', 'no code', res.status);
-  return { code: body.value.code, invite: body.value.invite ?? body.value.url };
+  return { code: body.value.code, invite: body.value.invite ?? body.value.url, hostToken: body.value.hostToken };
 }
 
 /** Describe one room, or null when it does not exist. */
@@ -101,22 +101,20 @@ export interface GameListItem {
   readonly summary: GameSummary | null;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
-
 function readSummary(x: unknown): GameSummary | null {
-  if (!isObj(x)) return null;
+  if (!isRecord(x)) return null;
   const players: Record<string, string> = {};
-  if (isObj(x.players)) for (const [k, v] of Object.entries(x.players)) if (typeof v === 'string') players[k] = v;
+  if (isRecord(x.players)) for (const [k, v] of Object.entries(x.players)) if (typeof v === 'string') players[k] = v;
   const r = x.result;
   const result =
-    isObj(r) && typeof r.kind === 'string'
+    isRecord(r) && typeof r.kind === 'string'
       ? { kind: r.kind, winner: typeof r.winner === 'string' ? r.winner : undefined, reason: typeof r.reason === 'string' ? r.reason : undefined }
       : null;
   return { result, players, moves: typeof x.moves === 'number' ? x.moves : 0 };
 }
 
 function readListItem(x: unknown): GameListItem | null {
-  if (!isObj(x) || typeof x.code !== 'string') return null;
+  if (!isRecord(x) || typeof x.code !== 'string') return null;
   return {
     code: x.code,
     status: x.status === 'finished' ? 'finished' : 'open',
@@ -128,7 +126,7 @@ function readListItem(x: unknown): GameListItem | null {
 }
 
 function readList(body: unknown): GameListItem[] {
-  const list = isObj(body) && Array.isArray(body.games) ? body.games : [];
+  const list = isRecord(body) && Array.isArray(body.games) ? body.games : [];
   return list.map(readListItem).filter((g): g is GameListItem => g !== null);
 }
 
@@ -138,14 +136,14 @@ export async function getGame(code: string, signal?: AbortSignal): Promise<Store
   if (res.status === 404) return null;
   const body = await json(res);
   const item = readListItem(body);
-  if (!item || !isObj(body)) throw new ApiError('network', 'malformed game description', res.status);
+  if (!item || !isRecord(body)) throw new ApiError('network', 'malformed game description', res.status);
   return {
     ...item,
     phase: typeof body.phase === 'string' ? body.phase : '',
     reveal_press_after_game: body.reveal_press_after_game === true,
     moves: typeof body.moves === 'number' ? body.moves : 0,
     seats: Array.isArray(body.seats)
-      ? body.seats.filter(isObj).map((s) => ({ colour: String(s.colour), name: typeof s.name === 'string' ? s.name : '', taken: s.taken === true }))
+      ? body.seats.filter(isRecord).map((s) => ({ colour: String(s.colour), name: typeof s.name === 'string' ? s.name : '', taken: s.taken === true }))
       : [],
   };
 }
@@ -167,7 +165,7 @@ export async function getReveal(code: string, signal?: AbortSignal): Promise<unk
   const res = await fetch(`/api/games/${encodeURIComponent(code)}/reveal`, { signal });
   if (res.status === 404 || res.status === 409) return null;
   const body = await json(res);
-  return isObj(body) ? (body.reveal ?? null) : null;
+  return isRecord(body) ? (body.reveal ?? null) : null;
 }
 
 /** The stored games among `codes` (at most 50), newest first. */

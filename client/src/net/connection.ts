@@ -61,6 +61,8 @@ export interface JoinRequest {
   readonly name?: string;
   readonly colour?: Colour;
   readonly spectate?: boolean;
+  /** The host token of a game this browser created: the seat taken with it is the host's. */
+  readonly hostToken?: string;
 }
 
 /** A failed join: the server's code (`no_free_seat`, `bad_seat_key`, …) or `not_found`/`network`. */
@@ -222,6 +224,7 @@ export class GameConnection {
     if (request.name) opts.name = request.name; // a spectator's name shows in the spectators' channel
     if (request.spectate) opts.spectate = true;
     else if (request.colour) opts.colour = request.colour;
+    if (!request.spectate && request.hostToken) opts.hostToken = request.hostToken;
     try {
       return await this.client.joinById(this.code, opts);
     } catch (e) {

@@ -1,4 +1,7 @@
-/** Seat keys kept in the browser, one per room code, so a reload reclaims the seat. */
+/**
+ * Seat keys kept in the browser, one per room code, so a reload reclaims the seat; beside them,
+ * the host token of a game this browser created (until its seat is taken with it).
+ */
 import type { Colour } from '@djambi/shared';
 
 /** A seat held by this browser. */
@@ -34,6 +37,36 @@ export function saveSeat(code: string, seat: StoredSeat): void {
 export function forgetSeat(code: string): void {
   try {
     localStorage.removeItem(key(code));
+  } catch {
+    /* ignore */
+  }
+}
+
+const hostKey = (code: string): string => `djambi:host:${code}`;
+
+/** The host token `POST /api/rooms` gave for a room this browser created, if any. */
+export function loadHostToken(code: string): string | null {
+  try {
+    const token = localStorage.getItem(hostKey(code));
+    return token && /^[0-9a-f]{1,64}$/.test(token) ? token : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remember the host token of a room this browser created. */
+export function saveHostToken(code: string, token: string): void {
+  try {
+    localStorage.setItem(hostKey(code), token);
+  } catch {
+    /* storage disabled: this browser will not be the host after a reload */
+  }
+}
+
+/** Forget the host token of a room (its seat was taken with it). */
+export function forgetHostToken(code: string): void {
+  try {
+    localStorage.removeItem(hostKey(code));
   } catch {
     /* ignore */
   }

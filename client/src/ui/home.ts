@@ -1,8 +1,19 @@
 /** Home page: create a game, join one by code, list the public games. */
-import { COLOURS, DEFAULT_RULES, MAX_NO_PROGRESS_ROUNDS, normaliseCode, RULE_VALUES, type RuleChoiceKey, type Rules } from '@djambi/shared';
+import {
+  CLOCK_PRESETS,
+  type ClockPreset,
+  COLOURS,
+  DEFAULT_RULES,
+  MAX_NO_PROGRESS_ROUNDS,
+  normaliseCode,
+  RULE_VALUES,
+  type RuleChoiceKey,
+  type Rules,
+} from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
-import { seatCodes } from '../net/seatStore.js';
+import { saveHostToken, seatCodes } from '../net/seatStore.js';
+import { botSeatsField, playComputerCard } from './botsForm.js';
 import { h, link, navigate, replace } from './dom.js';
 
 /** The rule options the create form offers (their values come from the engine's `RULE_VALUES`). */
@@ -65,12 +76,32 @@ export function renderHome(root: HTMLElement): () => void {
     ),
   );
   const clockOn = h('input', { type: 'checkbox', id: 'clock-on' });
-  const minutes = h('input', { type: 'number', id: 'clock-min', min: 1, max: 600, value: 15, disabled: true });
-  const increment = h('input', { type: 'number', id: 'clock-inc', min: 0, max: 600, value: 10, disabled: true });
+  // The server's bounds: 7 days in all, 1 day per turn at most (docs/PROTOCOL.md, "Limits").
+  const minutes = h('input', { type: 'number', id: 'clock-min', min: 1, max: 7 * 24 * 60, value: 15, disabled: true });
+  const increment = h('input', { type: 'number', id: 'clock-inc', min: 0, max: 24 * 3600, value: 10, disabled: true });
   clockOn.addEventListener('change', () => {
     minutes.disabled = !clockOn.checked;
     increment.disabled = !clockOn.checked;
   });
+  const presets = (Object.keys(CLOCK_PRESETS) as ClockPreset[]).map((name) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small preset',
+        'data-preset': name,
+        title: S.home.clockPresetHint(name),
+        onclick: () => {
+          const p = CLOCK_PRESETS[name];
+          clockOn.checked = true;
+          minutes.disabled = increment.disabled = false;
+          minutes.value = String(p.initialSeconds / 60);
+          increment.value = String(p.incrementSeconds);
+        },
+      },
+      S.home.clockPreset(name),
+    ),
+  );
   const visibility = h(
     'fieldset',
     { class: 'choices' },
@@ -87,6 +118,7 @@ export function renderHome(root: HTMLElement): () => void {
     h('label', {}, pressExistence, ' ', S.home.pressExistence),
     h('label', {}, pressReveal, ' ', S.home.pressReveal),
   );
+  const botSeats = botSeatsField();
   const createError = h('p', { class: 'error', role: 'alert' });
   const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, S.home.create);
   const form = h(
@@ -100,6 +132,7 @@ export function renderHome(root: HTMLElement): () => void {
       { class: 'choices' },
       h('legend', {}, S.home.clock),
       h('label', {}, clockOn, ' ', S.home.clockOn),
+      h('div', { class: 'row presets', role: 'group', 'aria-label': S.home.clockPresets }, ...presets),
       h(
         'div',
         { class: 'row' },
@@ -111,6 +144,7 @@ export function renderHome(root: HTMLElement): () => void {
     ),
     visibility,
     talk,
+    botSeats.element,
     createButton,
     createError,
   );
@@ -135,8 +169,12 @@ export function renderHome(root: HTMLElement): () => void {
       visibility: data.get('visibility') === 'public' ? 'public' : 'private',
       press_visibility: pressExistence.checked ? 'existence' : 'hidden',
       reveal_press_after_game: pressReveal.checked,
+      bots: botSeats.value(Number(rules.players)),
     })
-      .then(({ code }) => navigate(`/g/${code}`))
+      .then(({ code, hostToken }) => {
+        if (hostToken) saveHostToken(code, hostToken);
+        navigate(`/g/${code}`);
+      })
       .catch((err: unknown) => {
         createError.textContent = S.home.createFailed(err instanceof Error ? err.message : String(err));
         createButton.disabled = false;
@@ -226,7 +264,7 @@ export function renderHome(root: HTMLElement): () => void {
       h('p', { class: 'tagline' }, S.tagline),
       h('nav', {}, link('/rules', S.nav.rules), link('/replay', S.replay.importNav)),
     ),
-    h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, joinForm, mineCard, publicCard, recentCard)),
+    h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, playComputerCard(), joinForm, mineCard, publicCard, recentCard)),
   );
   return () => {
     abort.abort();

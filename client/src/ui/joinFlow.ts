@@ -1,11 +1,21 @@
 /**
  * Joining the room: reclaim a stored seat without questions, else watch; take a seat with a
- * name (or a colour); a room that does not exist is fatal.
+ * name (or a colour) and, in a game this browser created, its host token; a room that does not
+ * exist is fatal. A refusal shows as a sentence chosen by its code, never the server's text.
  */
 import type { Colour } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import type { GameConnection } from '../net/connection.js';
+import { forgetHostToken, loadHostToken } from '../net/seatStore.js';
 import { saveName, savedName } from './prefs.js';
+
+/** What a refused join says to the player, by its code. */
+export function joinFailureText(code: string | undefined): string {
+  if (code === 'no_free_seat' || code === 'seat_taken' || code === 'spectators_full') return S.game.full;
+  if (code === 'game_started') return S.game.started;
+  if (code === 'not_found') return S.game.unknown;
+  return S.game.joinFailed;
+}
 
 export class JoinFlow {
   /** `joining` until the first join settles, and while a seat is being taken. */
@@ -34,9 +44,11 @@ export class JoinFlow {
       const err = e as { code?: string };
       if (err.code !== 'not_found' && this.mode === 'seated') {
         this.mode = 'spectator';
-        await this.conn.join({ spectate: true }).catch((e2: { code?: string }) => (e2?.code === 'not_found' ? this.gone() : this.fatal(S.game.notFound)));
+        await this.conn
+          .join({ spectate: true })
+          .catch((e2: { code?: string }) => (e2?.code === 'not_found' ? this.gone() : this.fatal(joinFailureText(e2?.code))));
       } else if (err.code === 'not_found') this.gone();
-      else this.fatal(S.game.notFound);
+      else this.fatal(joinFailureText(err.code));
     }
   }
 
@@ -53,11 +65,14 @@ export class JoinFlow {
     const error = document.getElementById('join-error');
     if (error) error.textContent = '';
     this.mode = 'joining';
+    const code = this.conn.code;
+    const hostToken = loadHostToken(code) ?? undefined;
     try {
-      await this.conn.rejoin({ name: name || undefined, colour });
+      await this.conn.rejoin({ name: name || undefined, colour, hostToken });
+      if (hostToken) forgetHostToken(code);
     } catch (e) {
-      const err = e as { code?: string; message?: string };
-      if (error) error.textContent = err.message ?? S.errors.generic;
+      const err = e as { code?: string };
+      if (error) error.textContent = joinFailureText(err.code);
       this.mode = 'spectator';
       await this.conn.join({ spectate: true }).catch(() => undefined);
     }

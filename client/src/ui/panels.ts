@@ -174,7 +174,8 @@ export function renderSeats(
       { class: `seat ${presence}${you ? ' you' : ''}${seat.active ? '' : ' out'}`, 'data-colour': seat.colour },
       swatch(seat.colour),
       h('span', { class: 'name' }, seat.taken ? seat.name || S.colour(seat.colour) : S.colour(seat.colour)),
-      you ? h('span', { class: 'tag' }, S.game.seatYou) : null,
+      you ? h('span', { class: 'tag you' }, S.game.seatYou) : null,
+      seat.taken && seat.colour === snap.host ? h('span', { class: 'tag host', 'data-host': seat.colour }, S.game.hostBadge) : null,
       h('span', { class: 'presence' }, state),
       !seat.taken && onSit
         ? h('button', { type: 'button', class: 'small', 'data-sit': seat.colour, onclick: () => onSit(seat.colour) }, S.game.takeColour(seat.colour))
@@ -212,7 +213,17 @@ export function renderSeats(
     snap.phase === 'waiting'
       ? h('p', { class: 'muted', id: 'ready-count' }, S.game.readyCount(snap.seats.filter((x) => x.taken && x.ready).length, snap.seats.length))
       : null;
-  replace(el, h('ul', { class: 'seats' }, ...items), readyNote, h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)));
+  const watchers =
+    snap.spectatorNames.length > 0
+      ? h('ul', { class: 'spectator-list', id: 'spectator-list', 'aria-label': S.game.spectatorList }, ...snap.spectatorNames.map((n) => h('li', {}, n)))
+      : null;
+  replace(
+    el,
+    h('ul', { class: 'seats' }, ...items),
+    readyNote,
+    h('p', { class: 'muted', id: 'spectator-count' }, S.game.spectators(snap.spectators)),
+    watchers,
+  );
 }
 
 function swapButton(seat: SeatSnapshot, mine: SeatSnapshot | undefined, onSwap: (c: Colour) => void): HTMLElement | null {

@@ -1,0 +1,71 @@
+/**
+ * Computer players on the home page: "Play against the computer" (one person and three bots of a
+ * chosen level, started at once: the `autostart` create option), and the create form's choice
+ * of a bot level for any seat (the `bots` create option). The server seats the bots.
+ */
+import { BOT_LEVELS, type BotLevel, type Colour, COLOURS, seatsOf } from '@djambi/shared';
+import { S } from '../i18n/strings.js';
+import { createRoom } from '../net/api.js';
+import { saveHostToken } from '../net/seatStore.js';
+import { h, navigate } from './dom.js';
+
+function levelSelect(id: string, withPerson: boolean, selected: string): HTMLSelectElement {
+  return h(
+    'select',
+    { id },
+    ...(withPerson ? [h('option', { value: '', selected: selected === '' }, S.bots.person)] : []),
+    ...BOT_LEVELS.map((level) => h('option', { value: level, selected: level === selected }, S.bots.levelName(level))),
+  );
+}
+
+/** The "Play against the computer" card: a level and one button. */
+export function playComputerCard(): HTMLElement {
+  const level = levelSelect('bot-level', false, 'normal');
+  const error = h('p', { class: 'error', role: 'alert' });
+  const button = h('button', { type: 'button', class: 'primary', id: 'play-computer' }, S.bots.play);
+  button.addEventListener('click', () => {
+    const chosen = level.value as BotLevel;
+    button.disabled = true;
+    button.textContent = S.bots.starting;
+    error.textContent = '';
+    createRoom({ bots: { B: chosen, Y: chosen, G: chosen }, autostart: true })
+      .then(({ code, hostToken }) => {
+        if (hostToken) saveHostToken(code, hostToken);
+        navigate(`/g/${code}`);
+      })
+      .catch((err: unknown) => {
+        error.textContent = S.bots.failed(err instanceof Error ? err.message : String(err));
+        button.disabled = false;
+        button.textContent = S.bots.play;
+      });
+  });
+  return h(
+    'section',
+    { class: 'card', id: 'play-computer-card' },
+    h('h2', {}, S.bots.playTitle),
+    h('p', { class: 'hint' }, S.bots.playHint),
+    h('div', { class: 'row' }, h('label', { for: 'bot-level' }, S.bots.level), level, button),
+    error,
+  );
+}
+
+/** The create form's bot seats: a person or a bot level per seat colour. */
+export function botSeatsField(): { readonly element: HTMLElement; value(players: number): Partial<Record<Colour, BotLevel>> } {
+  const selects = COLOURS.map((colour) => ({ colour, select: levelSelect(`bot-seat-${colour}`, true, '') }));
+  const element = h(
+    'details',
+    { id: 'bot-seats' },
+    h('summary', {}, S.bots.seatsTitle),
+    h('p', { class: 'hint' }, S.bots.seatsHint),
+    ...selects.map(({ colour, select }) => h('div', { class: 'field' }, h('label', { for: select.id }, S.bots.seatLabel(S.colour(colour))), select)),
+  );
+  return {
+    element,
+    value(players) {
+      const seats = seatsOf({ players: players as 2 | 3 | 4 });
+      const out: Partial<Record<Colour, BotLevel>> = {};
+      for (const { colour, select } of selects) if (select.value && seats.includes(colour)) out[colour] = select.value as BotLevel;
+      return out;
+    },
+  };
+}
