@@ -10,7 +10,13 @@ const SERVER = process.env.DJAMBI_SERVER ?? 'http://localhost:2567';
 export default defineConfig({
   root: here('.'),
   resolve: {
-    alias: { '@djambi/shared': here('../shared/src/index.ts') },
+    alias: {
+      '@djambi/shared': here('../shared/src/index.ts'),
+      // The packages' "browser" builds are CommonJS/UMD, which cannot be tree-shaken: take their
+      // ES modules (same code) so only the decoder and the client's parts are bundled.
+      'colyseus.js': here('../node_modules/colyseus.js/build/esm/index.mjs'),
+      '@colyseus/schema': here('../node_modules/@colyseus/schema/build/esm/index.mjs'),
+    },
   },
   server: {
     host: '127.0.0.1',

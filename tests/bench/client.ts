@@ -69,10 +69,10 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-async function createRoom(url: string): Promise<string> {
+async function createRoom(url: string): Promise<{ code: string; hostToken: string }> {
   const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   if (res.status !== 201) throw new Error(`create room: HTTP ${res.status}`);
-  return ((await res.json()) as { code: string }).code;
+  return (await res.json()) as { code: string; hostToken: string };
 }
 
 interface Bot {
@@ -82,11 +82,12 @@ interface Bot {
 }
 
 /** Seat four scripted players and start the game. */
-async function seatBots(url: string, code: string): Promise<Map<Colour, Bot>> {
+async function seatBots(url: string, code: string, hostToken: string): Promise<Map<Colour, Bot>> {
   const bots = new Map<Colour, Bot>();
   for (const colour of ['R', 'B', 'Y', 'G'] as Colour[]) {
     const client = new Client(url);
-    const room = await client.joinById(code, { name: `bot ${colour}`, colour });
+    // Red created the game (its host token): the host, who starts it.
+    const room = await client.joinById(code, { name: `bot ${colour}`, colour, ...(colour === 'R' ? { hostToken } : {}) });
     // Everything else the room sends (played, press_history, …) is of no interest here.
     room.onMessage('*', () => undefined);
     const seatKey = await new Promise<string>((resolve) => room.onMessage('seat', (m: { seatKey: string }) => resolve(m.seatKey)));
@@ -227,13 +228,13 @@ async function main(): Promise<void> {
   let browser: Browser | null = null;
   try {
     browser = await launchChromium();
-    const code = await createRoom(url);
+    const { code, hostToken } = await createRoom(url);
     const size = await measureSize(browser, url, code);
     log(
       `JS (gzip): game page ${size.gameKB} KB in ${size.files} files, home entry ${size.homeKB} KB; the browser fetched ${size.loadedKB} KB in ${size.loadedFiles} files`,
     );
     if (size.unmeasured.length > 0) console.error(`scripts the bundle measure does not count: ${size.unmeasured.join(', ')}`);
-    const bots = await seatBots(url, code);
+    const bots = await seatBots(url, code, hostToken);
     const tti = await measureInteractive(browser, url, code, bots.get('R')!.seatKey);
     log(`navigation → interactive board: ${tti.map((t) => round(t, 0)).join(', ')} ms`);
     // The browser runs reclaimed Red's seat: bring Red's bot back for the game.

@@ -15,7 +15,7 @@ import {
   type Colour,
   type PieceInfo,
   type Position,
-  type Square,
+  type SquareName,
   type Turn,
 } from '@djambi/shared';
 import { AnimationGate } from '../../client/src/game/animationGate.js';
@@ -91,7 +91,7 @@ function page(before: Position, after: Position, seat: Colour) {
   const log: string[] = [];
   const sent: Turn[] = [];
   const controller = new GameController({ onSubmit: (t) => void sent.push(t) });
-  const board: { pieces: readonly PieceInfo[]; selected: Square | null } = { pieces: [], selected: null };
+  const board: { pieces: readonly PieceInfo[]; selected: SquareName | null } = { pieces: [], selected: null };
   const redraw = (): void => {
     if (gate.running) return;
     board.pieces = pieces(controller.view.position!);
@@ -121,7 +121,7 @@ function page(before: Position, after: Position, seat: Colour) {
     },
   };
   const gesture = new PointerGesture(target);
-  const shownAt = (sq: Square): PieceInfo | undefined => board.pieces.find((p) => p.square === sq && p.alive);
+  const shownAt = (sq: SquareName): PieceInfo | undefined => board.pieces.find((p) => p.square === sq && p.alive);
   return { controller, gate, ended, gesture, board, log, sent, shownAt };
 }
 

@@ -221,6 +221,19 @@ describe('simple turns', () => {
     expect(sent).toEqual([{ from: 'c7', to: 'd6' }]);
   });
 
+  test.each(['c7d6', 'c7 d6', 'C7 - D6'])('typed squares %j may run together or be separated', (text) => {
+    const { c, sent } = setup(start, 'R');
+    expect(c.input(text)).toBe('submitted');
+    expect(sent).toEqual([{ from: 'c7', to: 'd6' }]);
+  });
+
+  test.each(['c 7', 'c7d', 'c7x6', 'j1', 'a0', '!!'])('typed text %j that is not all squares is refused', (text) => {
+    const { c, sent } = setup(start, 'R');
+    expect(c.input(text)).toBe('illegal');
+    expect(c.view.error).toBe('bad_square');
+    expect(sent).toEqual([]);
+  });
+
   test('the server’s refusal restarts the turn and keeps the code', () => {
     const { c } = setup(start, 'R');
     c.click('c7');

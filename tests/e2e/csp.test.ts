@@ -6,7 +6,18 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createServer, type RunningServer } from '../../server/src/app.js';
-import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, pageState, playByClicks, waitReady, waitState } from './helpers.js';
+import {
+  CLIENT_DIST,
+  keepHostToken,
+  postRoom,
+  describeWithBrowser,
+  ensureClientBuilt,
+  launchChromium,
+  pageState,
+  playByClicks,
+  waitReady,
+  waitState,
+} from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
@@ -67,17 +78,13 @@ describeBrowser('the client under the Content-Security-Policy', () => {
   });
 
   test('a two-player game: QR invite, seats, start and a move on the canvas, without a violation', async () => {
-    const res = await fetch(`${server.url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: { players: 2 } }),
-    });
-    expect(res.status).toBe(201);
-    const { code } = (await res.json()) as { code: string };
+    const { code, hostToken } = await postRoom(server.url, { rules: { players: 2 } });
     const pages = new Map<string, Page>();
     for (const colour of ['R', 'Y']) {
       const page = await newPage();
       pages.set(colour, page);
+      // Red created the game: the host, who starts it.
+      if (colour === 'R') await keepHostToken(page, code, hostToken);
       // Red gets the page's own choice (Canvas under software WebGL), Yellow asks for WebGL, the
       // renderer that compiles shaders (and needs 'unsafe-eval' without pixi.js/unsafe-eval).
       await page.goto(`${server.url}/g/${code}${colour === 'Y' ? '?renderer=webgl' : ''}`);

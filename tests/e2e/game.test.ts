@@ -8,6 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { initialPosition, makeFen, parseTurn, playTurn, resign, type Colour, type Position } from '@djambi/shared';
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import {
+  keepHostToken,
+  postRoom,
   CLIENT_DIST,
   clickSquare,
   dragSquare,
@@ -54,6 +56,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
   let code = '';
+  let hostToken = '';
   let invite = '';
   const contexts = new Map<Colour, BrowserContext>();
   const pages = new Map<Colour, Page>();
@@ -66,13 +69,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     ensureClientBuilt();
     server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
     browser = await launchChromium();
-    const res = await fetch(`${server.url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ visibility: 'public' }),
-    });
-    expect(res.status).toBe(201);
-    code = ((await res.json()) as { code: string }).code;
+    ({ code, hostToken } = await postRoom(server.url, { visibility: 'public' }));
     invite = `${server.url}/g/${code}`;
   });
 
@@ -127,6 +124,8 @@ describeBrowser('four players and a spectator in Chromium', () => {
       const { context, page } = await newPage();
       contexts.set(colour, context);
       pages.set(colour, page);
+      // Red created the game (the host, who starts it).
+      if (colour === 'R') await keepHostToken(page, code, hostToken);
       await page.goto(invite);
       await waitReady(page);
       await page.fill('#player-name', `Player ${colour}`);
@@ -166,7 +165,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
       const corner = await squareCenter(page, CORNER[colour]);
       expect(corner.y).toBeGreaterThan(box.y + box.height * 0.85);
       expect(corner.x).toBeLessThan(box.x + box.width * 0.15);
-      await waitForCount(page.locator(`#seats [data-colour="${colour}"] .tag`), 1);
+      await waitForCount(page.locator(`#seats [data-colour="${colour}"] .tag.you`), 1);
     }
   });
 

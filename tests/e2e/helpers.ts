@@ -81,6 +81,37 @@ export function outputFile(name: string): string {
   return path.join(OUTPUT, name);
 }
 
+/** A game made the way the home page makes one: `POST /api/rooms`, answered with its host token. */
+export async function postRoom(serverUrl: string, body: unknown = {}): Promise<{ code: string; hostToken: string }> {
+  const res = await fetch(`${serverUrl}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`POST /api/rooms: ${res.status}`);
+  return (await res.json()) as { code: string; hostToken: string };
+}
+
+/**
+ * Make the browser of `page` the creator of `code`: its host token stored where the home page
+ * keeps it after "Create game" (`djambi:host:CODE`, see client/src/net/seatStore.ts), before the
+ * page opens the game. Stored once per context, so a reload does not bring it back.
+ */
+export async function keepHostToken(page: Page, code: string, hostToken: string): Promise<void> {
+  await page.context().addInitScript(
+    ([c, t]) => {
+      try {
+        if (localStorage.getItem(`e2e:host:${c}`)) return;
+        localStorage.setItem(`djambi:host:${c}`, t);
+        localStorage.setItem(`e2e:host:${c}`, '1');
+      } catch {
+        /* a document without storage (about:blank) */
+      }
+    },
+    [code, hostToken] as const,
+  );
+}
+
 /** The page's test hook state (`window.djambi.state()`). */
 export interface PageState {
   fen: string;

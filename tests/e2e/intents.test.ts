@@ -23,6 +23,8 @@ import {
   waitForText,
   waitReady,
   waitState,
+  keepHostToken,
+  postRoom,
 } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
@@ -63,13 +65,7 @@ describeBrowser('intents are never lost in Chromium', () => {
     const rules = parseRules({ players: 2 });
     if (!rules.ok) throw new Error('rules');
     expected = initialPosition(rules.value);
-    const res = await fetch(`${server.url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: { players: 2 } }),
-    });
-    expect(res.status).toBe(201);
-    const code = ((await res.json()) as { code: string }).code;
+    const { code, hostToken } = await postRoom(server.url, { rules: { players: 2 } });
     for (const colour of ['R', 'Y'] as Colour[]) {
       const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
       opened.push(context);
@@ -77,6 +73,8 @@ describeBrowser('intents are never lost in Chromium', () => {
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(e.message));
       pages.set(colour, page);
+      // Red created the game: the host, who starts it.
+      if (colour === 'R') await keepHostToken(page, code, hostToken);
       await page.goto(`${server.url}/g/${code}`);
       await waitReady(page);
       await page.fill('#player-name', `Player ${colour}`);

@@ -21,6 +21,8 @@ import {
   waitReady,
   waitState,
   describeWithBrowser,
+  keepHostToken,
+  postRoom,
 } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
@@ -57,6 +59,8 @@ function pageHtml(page: Page): Promise<string> {
 describeBrowser('negotiation in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
+  let code = '';
+  let hostToken = '';
   let invite = '';
   const opened: BrowserContext[] = [];
   const pages = new Map<Colour, Page>();
@@ -71,9 +75,8 @@ describeBrowser('negotiation in Chromium', () => {
     // of Colyseus outlives the server (they are not cleared when it shuts down).
     server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 0 });
     browser = await launchChromium();
-    const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(res.status).toBe(201);
-    invite = `${server.url}/g/${((await res.json()) as { code: string }).code}`;
+    ({ code, hostToken } = await postRoom(server.url));
+    invite = `${server.url}/g/${code}`;
   });
 
   afterAll(async () => {
@@ -118,6 +121,8 @@ describeBrowser('negotiation in Chromium', () => {
       // Red plays on a wide screen (the talk in its own column), the others on a laptop.
       const page = await newPage(colour === 'R' ? { width: 1280, height: 800 } : undefined);
       pages.set(colour, page);
+      // Red created the game: the host, who starts it.
+      if (colour === 'R') await keepHostToken(page, code, hostToken);
       await page.goto(invite);
       await waitReady(page);
       await page.fill('#player-name', { R: 'Ada', B: 'Boris', Y: 'Yoko', G: 'Gus' }[colour]);

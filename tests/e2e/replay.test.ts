@@ -138,6 +138,29 @@ describeBrowser('finished games stay readable; records import', () => {
     expect(errors).toEqual([]);
   });
 
+  test('at 1280×720 the board leaves the side column alone: "Load older messages" can be clicked', async () => {
+    const wide = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const p = await wide.newPage();
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(`${server.url}/g/${code}/replay`);
+      await p.waitForSelector('#replay #board canvas');
+      // This short game's press fits in one page; a longer one shows the button, as here.
+      await p.evaluate(() => {
+        (document.getElementById('replay-older') as HTMLButtonElement).hidden = false;
+      });
+      // A trial click fails when another element (the canvas) would receive it.
+      await p.click('#replay-older', { trial: true, timeout: 5000 });
+      await p.locator('#replay-story button.move').first().click({ trial: true, timeout: 5000 });
+      const canvas = (await p.locator('#board canvas').boundingBox())!;
+      const side = (await p.locator('#replay .side').boundingBox())!;
+      expect(canvas.x + canvas.width).toBeLessThanOrEqual(side.x);
+      expect(errors).toEqual([]);
+    } finally {
+      await wide.close();
+    }
+  });
+
   test('/replay imports a pasted record and shows it; a malformed one is an error with line and column', async () => {
     await page.goto(`${server.url}/replay`);
     await page.fill('#import-text', recordText);

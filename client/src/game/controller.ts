@@ -6,6 +6,7 @@
  * no DOM and no Pixi, so it is tested without a browser.
  */
 import {
+  isSquare,
   nextChoice,
   pieceAt,
   pieces,
@@ -15,7 +16,7 @@ import {
   type Effect,
   type PartialTurn,
   type Position,
-  type Square,
+  type SquareName,
   type Turn,
 } from '@djambi/shared';
 
@@ -52,11 +53,11 @@ export interface Prompt {
 /** What the renderer highlights. */
 export interface Highlights {
   /** The piece being moved. */
-  readonly selected: Square | null;
+  readonly selected: SquareName | null;
   /** Squares already chosen in this turn (destination, placement, exit, victim). */
-  readonly chosen: readonly Square[];
+  readonly chosen: readonly SquareName[];
   /** What the current step accepts. */
-  readonly options: readonly Square[];
+  readonly options: readonly SquareName[];
   /** The kind of the current step, or null when nothing can be chosen. */
   readonly optionKind: Choice['kind'] | null;
 }
@@ -67,11 +68,11 @@ export interface Highlights {
  */
 export interface Preview {
   /** Pieces drawn somewhere other than their square: square → shown square. */
-  readonly moved: ReadonlyMap<Square, Square>;
+  readonly moved: ReadonlyMap<SquareName, SquareName>;
   /** Pieces lifted off the board until they are placed (the victim or displaced piece). */
-  readonly lifted: readonly Square[];
+  readonly lifted: readonly SquareName[];
   /** Pieces shown as corpses. */
-  readonly killed: readonly Square[];
+  readonly killed: readonly SquareName[];
 }
 
 /** Everything the view needs, recomputed after each change. */
@@ -151,7 +152,7 @@ export class GameController {
   // biome-ignore lint/suspicious/noConfusingVoidType: as `ControllerOptions.onSubmit`.
   private readonly onSubmit: (turn: Turn, version: number | undefined) => boolean | void;
   private readonly breaches: (position: Position, turn: Turn) => readonly Colour[];
-  private steps: { field: Field; value: Square | null }[] = [];
+  private steps: { field: Field; value: SquareName | null }[] = [];
   private pending: Turn | null = null;
   private outbox: Outbox | null = null;
   /** The live state version (docs/PROTOCOL.md), as last given to `setPosition`. */
@@ -160,7 +161,7 @@ export class GameController {
   /** `stale` refusals still to come for resends of turns a new state already settled. */
   private staleOwed = 0;
   private error: string | null = null;
-  private movable: readonly Square[] = [];
+  private movable: readonly SquareName[] = [];
   private cached: ControllerView | null = null;
   private readonly listeners = new Set<(view: ControllerView) => void>();
 
@@ -218,7 +219,7 @@ export class GameController {
   }
 
   /** A click or tap on a square. */
-  click(square: Square): Outcome {
+  click(square: SquareName): Outcome {
     this.error = null;
     const choice = this.currentChoice();
     if (!choice || this.outbox) return this.done('ignored');
@@ -252,7 +253,7 @@ export class GameController {
   }
 
   /** A drag of the piece on `from` dropped on `to`. */
-  drop(from: Square, to: Square): Outcome {
+  drop(from: SquareName, to: SquareName): Outcome {
     if (from === to || this.outbox) return this.done('ignored');
     const choice = this.currentChoice();
     if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return this.done('ignored');
@@ -270,7 +271,7 @@ export class GameController {
   }
 
   /** True when a drag may start on this square (a piece the viewer can move now). */
-  canDrag(square: Square): boolean {
+  canDrag(square: SquareName): boolean {
     if (this.outbox) return false;
     const choice = this.currentChoice();
     if (!choice || (choice.kind !== 'piece' && choice.kind !== 'destination')) return false;
@@ -323,8 +324,8 @@ export class GameController {
     if (clean === '') return this.pending ? this.confirm() : this.done('ignored');
     if (clean === 'u' || clean === 'undo') return this.undo();
     if (clean === 'x' || clean === '-' || clean === '0' || clean === 'none' || clean === 'no') return this.noKill();
-    const squares = clean.match(/[a-i][1-9]/g);
-    if (!squares || squares.join('') !== clean.replace(/[^a-z0-9]/g, '')) {
+    const squares = clean.match(/[a-z]\d/g);
+    if (!squares?.every(isSquare) || squares.join('') !== clean.replace(/[^a-z0-9]/g, '')) {
       this.error = 'bad_square';
       return this.done('illegal');
     }
@@ -373,7 +374,7 @@ export class GameController {
   }
 
   private partial(): PartialTurn {
-    const out: Record<string, Square | null> = {};
+    const out: Record<string, SquareName | null> = {};
     for (const step of this.steps) out[step.field] = step.value;
     return out as PartialTurn;
   }
@@ -387,13 +388,13 @@ export class GameController {
     return res.value;
   }
 
-  private ownPiece(square: Square): boolean {
+  private ownPiece(square: SquareName): boolean {
     if (!this.position) return false;
     const p = pieceAt(this.position, square);
     return !!p && p.alive && p.colour === this.seat;
   }
 
-  private push(field: Field, value: Square | null, outcome: Outcome = 'chosen'): Outcome {
+  private push(field: Field, value: SquareName | null, outcome: Outcome = 'chosen'): Outcome {
     const pos = this.position!;
     this.steps.push({ field, value });
     const res = nextChoice(pos, this.partial());
@@ -576,8 +577,8 @@ export class GameController {
     }
     const mover = pieceAt(pos, partial.from);
     if (!mover) return NO_PREVIEW;
-    const moved = new Map<Square, Square>([[partial.from, partial.exit ?? partial.to]]);
-    const lifted: Square[] = [];
+    const moved = new Map<SquareName, SquareName>([[partial.from, partial.exit ?? partial.to]]);
+    const lifted: SquareName[] = [];
     const target = pieceAt(pos, partial.to);
     if (target && target.id !== mover.id) {
       if (partial.placement) moved.set(partial.to, partial.placement);
@@ -590,8 +591,8 @@ export class GameController {
 /** Final squares of the pieces an engine turn moves, keyed by their squares before it. */
 function previewFromEffects(pos: Position, effects: readonly Effect[]): Preview {
   const start = new Map(pieces(pos).map((p) => [p.id, p.square]));
-  const moved = new Map<Square, Square>();
-  const killed: Square[] = [];
+  const moved = new Map<SquareName, SquareName>();
+  const killed: SquareName[] = [];
   for (const e of effects) {
     const sq = start.get((e as { piece?: number }).piece ?? -1);
     if (!sq) continue;
@@ -601,6 +602,6 @@ function previewFromEffects(pos: Position, effects: readonly Effect[]): Preview 
   return { moved, lifted: [], killed };
 }
 
-function optionsOf(res: ReturnType<typeof nextChoice>, kind: Choice['kind']): readonly Square[] {
+function optionsOf(res: ReturnType<typeof nextChoice>, kind: Choice['kind']): readonly SquareName[] {
   return res.ok && res.value.kind === kind && 'options' in res.value ? res.value.options : [];
 }

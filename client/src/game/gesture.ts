@@ -4,18 +4,18 @@
  * and drops. Every press first settles the board (finishes a running animation), so that what
  * it decides, from the position after the animation, is what the controller acts on.
  */
-import type { Square } from '@djambi/shared';
+import type { SquareName } from '@djambi/shared';
 
 /** What the gesture asks and tells. */
 export interface GestureTarget {
   /** Finish a running animation: the board then shows the position the controller holds. */
   settle(): void;
   /** A piece the viewer can move now stands on the square. */
-  canDrag(square: Square): boolean;
+  canDrag(square: SquareName): boolean;
   /** The square selected now. */
-  selected(): Square | null;
-  click(square: Square): void;
-  drop(from: Square, to: Square): void;
+  selected(): SquareName | null;
+  click(square: SquareName): void;
+  drop(from: SquareName, to: SquareName): void;
 }
 
 /** How a press ended. */
@@ -25,7 +25,7 @@ export type GestureEnd = 'clicked' | 'dropped' | 'returned' | 'none';
 export const DRAG_THRESHOLD = 5;
 
 interface Press {
-  readonly from: Square;
+  readonly from: SquareName;
   /** Pressed on a piece that can move: it was selected on press and may be dragged. */
   readonly movable: boolean;
   /** That piece was already selected before the press (a second tap deselects it). */
@@ -42,12 +42,12 @@ export class PointerGesture {
   constructor(private readonly target: GestureTarget) {}
 
   /** The square of the piece pressed (and perhaps dragged), when it can move. */
-  get pressed(): Square | null {
+  get pressed(): SquareName | null {
     return this.press?.movable ? this.press.from : null;
   }
 
   /** A press at (x, y) on `square` (null: off the board). A movable piece is selected at once. */
-  down(square: Square | null, x: number, y: number): void {
+  down(square: SquareName | null, x: number, y: number): void {
     this.target.settle();
     this.press = null;
     if (!square) return;
@@ -67,7 +67,7 @@ export class PointerGesture {
   }
 
   /** The release on `square` (null: off the board). */
-  up(square: Square | null): GestureEnd {
+  up(square: SquareName | null): GestureEnd {
     const p = this.press;
     this.press = null;
     if (!p) return 'none';

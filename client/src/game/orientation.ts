@@ -5,7 +5,7 @@
  * is drawn like a chessboard; the other views are rotations of it, so every viewer has its own
  * corner at the bottom left: Red a9, Blue i9, Yellow i1, Green a1.
  */
-import { type Colour, fileOf, makeSquare, parseSquare, rankOf, type Square, squareOf } from '@djambi/shared';
+import { type Colour, fileOf, makeSquare, parseSquare, rankOf, type SquareName, squareOf } from '@djambi/shared';
 
 /** A cell of the displayed 9×9 grid; row 0 is the top row. */
 export interface Cell {
@@ -16,14 +16,14 @@ export interface Cell {
 /** Counter-clockwise quarter turns from Green's view for each viewer. */
 const QUARTER_TURNS: Record<Colour, number> = { G: 0, R: 1, B: 2, Y: 3 };
 
-/** File index 0..8 and rank 1..9 of a square name, or null. */
-export function fileRank(square: Square): { file: number; rank: number } | null {
+/** File index 0..8 and rank 1..9 of a square name, or null for any other text. */
+export function fileRank(square: string): { file: number; rank: number } | null {
   const sq = parseSquare(square);
   return sq === undefined ? null : { file: fileOf(sq), rank: rankOf(sq) };
 }
 
-/** Where a square is drawn for a viewer. */
-export function cellOf(square: Square, view: Colour): Cell | null {
+/** Where a square is drawn for a viewer (null for text that is no square). */
+export function cellOf(square: string, view: Colour): Cell | null {
   const fr = fileRank(square);
   if (!fr) return null;
   let col = fr.file;
@@ -33,7 +33,7 @@ export function cellOf(square: Square, view: Colour): Cell | null {
 }
 
 /** The square drawn at a cell for a viewer, or null outside the grid. */
-export function squareAt(cell: Cell, view: Colour): Square | null {
+export function squareAt(cell: Cell, view: Colour): SquareName | null {
   let { col, row } = cell;
   if (!Number.isInteger(col) || !Number.isInteger(row) || col < 0 || col > 8 || row < 0 || row > 8) return null;
   // Undo the counter-clockwise turns with clockwise ones.

@@ -11,6 +11,7 @@ import {
   BETRAYAL_ACTS,
   COLOURS,
   DRAW_EVENTS,
+  isRecord,
   MAX_MESSAGE_CHARS,
   PAGE_MESSAGES,
   PACT_END_REASONS,
@@ -109,7 +110,7 @@ export type ComposeState = 'ok' | 'read_only_table' | 'closed' | 'not_active' | 
 type Json = Record<string, unknown>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const obj = (v: unknown): Json => (isRecord(v) ? v : {});
 const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
 const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -1,19 +1,26 @@
 /**
  * The headless replay: a game record (from the archive or imported) turned into the move list
- * the session and the timeline replay, the `#ply=` links, and the after-game press placed
- * between the moves by its ply. No DOM: tested in Node.
+ * the session and the timeline replay, the `#ply=` links, and the after-game press (with its
+ * older pages from the archive) placed between the moves by its ply. No DOM: tested in Node.
  */
 import {
   applyEvent,
+  COLOURS,
   initialPosition,
+  isRecord,
+  isSquare,
   makeTurn,
   parseRecord,
   parseRules,
   type Colour,
   type GameRecord,
   type RecordEvent,
+  type MoveTurn,
+  type PressMessage,
+  type PressPage,
+  type PressReveal,
+  type RevealItem,
   type Rules,
-  type Turn,
 } from '@djambi/shared';
 import type { MoveRecord } from './snapshot.js';
 
@@ -204,32 +211,25 @@ function readJsonRecord(value: unknown): Outcome<GameRecord> {
   return { ok: true, value: { rules: rules.value, events } };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-const SQUARE = /^[a-i][1-9]$/;
-const COLOUR_RE = /^[RBYG]$/;
-
 function readEvent(e: unknown): RecordEvent | null {
   if (!isRecord(e)) return null;
   if (e.type === 'draw') return { type: 'draw' };
   if (e.type === 'resign') {
-    if (typeof e.colour !== 'string' || !COLOUR_RE.test(e.colour)) return null;
+    if (!(COLOURS as readonly unknown[]).includes(e.colour)) return null;
     return { type: 'resign', colour: e.colour as Colour, ...(e.timeout === true ? { timeout: true } : {}) };
   }
   if (e.type !== 'turn' || !isRecord(e.turn)) return null;
   const t = e.turn;
   if (t.pass === true) return { type: 'turn', turn: { pass: true } };
-  const sq = (x: unknown): x is string => typeof x === 'string' && SQUARE.test(x);
-  if (!sq(t.from) || !sq(t.to)) return null;
-  const turn: { from: string; to: string; placement?: string; exit?: string; reporterTarget?: string } = { from: t.from, to: t.to };
+  if (!isSquare(t.from) || !isSquare(t.to)) return null;
+  const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: t.from, to: t.to };
   for (const key of ['placement', 'exit', 'reporterTarget'] as const) {
-    if (t[key] === undefined || t[key] === null) continue;
-    if (!sq(t[key])) return null;
-    turn[key] = t[key];
+    const sq = t[key];
+    if (sq === undefined || sq === null) continue;
+    if (!isSquare(sq)) return null;
+    turn[key] = sq;
   }
-  return { type: 'turn', turn: turn as Turn };
+  return { type: 'turn', turn };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,4 +319,76 @@ export function interleave<T extends PlyStamped>(plies: readonly number[], items
   }
   while (k < items.length) rows.push({ kind: 'press', item: items[k++], after: plies.length });
   return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole revealed press, page by page
+
+/** A message of the reveal's timeline. */
+type RevealMessage = Extract<RevealItem, { kind: 'message' }>;
+
+/** A page to ask the archive for: the messages of `channel` older than id `before`. */
+export interface OlderRequest {
+  readonly channel: string;
+  readonly before: number;
+}
+
+/** True when `m` happened before timeline item `item` (by turn, then time; a channel's own messages by id). */
+function comesBefore(m: PressMessage, item: RevealItem): boolean {
+  if (item.kind === 'message' && item.channel === m.channel) return m.id < item.id;
+  if (m.ply !== item.ply) return m.ply < item.ply;
+  return m.at <= item.at;
+}
+
+/**
+ * The revealed press of an archived game as the replay shows it: the reveal's timeline (the
+ * latest 50 messages per channel) and the older pages of each revealed channel loaded so far
+ * (`GET /api/games/CODE/reveal?channel=&before=`), each message placed by its turn and time.
+ */
+export class RevealStory {
+  private items: RevealItem[];
+  /** Per revealed channel with older messages on the server: the oldest id held. */
+  private readonly oldest = new Map<string, number>();
+
+  constructor(readonly reveal: PressReveal) {
+    this.items = [...reveal.timeline];
+    for (const c of reveal.channels) {
+      if (!c.more) continue;
+      const ids = this.items.filter((i): i is RevealMessage => i.kind === 'message' && i.channel === c.id).map((m) => m.id);
+      if (ids.length > 0) this.oldest.set(c.id, Math.min(...ids));
+    }
+  }
+
+  /** The timeline with every page loaded so far, in the order things happened. */
+  get timeline(): readonly RevealItem[] {
+    return this.items;
+  }
+
+  /** The pages still to load: one per channel that has older messages than those held. */
+  older(): OlderRequest[] {
+    return [...this.oldest].map(([channel, before]) => ({ channel, before }));
+  }
+
+  /**
+   * Adds a page the archive answered to `older()`'s request for its channel; false (and nothing
+   * changes) for a page nobody asked for or whose messages do not end just before the oldest held.
+   */
+  addPage(page: PressPage): boolean {
+    const before = this.oldest.get(page.channel);
+    if (before === undefined || page.before !== before) return false;
+    const ms = page.messages;
+    const contiguous = ms.every((m, i) => m.channel === page.channel && m.id === before - ms.length + i);
+    if (!contiguous || (ms.length === 0 && page.more)) return false;
+    if (page.more) this.oldest.set(page.channel, ms[0].id);
+    else this.oldest.delete(page.channel);
+    const out: RevealItem[] = [];
+    let k = 0;
+    for (const item of this.items) {
+      while (k < ms.length && comesBefore(ms[k], item)) out.push({ kind: 'message', ...ms[k++] });
+      out.push(item);
+    }
+    while (k < ms.length) out.push({ kind: 'message', ...ms[k++] });
+    this.items = out;
+    return true;
+  }
 }

@@ -95,7 +95,10 @@ class GamePage {
       seat: (seat) => this.onSeat(seat),
       rejected: (c, m, type, retry) => this.onRejected(c, m, type, retry),
       link: (l) => this.onLink(l),
-      press: (type, payload) => this.press.receive(type, payload),
+      press: (type, payload) => {
+        this.actions.tableBar.pressEvent(type, payload);
+        this.press.receive(type, payload);
+      },
     });
     this.join = new JoinFlow(
       this.conn,
@@ -104,7 +107,11 @@ class GamePage {
       () => this.gone(),
     );
     this.controls = new ControlsView(this.controller, this.pane.input);
-    this.lobby = new LobbyView(code, { takeSeat: (c) => void this.join.takeSeat(c), start: () => this.sendAction('start') });
+    this.lobby = new LobbyView(code, {
+      takeSeat: (c) => void this.join.takeSeat(c),
+      start: () => this.sendAction('start'),
+      send: (type, payload) => this.sendAction(type, payload),
+    });
     this.moves = new MovesView(
       code,
       (where) => this.step(where),
@@ -131,6 +138,7 @@ class GamePage {
     this.conn.close();
     this.pane.dispose();
     this.signal.dispose();
+    this.actions.tableBar.dispose();
     removeDebug();
   }
 
@@ -142,7 +150,7 @@ class GamePage {
       banner: this.banner.element,
       talkColumn: this.layout.column,
       boardCol: this.boardCol,
-      board: [this.pane.element, this.controls.promptBar, this.controls.optionsRow],
+      board: [this.actions.tableBar.element, this.pane.element, this.controls.promptBar, this.controls.optionsRow],
       side: [this.lobby.join, this.lobby.lobby, this.status.status, this.status.seats, this.moves.element, this.actions.element],
       announce: this.live,
     });

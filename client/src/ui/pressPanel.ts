@@ -224,7 +224,11 @@ export class PressPanel {
             'aria-controls': t.kind === 'reveal' ? 'press-reveal' : 'press-feed',
             tabindex: on ? 0 : -1,
             title,
-            onclick: () => this.model.select(t.id),
+            onclick: () => {
+              this.model.select(t.id);
+              // The chosen channel's messages come on screen (a tall side column may hide them).
+              if (t.kind !== 'reveal') this.feedEl.scrollIntoView({ block: 'nearest' });
+            },
             onkeydown: ((e: KeyboardEvent) => this.tabKey(e, tabs, t.id)) as EventListener,
           },
           ...this.tabLabel(t),

@@ -4,9 +4,20 @@
  * record. The board, the session and the timeline are the game page's own: the record becomes a
  * move list in a synthetic snapshot, and the session steps through it.
  */
-import { check, makeFen, makeRecord, PressReveal, type Colour, type RevealItem } from '@djambi/shared';
+import { check, isRecord, makeFen, makeRecord, PressPage, PressReveal, type Colour, type RevealItem } from '@djambi/shared';
 import { GameController } from '../game/controller.js';
-import { importRecord, interleave, parsePlyHash, plyHash, ReplayCursor, type ReplayGame, type ReplayStep, type StoryRow } from '../game/replay.js';
+import {
+  importRecord,
+  interleave,
+  type OlderRequest,
+  parsePlyHash,
+  plyHash,
+  ReplayCursor,
+  type ReplayGame,
+  type ReplayStep,
+  RevealStory,
+  type StoryRow,
+} from '../game/replay.js';
 import { GameSession } from '../game/session.js';
 import { readSnapshot } from '../game/snapshot.js';
 import { S } from '../i18n/strings.js';
@@ -87,8 +98,22 @@ async function renderArchive(
     finished: info.status === 'finished',
     start: replayRoute ? 0 : game.value.moves.length,
     exports: { text: recordUrl(code, 'text'), json: recordUrl(code, 'json') },
+    loadOlder: (req) => fetchRevealPage(code, req, signal),
   });
   replace(root, header(title, nav), viewer);
+}
+
+/**
+ * Reads one older page of a revealed channel from the archive (`GET /api/games/CODE/reveal?channel=&before=`),
+ * decoded with the shared `PressPage`; throws on a failed request or an undecodable answer.
+ */
+async function fetchRevealPage(code: string, req: OlderRequest, signal: AbortSignal): Promise<PressPage> {
+  const q = new URLSearchParams({ channel: req.channel, before: String(req.before) });
+  const res = await fetch(`/api/games/${encodeURIComponent(code)}/reveal?${q}`, { signal });
+  const body: unknown = await res.json().catch(() => null);
+  const page = res.ok && isRecord(body) ? check(PressPage, body.page) : null;
+  if (!page?.ok) throw new Error(isRecord(body) && isRecord(body.error) ? String(body.error.code) : `HTTP ${res.status}`);
+  return page.value;
 }
 
 function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions) => HTMLElement): void {
@@ -106,7 +131,7 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
       replace(slot);
       return;
     }
-    replace(slot, show(game.value, { code: '', names: {}, reveal: null, revealAsked: false, finished: true, start: 0, exports: null }));
+    replace(slot, show(game.value, { code: '', names: {}, reveal: null, revealAsked: false, finished: true, start: 0, exports: null, loadOlder: null }));
   };
   const form = h(
     'form',
@@ -152,6 +177,8 @@ interface ViewerOptions {
   readonly start: number;
   /** Download links of the record; null: built here from the record. */
   readonly exports: { readonly text: string; readonly json: string } | null;
+  /** Loads an older page of a revealed channel (the archive); null: the reveal is all there is. */
+  readonly loadOlder: ((req: OlderRequest) => Promise<PressPage>) | null;
 }
 
 const PLAY_MS = 900;
@@ -163,7 +190,11 @@ class ReplayViewer {
   private readonly controller = new GameController({ onSubmit: () => false });
   private readonly pane: BoardPane;
   private readonly cursor: ReplayCursor;
-  private readonly rows: StoryRow<RevealItem>[];
+  private rows: StoryRow<RevealItem>[];
+  /** The revealed press with the older pages loaded so far (null: nothing revealed). */
+  private readonly press: RevealStory | null;
+  private readonly olderButton = h('button', { type: 'button', id: 'replay-older', class: 'small link' }, S.press.loadOlder);
+  private loadingOlder = false;
   private readonly label = h('p', { id: 'replay-ply', class: 'turn', 'aria-live': 'polite' });
   private readonly slider: HTMLInputElement;
   private readonly playButton: HTMLButtonElement;
@@ -181,8 +212,10 @@ class ReplayViewer {
     this.cursor = new ReplayCursor(total, parsePlyHash(location.hash, total) ?? opts.start);
     this.session.applySnapshot(readSnapshot({ code: opts.code, phase: 'over', rules: game.rules, moves: game.moves, seats: {}, visibility: 'private' }));
     this.pane = new BoardPane(this.controller, this.session);
-    const items = opts.reveal?.timeline ?? [];
-    this.rows = interleave(game.plies, items);
+    this.press = opts.reveal ? new RevealStory(opts.reveal) : null;
+    this.rows = interleave(game.plies, this.press?.timeline ?? []);
+    this.olderButton.addEventListener('click', () => void this.loadOlder());
+    this.setOlderButton();
     const button = (id: string, label: string, text: string, onclick: () => void): HTMLButtonElement =>
       h('button', { type: 'button', id, 'aria-label': label, title: label, onclick }, text);
     this.playButton = button('replay-play', S.replay.play, '▶', () => this.togglePlay());
@@ -265,8 +298,36 @@ class ReplayViewer {
       { class: 'card moves-card' },
       h('h2', {}, this.opts.reveal ? S.replay.story : S.moves.title),
       note ? h('p', { class: 'hint' }, note) : null,
+      this.olderButton,
       h('div', { class: 'moves-scroll story-scroll' }, this.story),
     );
+  }
+
+  /** Loads one older page of every revealed channel that has one, and places them in the story. */
+  private async loadOlder(): Promise<void> {
+    const load = this.opts.loadOlder;
+    if (!this.press || !load || this.loadingOlder) return;
+    this.loadingOlder = true;
+    this.setOlderButton();
+    try {
+      for (const req of this.press.older()) this.press.addPage(await load(req));
+      this.olderButton.removeAttribute('data-error');
+    } catch (e) {
+      this.olderButton.dataset.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.loadingOlder = false;
+    }
+    this.rows = interleave(this.game.plies, this.press.timeline);
+    this.setOlderButton();
+    this.renderStory(this.cursor.index);
+  }
+
+  private setOlderButton(): void {
+    const more = this.opts.loadOlder !== null && (this.press?.older().length ?? 0) > 0;
+    this.olderButton.hidden = !more;
+    this.olderButton.disabled = this.loadingOlder;
+    this.olderButton.setAttribute('aria-busy', this.loadingOlder ? 'true' : 'false');
+    setText(this.olderButton, this.loadingOlder ? S.press.loadingOlder : S.press.loadOlder);
   }
 
   private exportCard(): HTMLElement {
