@@ -96,6 +96,17 @@ describe('snapshot', () => {
     expect(snap.drawOffer).toBeNull();
     expect(readSnapshot(null).phase).toBe('waiting');
   });
+
+  test('bot seats and a bot standing in for an absent player are read as such', () => {
+    const snap = readSnapshot({
+      seats: {
+        R: { colour: 'R', name: 'ann', taken: true, presence: 'away', standIn: true },
+        B: { colour: 'B', name: 'Blue (bot, normal)', taken: true, presence: 'bot' },
+      },
+    });
+    expect(snap.seats[0]).toMatchObject({ presence: 'away', standIn: true });
+    expect(snap.seats[1]).toMatchObject({ presence: 'bot', standIn: false });
+  });
 });
 
 describe('move list', () => {

@@ -11,7 +11,7 @@ export interface SeatSnapshot {
   readonly name: string;
   readonly taken: boolean;
   /** `reconnecting`: the connection dropped and may come back within the grace period. */
-  readonly presence: 'empty' | 'connected' | 'reconnecting' | 'away';
+  readonly presence: 'empty' | 'connected' | 'reconnecting' | 'away' | 'bot';
   /** Server epoch ms of the last presence change. */
   readonly since: number;
   readonly creator: boolean;
@@ -20,6 +20,8 @@ export interface SeatSnapshot {
   readonly swapWith: Colour | '';
   /** Before the start: the holder said it is ready. */
   readonly ready: boolean;
+  /** A bot plays for the absent holder ("Blue (bot standing in)"). */
+  readonly standIn: boolean;
 }
 
 /** One entry of the move list. */
@@ -105,13 +107,14 @@ export function readSnapshot(json: unknown): GameSnapshot {
       colour: c,
       name: str(o.name),
       taken: bool(o.taken),
-      presence: presence === 'connected' || presence === 'away' || presence === 'reconnecting' ? presence : 'empty',
+      presence: presence === 'connected' || presence === 'away' || presence === 'reconnecting' || presence === 'bot' ? presence : 'empty',
       since: num(o.since),
       creator: bool(o.creator),
       active: bool(o.active, true),
       clockMs: num(o.clockMs),
       swapWith: colour(o.swapWith),
       ready: bool(o.ready),
+      standIn: bool(o.standIn),
     });
   }
   const phase = str(s.phase, 'waiting');

@@ -147,6 +147,8 @@ export const en = {
     seatAway: (since: string): string => `away ${since}`,
     seatReconnecting: (since: string): string => `connection lost ${since} ago, may come back`,
     seatConnected: 'connected',
+    seatBot: 'computer',
+    seatStandIn: 'away, bot standing in',
     seatHostage: 'hostage army',
     moveHere: 'Move here',
     askSwap: 'Ask to swap',

@@ -163,11 +163,15 @@ export function renderSeats(
     const you = seat.colour === mySeat;
     const state = !seat.taken
       ? S.game.seatFree
-      : seat.presence === 'away'
-        ? S.game.seatAway(since(seat.since, now))
-        : seat.presence === 'reconnecting'
-          ? S.game.seatReconnecting(since(seat.since, now))
-          : S.game.seatConnected;
+      : seat.presence === 'bot'
+        ? S.game.seatBot
+        : seat.standIn
+          ? S.game.seatStandIn
+          : seat.presence === 'away'
+            ? S.game.seatAway(since(seat.since, now))
+            : seat.presence === 'reconnecting'
+              ? S.game.seatReconnecting(since(seat.since, now))
+              : S.game.seatConnected;
     const presence = seat.presence === 'reconnecting' ? 'away reconnecting' : seat.presence;
     return h(
       'li',
