@@ -33,7 +33,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ChildStats, GenWorker, percentile, ServerProcess, workerCount } from './loadgen/run.js';
+import { type ChildStats, GenWorker, judgeGenerator, percentile, ServerProcess, workerCount } from './loadgen/run.js';
 import type { TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport, WorkerReport } from './loadgen/worker.js';
 
@@ -549,34 +549,7 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
         rssMB: { base: round(base[i].memory.rss / 2 ** 20, 1), end: round(afterPlay[i].memory.rss / 2 ** 20, 1) },
       };
     });
-    const rejected: Record<string, number> = {};
-    for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
-    const checks = { ok: 0, failed: 0, firstFailure: '' };
-    for (const r of reports) {
-      checks.ok += r.checks.ok;
-      checks.failed += r.checks.failed;
-      checks.firstFailure ||= r.checks.firstFailure;
-    }
-    const mainLoop = {
-      p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
-      p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
-      max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
-    };
-    const genWorkers = reports.map((r) => ({
-      eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
-      utilisation: round(r.utilisation, 3),
-      turns: r.turns,
-    }));
-    const refused: string[] = [];
-    genWorkers.forEach((w, i) => {
-      if (w.eventLoopDelayMs.p99 > o.maxGenLag)
-        refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
-    });
-    if (mainLoop.p99 > o.maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
-    if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
-    const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
-    if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
-    if (turns === 0) refused.push('no turn was measured');
+    const { rejected, checks, mainLoop, genWorkers, refused } = judgeGenerator(reports, loop, o.maxGenLag, turns);
 
     const takeover = o.kill ? await killAndTakeOver(o, replicas, workers, redis.port, log) : null;
     if (takeover && takeover.failures.length > 0) refused.push(`takeover: ${takeover.failures.length} failures (first: ${takeover.failures[0]})`);

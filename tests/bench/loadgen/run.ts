@@ -223,6 +223,44 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 const round = (x: number, d = 2) => +x.toFixed(d);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What the generator's own figures say about a run: turns refused, decoded-state checks, its loop delays, and why the run is refused (empty: reportable). */
+export function judgeGenerator(
+  reports: readonly WorkerReport[],
+  loop: { percentile(p: number): number; readonly max: number },
+  maxGenLag: number,
+  turns: number,
+) {
+  const rejected: Record<string, number> = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
+  const checks = { ok: 0, failed: 0, firstFailure: '' };
+  for (const r of reports) {
+    checks.ok += r.checks.ok;
+    checks.failed += r.checks.failed;
+    checks.firstFailure ||= r.checks.firstFailure;
+  }
+  const mainLoop = {
+    p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
+    p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
+    max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
+  };
+  const genWorkers = reports.map((r) => ({
+    eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
+    utilisation: round(r.utilisation, 3),
+    turns: r.turns,
+  }));
+  const refused: string[] = [];
+  genWorkers.forEach((w, i) => {
+    if (w.eventLoopDelayMs.p99 > maxGenLag)
+      refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${maxGenLag} ms`);
+  });
+  if (mainLoop.p99 > maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${maxGenLag} ms`);
+  if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
+  const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
+  if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
+  if (turns === 0) refused.push('no turn was measured');
+  return { rejected, checks, mainLoop, genWorkers, refused };
+}
+
 /** Worker count for `rooms` when the option says automatic. */
 export function workerCount(o: Pick<RunOptions, 'workers' | 'rooms'>): number {
   return o.workers > 0 ? o.workers : o.rooms > 250 ? 2 : 1;
@@ -301,34 +339,7 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     const serverWall = s1.time - s0.time;
     const used = (s: ChildStats) => s.memory.heapUsed + s.memory.external;
     const perRoom = (a: number, b: number, n = o.rooms) => round((b - a) / n / 1024, 1);
-    const rejected: Record<string, number> = {};
-    for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
-    const checks = { ok: 0, failed: 0, firstFailure: '' };
-    for (const r of reports) {
-      checks.ok += r.checks.ok;
-      checks.failed += r.checks.failed;
-      checks.firstFailure ||= r.checks.firstFailure;
-    }
-    const mainLoop = {
-      p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
-      p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
-      max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
-    };
-    const genWorkers = reports.map((r) => ({
-      eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
-      utilisation: round(r.utilisation, 3),
-      turns: r.turns,
-    }));
-    const refused: string[] = [];
-    genWorkers.forEach((w, i) => {
-      if (w.eventLoopDelayMs.p99 > o.maxGenLag)
-        refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
-    });
-    if (mainLoop.p99 > o.maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
-    if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
-    const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
-    if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
-    if (turns === 0) refused.push('no turn was measured');
+    const { rejected, checks, mainLoop, genWorkers, refused } = judgeGenerator(reports, loop, o.maxGenLag, turns);
     return {
       target,
       rooms: o.rooms,
