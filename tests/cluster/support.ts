@@ -10,8 +10,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'colyseus.js';
-import { holder, randomTurnFor, type State, TestClient } from '../server/helpers.js';
+import { holder, type State, TestClient } from '../server/helpers.js';
 import { freePort, ServerProcess } from '../server/processes.js';
+
+export { playTurns } from '../server/durability.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL, type TestDatabase } from '../store/helpers.js';
 
 /** Debian's redis-server and redis-cli (override with REDIS_SERVER / REDIS_CLI). */
@@ -210,31 +212,6 @@ export function view(p: TestClient): unknown {
     clocks[colour] = seat.clockMs;
   });
   return { fen: s.fen, moves: [...s.moves], version: s.version, phase: s.phase, clocks };
-}
-
-/** Plays `n` random legal turns (or to the end); each is seen by every client in `watchers`. */
-export async function playTurns(players: TestClient[], watchers: TestClient[], random: () => number, n: number): Promise<void> {
-  for (let i = 0; i < n && players[0].state.phase === 'playing'; i++) {
-    const s = players[0].state;
-    const version = s.version as number;
-    const mover = holder(players, s.toMove);
-    const turn = { ...randomTurnFor(s, random), version };
-    for (;;) {
-      const refused = mover.received('rejected').length;
-      mover.room.send('turn', turn);
-      await mover.waitState(
-        (st) => {
-          const r = mover.received('rejected');
-          if (r.length > refused && r.at(-1).code !== 'rate_limited') throw new Error(`turn refused: ${JSON.stringify(r.at(-1))}`);
-          return st.version > version || r.length > refused;
-        },
-        `version ${version + 1}`,
-      );
-      if (mover.state.version > version) break;
-      await new Promise((resolve) => setTimeout(resolve, mover.received('rejected').at(-1).retryAfterMs + 5));
-    }
-    await Promise.all(watchers.map((p) => p.waitState((st) => st.version > version, `version ${version + 1}`)));
-  }
 }
 
 /** Resigns the active players one by one until the game is over; every watcher sees each step. */

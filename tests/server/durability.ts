@@ -19,7 +19,7 @@ import {
   type Position,
   type Rules,
 } from '@djambi/shared';
-import { seeded, type State, TestClient } from './helpers.js';
+import { holder, randomTurnFor, seeded, type State, TestClient } from './helpers.js';
 import type { ServerProcess } from './processes.js';
 
 /** Parsed rules, or a throw. */
@@ -163,4 +163,29 @@ export function pauseProcess(server: ServerProcess): void {
   const child = (server as unknown as { child: ChildProcess | null }).child;
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) throw new Error('no running server process to pause');
   child.kill('SIGSTOP');
+}
+
+/** Plays `n` random legal turns (or to the end), resending after `rate_limited` as a well-behaved client does; each is seen by every client in `watchers`. */
+export async function playTurns(players: TestClient[], watchers: TestClient[], random: () => number, n: number): Promise<void> {
+  for (let i = 0; i < n && players[0].state.phase === 'playing'; i++) {
+    const s = players[0].state;
+    const version = s.version as number;
+    const mover = holder(players, s.toMove);
+    const turn = { ...randomTurnFor(s, random), version };
+    for (;;) {
+      const refused = mover.received('rejected').length;
+      mover.room.send('turn', turn);
+      await mover.waitState(
+        (st) => {
+          const r = mover.received('rejected');
+          if (r.length > refused && r.at(-1).code !== 'rate_limited') throw new Error(`turn refused: ${JSON.stringify(r.at(-1))}`);
+          return st.version > version || r.length > refused;
+        },
+        `version ${version + 1}`,
+      );
+      if (mover.state.version > version) break;
+      await new Promise((resolve) => setTimeout(resolve, mover.received('rejected').at(-1).retryAfterMs + 5));
+    }
+    await Promise.all(watchers.map((p) => p.waitState((st) => st.version > version, `version ${version + 1}`)));
+  }
 }

@@ -6,8 +6,9 @@
  * on PostgreSQL (a database of its own; skipped locally without PostgreSQL, required under CI).
  */
 import { Client } from 'colyseus.js';
-import { holder, quietSdkWarnings, randomTurnFor, seeded, type State, TestClient } from './helpers.js';
+import { holder, quietSdkWarnings, seeded, type State, TestClient } from './helpers.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL } from '../store/helpers.js';
+import { playTurns } from './durability.js';
 import { freePort, ServerProcess, tempDataDir } from './processes.js';
 
 const PG = isPgReachable();
@@ -60,33 +61,6 @@ async function seatFour(port: number): Promise<Table> {
   return { code, keys, players };
 }
 
-/** Plays `n` random legal turns (or until the end), each seen by every player. */
-async function playTurns(players: TestClient[], random: () => number, n: number): Promise<void> {
-  for (let i = 0; i < n && players[0].state.phase === 'playing'; i++) {
-    const s = players[0].state;
-    const version = s.version as number;
-    const mover = holder(players, s.toMove);
-    const turn = { ...randomTurnFor(s, random), version };
-    // A well-behaved client: faster than the message budget, it waits `retryAfterMs` and resends.
-    for (;;) {
-      const refused = mover.received('rejected').length;
-      mover.room.send('turn', turn);
-      await mover.waitState(
-        (st) => {
-          const r = mover.received('rejected');
-          if (r.length > refused && r.at(-1).code !== 'rate_limited') throw new Error(`turn refused: ${JSON.stringify(r.at(-1))}`);
-          return st.version > version || r.length > refused;
-        },
-        `version ${version + 1}`,
-      );
-      if (mover.state.version > version) break;
-      if (process.env.DEBUG_RESTART) console.log('limited', version, JSON.stringify(mover.received('rejected').at(-1)));
-      await new Promise((resolve) => setTimeout(resolve, mover.received('rejected').at(-1).retryAfterMs + 5));
-    }
-    await Promise.all(players.map((p) => p.waitState((st) => st.version > version, `version ${version + 1}`)));
-  }
-}
-
 /** What a player can see: the position, the move list, the clocks, its press history. */
 function view(p: TestClient): unknown {
   const s = p.state;
@@ -112,7 +86,7 @@ async function crashAndRestart(signal: NodeJS.Signals, env: Record<string, strin
     const [r] = table.players;
     r.room.send('press_send', { channel: 'table', text: 'A fair game, everyone.' });
     r.room.send('press_open', { members: ['B'] });
-    await playTurns(table.players, random, 9);
+    await playTurns(table.players, table.players, random, 9);
     const channel = (await r.waitMessage('press_channel')).channel.id as string;
     r.room.send('press_send', { channel, text: 'Just between us, Blue.' });
     await table.players[1].waitMessage('press_message');
@@ -136,7 +110,7 @@ async function crashAndRestart(signal: NodeJS.Signals, env: Record<string, strin
     const after = await rejoin(port, table.code, table.keys);
     expect(after.map(view)).toEqual(seen);
     // The game goes on to its end.
-    await playTurns(after, random, 400);
+    await playTurns(after, after, random, 400);
     while (after[0].state.phase === 'playing') {
       const active = after[0].state.active.toArray() as string[];
       const version = after[0].state.version as number;
