@@ -60,7 +60,8 @@ export class ServerProcess {
     const here = path.join(process.cwd(), 'tests', 'bench');
     const entry = target === 'djambi' ? path.join(here, 'server-child.ts') : path.join(here, 'baseline', 'child.ts');
     const prof = process.env.BENCH_CPU_PROF;
-    return ServerProcess.fork(entry, [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])], {
+    const extra = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+    return ServerProcess.fork(entry, [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...extra], {
       ...process.env,
       TSX_TSCONFIG_PATH: path.join(here, 'server-tsconfig.json'),
       NODE_ENV: 'production',
