@@ -17,8 +17,9 @@ afterAll(async () => {
 
 test('the @pm2/io that Colyseus imports is inert and starts no timers', async () => {
   const player = await createRoom(server);
-  const io = (await import('@pm2/io')) as unknown as { default?: { inert?: boolean; initialized?: boolean }; inert?: boolean };
-  const loaded = io.default ?? io;
+  type Pm2Io = { inert?: boolean; initialized?: boolean };
+  const io = (await import('@pm2/io')) as unknown as Pm2Io & { default?: Pm2Io };
+  const loaded: Pm2Io = io.default ?? io;
   expect(loaded.inert).toBe(true);
   expect(loaded.initialized).toBeUndefined();
   await player.room.leave();
