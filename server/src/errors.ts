@@ -22,6 +22,9 @@ export type RoomErrorCode =
   | 'stale'
   | 'rate_limited'
   | 'storage_unavailable'
+  | 'not_finished'
+  | 'no_rematch'
+  | 'rematch_closed'
   | 'internal_error';
 
 /** Every code a `rejected` message may carry (the press's codes included, see docs/PROTOCOL.md). */

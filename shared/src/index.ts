@@ -69,6 +69,7 @@ export { hostileActs, pactBreaches } from './betrayal.js';
 export { nextTurn, type NextTurn } from './rules/order.js';
 export * from './protocol.js';
 export * from './protocol/game.js';
+export * from './protocol/rematch.js';
 export * from './protocol/joinError.js';
 export { check, isPlainObject, isRecord, pathOf, type AnySchema, type Decoded, type Frozen, type Output, type SchemaError } from './protocol/schema.js';
 export { ok, err } from './result.js';

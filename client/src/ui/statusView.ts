@@ -17,6 +17,8 @@ export interface SeatActions {
   swap(colour: Colour): void;
   ready(ready: boolean): void;
   talk(colour: Colour): void;
+  /** Opens the result screen again (after the game). */
+  result?(): void;
 }
 
 export class StatusView {
@@ -32,6 +34,10 @@ export class StatusView {
     const a = this.actions;
     const history = v.historyIndex === null ? null : { index: v.historyIndex, total: snap.moves.length };
     renderStatus(this.status, snap, snap.phase === 'waiting' ? null : v.shown, v.mySeat, now, history);
+    const showResult = a.result;
+    if (snap.phase === 'over' && showResult) {
+      this.status.appendChild(h('button', { type: 'button', id: 'result-open', title: S.result.showHint, onclick: () => showResult() }, S.result.show));
+    }
     const canSwap = snap.phase === 'waiting' && !!v.mySeat;
     renderSeats(
       this.seats,

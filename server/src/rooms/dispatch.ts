@@ -1,8 +1,9 @@
 /**
  * Dispatch of a room's messages: each message type of the table (`handlers/`) gets a listener
  * that builds the sender's narrow context, lets the handler turn the message into an intent or
- * a rejection, and passes the intent on to the match (or answers the rejection). Unknown types
- * are answered `unknown_message`.
+ * a rejection, and passes the intent on to the match (or answers the rejection). `rematch` goes
+ * to the room's rematch offer (`rematch.ts`), not to the match. Unknown types are answered
+ * `unknown_message`.
  */
 import type { Client } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
@@ -24,6 +25,8 @@ export interface DispatchPort {
   act(intent: Intent, client: Client, type: string): void;
   /** Answers a refused message. */
   reply(client: Client, type: string, rejection: Rejection): void;
+  /** The room's `rematch` listener: null when taken, else the rejection to answer. */
+  rematch?(client: Client, message: unknown): Rejection | null;
 }
 
 /** Registers a listener for every message type of `handlers`, and the fallbacks. */
@@ -33,6 +36,13 @@ export function listen(port: DispatchPort, handlers: Readonly<Record<string, Han
       const intent = handler(port.context(client), message);
       if (isRejection(intent)) port.reply(client, type, intent);
       else port.act(intent, client, type);
+    });
+  }
+  const { rematch } = port;
+  if (rematch) {
+    port.on('rematch', (client, message) => {
+      const rejection = rematch(client, message);
+      if (rejection) port.reply(client, 'rematch', rejection);
     });
   }
   port.onAny((client, type) => {
