@@ -7,13 +7,13 @@
  * drawn or capped, illegal turns and fallbacks, then decision time p50/p95/p99/max per level,
  * and how long the full tournament (`--games 160`) would take at the measured speed.
  *
- * Options: --games N (per pairing, rounded up to the rotation), --players 4[,3,2], --seed S,
+ * Options: --games N (per pairing, rounded up to the rotation), --players 4[,3,2], --seed S, --offset K,
  * --cap PLIES (400), --mode nodes|time, --nodes easy=N,normal=N,hard=N, --pairings
- * F1:normal/easy,F2:hard/normal,...
+ * F1:normal/easy,F2:hard/normal,..., --hard JSON (hard-level settings to try, e.g. '{"quiesce":false}').
  */
 import { seatsOf, DEFAULT_RULES, type Colour, type Rules } from '@djambi/shared';
 import { playBotGame, sideShare, type Player, type SelfPlayGame } from '../../server/src/bots/selfplay.js';
-import { LEVEL_NODES, type BotLevel } from '../../server/src/bots/search.js';
+import { HARD, LEVEL_NODES, type BotLevel, type HardSettings } from '../../server/src/bots/search.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -23,6 +23,8 @@ const flag = (name: string): string | undefined => {
 const json = args.includes('--json');
 const games = Number(flag('games') ?? 8);
 const seed = Number(flag('seed') ?? 1);
+/** `--offset K`: start at game K of the seeded sequence (a multiple of the rotation), to split a run over processes. */
+const offset = Number(flag('offset') ?? 0);
 const cap = Number(flag('cap') ?? 400);
 const mode = flag('mode') === 'time' ? 'time' : 'nodes';
 const playerCounts = (flag('players') ?? '4').split(',').map(Number) as (2 | 3 | 4)[];
@@ -31,6 +33,9 @@ for (const kv of (flag('nodes') ?? '').split(',').filter(Boolean)) {
   const [k, v] = kv.split('=');
   if (k in nodes) nodes[k as BotLevel] = Number(v);
 }
+/** `--hard '{"widths":[0,12,6]}'`: hard-level settings to try instead of the shipped ones (A/B runs). */
+const hardOverride = JSON.parse(flag('hard') ?? '{}') as Partial<HardSettings>;
+const hard: HardSettings = { ...HARD, ...hardOverride };
 /** Full tournament size per pairing (notes §5: 157 games detect 25 % → 35 % in F1, 194 detect 50 % → 60 % in F2). */
 const FULL_GAMES = { F1: 160, F2: 198 };
 
@@ -95,11 +100,11 @@ for (const players of playerCounts) {
     let fallbacks = 0;
     let plies = 0;
     const t0 = performance.now();
-    for (let g = 0; g < n; g++) {
+    for (let g = offset; g < offset + n; g++) {
       const side = layouts[g % layouts.length];
       const seatPlayers: Partial<Record<Colour, Player>> = {};
       for (const c of seats) seatPlayers[c] = side.includes(c) ? pairing.candidate : pairing.baseline;
-      const game: SelfPlayGame = playBotGame(seatPlayers, { rules, seed: seed * 100_003 + g, maxPlies: cap, mode, nodes });
+      const game: SelfPlayGame = playBotGame(seatPlayers, { rules, seed: seed * 100_003 + g, maxPlies: cap, mode, nodes, hard });
       const share = sideShare(game, side);
       shares.push(share);
       if (game.result?.kind === 'win' && side.includes(game.result.winner)) wins++;
@@ -152,7 +157,9 @@ const timing = Object.fromEntries(
 const summary = {
   mode,
   nodes: mode === 'nodes' ? nodes : null,
+  hard,
   seed,
+  offset,
   cap,
   games_per_pairing: games,
   results,
@@ -172,7 +179,7 @@ else {
             .map(([k, v]) => `${k} ${v}`)
             .join(', ')} evaluations)`
         : ''
-    }, seed ${seed}, cap ${cap} plies`,
+    }, seed ${seed}, cap ${cap} plies, hard ${JSON.stringify(hard)}`,
   );
   console.log('players format candidate/baseline  games  share  [95% CI]        fair  wins drawn capped illegal fallbacks plies  s');
   for (const r of results) {

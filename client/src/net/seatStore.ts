@@ -1,6 +1,7 @@
 /**
  * Seat keys kept in the browser, one per room code, so a reload reclaims the seat; beside them,
- * the host token of a game this browser created (until its seat is taken with it).
+ * the host token of a game this browser created (until its seat is taken with it), and whether
+ * the game page should take that seat by itself ("Play against the computer": one click).
  */
 import type { Colour } from '@djambi/shared';
 
@@ -54,12 +55,29 @@ export function loadHostToken(code: string): string | null {
   }
 }
 
-/** Remember the host token of a room this browser created. */
-export function saveHostToken(code: string, token: string): void {
+const hostJoinKey = (code: string): string => `djambi:host-join:${code}`;
+
+/**
+ * Remember the host token of a room this browser created; with `join`, the game page takes the
+ * host's seat with it by itself, once (`takeHostJoin`).
+ */
+export function saveHostToken(code: string, token: string, join = false): void {
   try {
     localStorage.setItem(hostKey(code), token);
+    if (join) localStorage.setItem(hostJoinKey(code), '1');
   } catch {
     /* storage disabled: this browser will not be the host after a reload */
+  }
+}
+
+/** Whether the game page should take the host's seat by itself (asked once: the flag is cleared). */
+export function takeHostJoin(code: string): boolean {
+  try {
+    const join = localStorage.getItem(hostJoinKey(code)) === '1';
+    localStorage.removeItem(hostJoinKey(code));
+    return join;
+  } catch {
+    return false;
   }
 }
 
@@ -67,6 +85,7 @@ export function saveHostToken(code: string, token: string): void {
 export function forgetHostToken(code: string): void {
   try {
     localStorage.removeItem(hostKey(code));
+    localStorage.removeItem(hostJoinKey(code));
   } catch {
     /* ignore */
   }

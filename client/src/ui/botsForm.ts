@@ -1,6 +1,7 @@
 /**
  * Computer players on the home page: "Play against the computer" (one person and three bots of a
- * chosen level, started at once: the `autostart` create option), and the create form's choice
+ * chosen level, started at once: the `autostart` create option, and the game page takes the
+ * person's seat by itself, so one click starts the game), and the create form's choice
  * of a bot level for any seat (the `bots` create option). The server seats the bots.
  */
 import { BOT_LEVELS, type BotLevel, type Colour, COLOURS, seatsOf } from '@djambi/shared';
@@ -30,7 +31,8 @@ export function playComputerCard(): HTMLElement {
     error.textContent = '';
     createRoom({ bots: { B: chosen, Y: chosen, G: chosen }, autostart: true })
       .then(({ code, hostToken }) => {
-        if (hostToken) saveHostToken(code, hostToken);
+        // The game page takes the host's seat by itself: the bots' game starts at once (autostart).
+        if (hostToken) saveHostToken(code, hostToken, true);
         navigate(`/g/${code}`);
       })
       .catch((err: unknown) => {

@@ -1,12 +1,14 @@
 /**
- * Joining the room: reclaim a stored seat without questions, else watch; take a seat with a
- * name (or a colour) and, in a game this browser created, its host token; a room that does not
- * exist is fatal. A refusal shows as a sentence chosen by its code, never the server's text.
+ * Joining the room: reclaim a stored seat without questions; in a game this browser has just
+ * created through "Play against the computer", take the host's seat at once with its host
+ * token; else watch. Take a seat with a name (or a colour) and, in a game this browser created,
+ * its host token; a room that does not exist is fatal. A refusal shows as a sentence chosen by
+ * its code, never the server's text.
  */
 import type { Colour } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import type { GameConnection } from '../net/connection.js';
-import { forgetHostToken, loadHostToken } from '../net/seatStore.js';
+import { forgetHostToken, loadHostToken, takeHostJoin } from '../net/seatStore.js';
 import { saveName, savedName } from './prefs.js';
 
 /** What a refused join says to the player, by its code. */
@@ -32,6 +34,9 @@ export class JoinFlow {
 
   /** The first join. */
   async start(): Promise<void> {
+    const code = this.conn.code;
+    const hostToken = this.conn.storedSeat ? null : loadHostToken(code);
+    if (hostToken && takeHostJoin(code) && (await this.joinAsHost(hostToken))) return;
     try {
       if (this.conn.storedSeat) {
         this.mode = 'seated';
@@ -49,6 +54,23 @@ export class JoinFlow {
           .catch((e2: { code?: string }) => (e2?.code === 'not_found' ? this.gone() : this.fatal(joinFailureText(e2?.code))));
       } else if (err.code === 'not_found') this.gone();
       else this.fatal(joinFailureText(err.code));
+    }
+  }
+
+  /** Takes the host's seat with `hostToken` (the creator's own page); false when refused (then it watches as usual). */
+  private async joinAsHost(hostToken: string): Promise<boolean> {
+    this.mode = 'seated';
+    try {
+      await this.conn.join({ name: savedName().trim().slice(0, 24) || undefined, hostToken });
+      forgetHostToken(this.conn.code);
+      this.settled();
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'not_found') {
+        this.gone();
+        return true;
+      }
+      return false;
     }
   }
 

@@ -172,3 +172,39 @@ export function attackMaps(pos: Position): AttackMaps {
   }
   return { hit, guard, mobility };
 }
+
+/**
+ * A 53-bit hash of everything a bot's evaluation and move choice read from a position (who
+ * stands where, alive or dead, who controls each army, who is active and to move, the turn
+ * state and the ply): the transposition table's key. Two independent 32-bit FNV-1a style
+ * hashes of the same fields, so two different positions share a key with odds of about 2⁻⁵³
+ * per pair.
+ */
+export function positionKey(pos: Position): number {
+  let a = 0x811c9dc5;
+  let b = 0x2545f491;
+  const board = pos.board;
+  for (let i = 0; i < board.length; i++) {
+    const x = board[i] + 2;
+    a = Math.imul(a ^ x, 0x01000193);
+    b = Math.imul(b ^ (x + i * 97), 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  const alive = pos.alive;
+  for (let i = 0; i < alive.length; i += 16) {
+    let bits = 0;
+    for (let j = i; j < Math.min(alive.length, i + 16); j++) bits = (bits << 1) | alive[j];
+    a = Math.imul(a ^ bits, 0x01000193);
+    b = Math.imul(b ^ bits, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  const toMove = pos.toMove === null ? 7 : colourIndex(pos.toMove);
+  const turnKind = pos.turnKind === 'extra' ? 1 : 0;
+  const state = [pos.activeMask | (toMove << 4) | (turnKind << 7) | (colourIndex(pos.cursor) << 8), pos.ply, pos.quiet, ...pos.control];
+  for (const x of state) {
+    a = Math.imul(a ^ (x + 3), 0x01000193);
+    b = Math.imul(b ^ (x + 5), 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0) * 0x200000 + (b >>> 11);
+}

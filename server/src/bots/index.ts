@@ -14,11 +14,16 @@ export {
   type Personality,
   type ThinkOptions,
 } from './search.js';
-export { BotPool, DEFAULT_GRACE_MS, DEFAULT_MAX_QUEUE, type BotAnswer, type BotPoolOptions, type BotPoolStats } from './pool.js';
+export { BotPool, DEFAULT_GRACE_MS, DEFAULT_MAX_QUEUE, PACT_BUDGET_MS, type BotAnswer, type BotPoolOptions, type BotPoolStats } from './pool.js';
 export { candidateTurns, type Widths } from './candidates.js';
 export { scores, utility, WEIGHTS, DECISIVE, type Weights, type EvalOptions } from './evaluate.js';
 export {
+  clearLeader,
   decidePact,
+  drawPersonality,
+  isClearLeader,
+  leaveMessage,
+  Negotiator,
   pactValue,
   shouldLeavePact,
   tableMessage,
@@ -28,6 +33,12 @@ export {
   MAX_ACCEPTED_ROUNDS,
   MIN_TRUST,
   FULL_TRUST,
+  PERSONALITY_WEIGHTS,
+  PROPOSED_ROUNDS,
+  PROPOSAL_COOLDOWN_ROUNDS,
+  MAX_PROPOSALS,
+  type PactAsk,
+  type PressPlan,
   type PactDecision,
   type PactProposal,
   type PactReason,

@@ -2,22 +2,27 @@
  * The bot pool: one search worker (`worker_threads`) per process, so the room's event loop never
  * runs a search (a 2-core machine: one core for rooms, one for bots). Requests wait in one FIFO
  * queue; each has a deadline (its level's budget plus a grace) counted from the moment it is
- * queued. The fallback turn is computed on the calling thread first (about a millisecond), so a
- * request that waits too long, a worker that crashes or misses the deadline, or a full queue
- * still gets a legal turn; a failed worker is replaced.
+ * queued. A request that waits too long, a worker that crashes or misses the deadline, or a full
+ * queue still gets a legal turn: the greedy fallback, computed on the calling thread only then
+ * (a few milliseconds, so the rooms' thread pays it only when the search failed); a failed worker
+ * is replaced. Pact valuations and answers (`valuePacts`,
+ * `answerPact`) share the queue and answer null when late.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { playTurn, type Position, type Turn } from '@djambi/shared';
-import type { WorkerReply, WorkerRequest } from './protocol.js';
-import { fallbackTurn, LEVEL_TIME_MS, type Decision, type ThinkOptions } from './search.js';
+import { type Colour, playTurn, type Position, type Turn } from '@djambi/shared';
+import type { BetrayalRecord, PactDecision, PactProposal } from './pact.js';
+import type { AnswerRequest, PactRequest, ThinkRequest, WorkerReply, WorkerRequest } from './protocol.js';
+import { fallbackTurn, LEVEL_TIME_MS, type Decision, type Personality, type ThinkOptions } from './search.js';
 
 /** Margin past a request's budget before the pool plays the fallback and replaces the worker. */
 export const DEFAULT_GRACE_MS = 150;
 /** Requests that may wait at once; more are answered at once with their fallback. */
 export const DEFAULT_MAX_QUEUE = 64;
+/** Budget of a pact valuation (notes §6.1: two one-ply searches per group). */
+export const PACT_BUDGET_MS = 300;
 
 /** How the pool starts its worker. */
 export interface BotPoolOptions {
@@ -30,7 +35,7 @@ export interface BotPoolOptions {
 /** The answer of a request: the decision, and where the turn came from. */
 export interface BotAnswer {
   readonly turn: Turn;
-  /** `worker`: the search; `fallback`: the precomputed greedy turn (deadline, crash, full queue). */
+  /** `worker`: the search; `fallback`: the greedy turn (deadline, crash, full queue). */
   readonly source: 'worker' | 'fallback';
   readonly decision: Decision | null;
   /** Time from the request to the answer, in ms. */
@@ -45,15 +50,14 @@ export interface BotPoolStats {
   queued: number;
 }
 
+/** A queued request: what to send (`timeMs` of a decision is set when it is sent) and how to settle it. */
 interface Pending {
-  readonly id: number;
-  readonly position: Position;
-  readonly options: Omit<ThinkOptions, 'now'>;
-  readonly test?: 'crash' | 'hang';
-  readonly fallback: Turn;
+  readonly request: WorkerRequest;
+  readonly budget: number;
   readonly start: number;
   readonly deadline: number;
-  readonly resolve: (a: BotAnswer) => void;
+  /** The worker's reply, or null (deadline, crash, full queue, closed pool). */
+  readonly settle: (reply: WorkerReply | null) => void;
 }
 
 /** Where the worker lives: compiled `worker.js` next to this file, or `worker.ts` through tsx. */
@@ -101,34 +105,67 @@ export class BotPool {
    */
   think(position: Position, options: Omit<ThinkOptions, 'now'>, test?: 'crash' | 'hang'): Promise<BotAnswer> {
     const start = performance.now();
-    const fallback = fallbackTurn(position, options.personality?.treacherous ? [] : options.partners);
-    const budget = options.timeMs ?? LEVEL_TIME_MS[options.level];
+    const fallback = () => fallbackTurn(position, options.personality?.treacherous ? [] : options.partners);
+    const request: ThinkRequest = { id: this.nextId++, position, options, ...(test ? { test } : {}) };
     return new Promise<BotAnswer>((resolve) => {
-      const p: Pending = { id: this.nextId++, position, options, test, fallback, start, deadline: start + budget + this.graceMs, resolve };
-      if (this.closed || this.queue.length >= this.maxQueue || position.toMove === null) return this.finish(p, null);
-      this.queue.push(p);
-      this.stats.queued = this.queue.length;
-      this.pump();
+      const settle = (reply: WorkerReply | null) => {
+        // The room validates every intent anyway; checking here keeps the fallback promise exact.
+        const decision = reply?.decision && playTurn(position, reply.decision.turn).ok ? reply.decision : null;
+        this.stats.served++;
+        if (!decision) this.stats.fallbacks++;
+        resolve({ turn: decision?.turn ?? fallback(), source: decision ? 'worker' : 'fallback', decision, ms: performance.now() - start });
+      };
+      this.enqueue({ request, budget: options.timeMs ?? LEVEL_TIME_MS[options.level], start, deadline: 0, settle }, position.toMove === null);
     });
+  }
+
+  /**
+   * The value for `me` of a pact with each group of `groups` (`pactValue`, in militants), computed
+   * by the worker; null when it could not answer in time. Never rejects.
+   */
+  valuePacts(position: Position, me: Colour, groups: readonly (readonly Colour[])[], betrayals: readonly BetrayalRecord[]): Promise<number[] | null> {
+    const start = performance.now();
+    const request: PactRequest = { id: this.nextId++, kind: 'pact', position, me, groups, betrayals };
+    return new Promise<number[] | null>((resolve) => {
+      const settle = (reply: WorkerReply | null) => resolve(reply?.values?.length === groups.length ? reply.values : null);
+      this.enqueue({ request, budget: PACT_BUDGET_MS, start, deadline: 0, settle }, groups.length === 0);
+    });
+  }
+
+  /** `decidePact` for `me`, computed by the worker; null when it could not answer in time. Never rejects. */
+  answerPact(
+    position: Position,
+    me: Colour,
+    proposal: PactProposal,
+    betrayals: readonly BetrayalRecord[],
+    personality: Personality,
+  ): Promise<PactDecision | null> {
+    const start = performance.now();
+    const request: AnswerRequest = { id: this.nextId++, kind: 'answer', position, me, proposal, betrayals, personality };
+    return new Promise<PactDecision | null>((resolve) => {
+      this.enqueue({ request, budget: PACT_BUDGET_MS, start, deadline: 0, settle: (reply) => resolve(reply?.answer ?? null) }, false);
+    });
+  }
+
+  /** Queues `p` (its deadline counted from now), or settles it at once when it cannot be served. */
+  private enqueue(p: Pending, answerNow: boolean): void {
+    const queued: Pending = { ...p, deadline: p.start + p.budget + this.graceMs };
+    if (this.closed || this.queue.length >= this.maxQueue || answerNow) return queued.settle(null);
+    this.queue.push(queued);
+    this.stats.queued = this.queue.length;
+    this.pump();
   }
 
   /** Stop the worker; waiting requests get their fallback. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) this.finish(p, null);
-    if (this.current) this.finish(this.current, null);
+    for (const p of this.queue.splice(0)) p.settle(null);
+    if (this.current) this.current.settle(null);
     this.current = null;
     this.clearTimer();
     const w = this.worker;
     this.worker = null;
     if (w) await w.terminate();
-  }
-
-  private finish(p: Pending, decision: Decision | null): void {
-    const fromWorker = decision !== null;
-    this.stats.served++;
-    if (!fromWorker) this.stats.fallbacks++;
-    p.resolve({ turn: decision?.turn ?? p.fallback, source: fromWorker ? 'worker' : 'fallback', decision, ms: performance.now() - p.start });
   }
 
   private ensureWorker(): Worker {
@@ -164,21 +201,21 @@ export class BotPool {
       if (!p) return;
       const left = p.deadline - performance.now() - this.graceMs;
       if (left <= 1) {
-        this.finish(p, null);
+        p.settle(null);
         continue;
       }
       const w = this.ensureWorker();
       this.current = p;
       w.ref();
-      const options = { ...p.options, timeMs: Math.min(p.options.timeMs ?? LEVEL_TIME_MS[p.options.level], left) };
-      const req: WorkerRequest = { id: p.id, position: p.position, options, ...(p.test ? { test: p.test } : {}) };
+      const r = p.request;
+      const req: WorkerRequest = r.kind === 'pact' || r.kind === 'answer' ? r : { ...r, options: { ...r.options, timeMs: Math.min(p.budget, left) } };
       try {
         w.postMessage(req);
       } catch {
         // Not cloneable (a position carrying something other than plain data): answer at once.
         this.current = null;
         w.unref();
-        this.finish(p, null);
+        p.settle(null);
         continue;
       }
       this.timer = setTimeout(() => this.timeout(w), Math.max(1, p.deadline - performance.now()));
@@ -187,14 +224,12 @@ export class BotPool {
   }
 
   private onReply(w: Worker, m: WorkerReply): void {
-    if (w !== this.worker || !this.current || m.id !== this.current.id) return;
+    if (w !== this.worker || !this.current || m.id !== this.current.request.id) return;
     const p = this.current;
     this.current = null;
     this.clearTimer();
     w.unref();
-    // The room validates every intent anyway; checking here keeps the fallback promise exact.
-    const legal = m.decision && playTurn(p.position, m.decision.turn).ok;
-    this.finish(p, legal ? m.decision! : null);
+    p.settle(m);
     this.pump();
   }
 
@@ -214,7 +249,7 @@ export class BotPool {
     this.clearTimer();
     const p = this.current;
     this.current = null;
-    if (p) this.finish(p, null);
+    if (p) p.settle(null);
     if (this.closed) return;
     this.stats.restarts++;
     if (this.queue.length) this.pump();

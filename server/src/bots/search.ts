@@ -7,11 +7,15 @@
  * - normal: one ply over ranked placement candidates with the threat-aware evaluation, then a
  *   verification of the best moves against the replies of every opponent in true turn order;
  * - hard: every opponent's own best reply in true turn order (the ruler's extra turns included),
- *   with an insurance term for the reply that hurts the bot most, deepened while time remains.
+ *   with an insurance term for the reply that hurts the bot most, deepened while time remains:
+ *   iterative deepening over opponent cycles (every candidate at one cycle, the best 12, 6 and 3
+ *   at two to four), the best moves of one depth searched first at the next, and a
+ *   transposition table so that a deeper line replays the replies it shares with shallower ones
+ *   for free. The settings (`HARD`) are the ones measured in docs/benchmarks.md.
  */
 import { COLOURS, hostileActs, playTurn, type Colour, type Effect, type Position, type Turn } from '@djambi/shared';
-import { candidateTurns, type Widths } from './candidates.js';
-import { colourIndex } from './board.js';
+import { candidateTurns, isCapture, type Widths } from './candidates.js';
+import { colourIndex, positionKey } from './board.js';
 import { DECISIVE, materialOf, scores, utilityOf, WEIGHTS, type EvalOptions, type Weights } from './evaluate.js';
 import { seededRandom, type Random } from './rng.js';
 
@@ -24,8 +28,12 @@ export type BotLevel = (typeof BOT_LEVELS)[number];
 export const LEVEL_TIME_MS: { readonly [L in BotLevel]: number } = { easy: 50, normal: 300, hard: 1000 };
 /** Default evaluation budget of one decision in node-budget mode, per level. */
 export const LEVEL_NODES: { readonly [L in BotLevel]: number } = { easy: 2_000, normal: 6_000, hard: 20_000 };
-/** Share of the wall-clock budget the search may use; the rest is margin for the answer. */
-const TIME_SHARE = 0.85;
+/**
+ * Share of the wall-clock budget the search may use, per level; the rest is margin for the
+ * answer. Hard keeps a wider margin: its last evaluations and its wide candidate lists overshoot
+ * the deadline most on a loaded machine (docs/benchmarks.md, "Bots").
+ */
+const TIME_SHARE: { readonly [L in BotLevel]: number } = { easy: 0.85, normal: 0.85, hard: 0.75 };
 
 /** Per-seat style (notes §4.4): weight multipliers (default 1) and the pact behaviour. */
 export interface Personality {
@@ -79,8 +87,9 @@ class Budget {
     timeMs: number,
     private readonly now: () => number,
     start: number,
+    share: number,
   ) {
-    this.end = start + timeMs * TIME_SHARE;
+    this.end = start + timeMs * share;
   }
   /** Count one evaluation. */
   tick(): void {
@@ -178,6 +187,29 @@ interface Search {
   readonly random: Random;
   readonly eval: EvalOptions;
   readonly partners: readonly Colour[];
+  /** The hard level's transposition table (null: no table, every line searched afresh). */
+  readonly tt: Table | null;
+  readonly hard: HardSettings;
+}
+
+/** A reply found once, kept for every later line through the same position. */
+interface Reply {
+  readonly pos: Position;
+  readonly worst: number;
+  readonly worstPos: Position;
+}
+
+/**
+ * The transposition table of one decision, keyed by `positionKey`: the greedy reply chosen from a
+ * position, and the bot's utility of a leaf. Iterative deepening replays the first cycles of
+ * every line it deepens, and different root moves often lead to the same replies, so the table
+ * saves those evaluations for deeper or wider search. It lives for one decision, so it needs no
+ * replacement policy, and a hit returns exactly what the search would have computed.
+ */
+export class Table {
+  readonly replies = new Map<number, Reply>();
+  readonly leaves = new Map<number, number>();
+  hits = 0;
 }
 
 function mask(colours: readonly Colour[] | undefined): number {
@@ -186,8 +218,11 @@ function mask(colours: readonly Colour[] | undefined): number {
   return m;
 }
 
-/** Decide a turn for the player to move. Never throws on a legal position; always returns a legal turn. */
-export function chooseTurn(pos: Position, opts: ThinkOptions): Decision {
+/**
+ * Decide a turn for the player to move. Never throws on a legal position; always returns a legal
+ * turn. `hard` replaces the hard level's settings (for A/B tournaments and tests).
+ */
+export function chooseTurn(pos: Position, opts: ThinkOptions, hard: HardSettings = HARD): Decision {
   const now = opts.now ?? (() => performance.now());
   const start = now();
   const partners = opts.personality?.treacherous ? [] : (opts.partners ?? []);
@@ -204,7 +239,7 @@ export function chooseTurn(pos: Position, opts: ThinkOptions): Decision {
   // No visible thinking over an obvious move: a pass, a single legal turn, or a win.
   const single = quick.count === 1 && 'from' in fallback && fallback.placement === undefined && fallback.exit === undefined;
   if (pos.toMove === null || 'pass' in fallback || single || quick.wins) return done(fallback, false, quick.wins ? DECISIVE : 0, 0, 0);
-  const budget = new Budget(opts.nodes ?? null, opts.timeMs ?? LEVEL_TIME_MS[opts.level], now, start);
+  const budget = new Budget(opts.nodes ?? null, opts.timeMs ?? LEVEL_TIME_MS[opts.level], now, start, TIME_SHARE[opts.level]);
   const me = colourIndex(pos.toMove);
   const s: Search = {
     me,
@@ -212,8 +247,10 @@ export function chooseTurn(pos: Position, opts: ThinkOptions): Decision {
     random: seededRandom(opts.seed),
     eval: { weights: weightsOf(opts.personality), trusted: mask(opts.trusted), forPlayer: me },
     partners,
+    tt: opts.level === 'hard' && hard.tt ? new Table() : null,
+    hard,
   };
-  const best = opts.level === 'easy' ? easy(pos, s) : opts.level === 'normal' ? normal(pos, s) : hard(pos, s);
+  const best = opts.level === 'easy' ? easy(pos, s) : opts.level === 'normal' ? normal(pos, s) : hardTurn(pos, s);
   if (!best) return done(fallback, true, 0, budget.nodes, 0);
   return done(best.turn, false, best.score, budget.nodes, best.depth);
 }
@@ -255,7 +292,6 @@ function easy(pos: Position, s: Search): Pick | null {
 
 /** Widths per level. */
 const NORMAL_WIDTHS: Widths = { placement: 8, exit: 3 };
-const HARD_WIDTHS: Widths = { placement: 4, exit: 3 };
 /** Moves the normal level verifies. */
 const VERIFY = 8;
 
@@ -295,8 +331,16 @@ function replyLine(pos: Position, s: Search, mode: 'material' | 'full'): Positio
   return cur;
 }
 
-/** The mover's greedy reply and, among its three best, the one worst for the bot. */
-function greedyReply(pos: Position, s: Search, mode: 'material' | 'full'): { pos: Position; worst: number; worstPos: Position } | null {
+/** The mover's greedy reply and, among its three best, the one worst for the bot (from the table when known). */
+function greedyReply(pos: Position, s: Search, mode: 'material' | 'full'): Reply | null {
+  const key = s.tt && mode === 'full' ? positionKey(pos) : -1;
+  if (key >= 0) {
+    const known = s.tt!.replies.get(key);
+    if (known) {
+      s.tt!.hits++;
+      return known;
+    }
+  }
   const q = colourIndex(pos.toMove!);
   const kids = children(pos, candidateTurns(pos, CANONICAL), q, [], s.budget);
   const scored: { pos: Position; own: number; mine: number }[] = [];
@@ -316,13 +360,42 @@ function greedyReply(pos: Position, s: Search, mode: 'material' | 'full'): { pos
   const order = scored.map((x, i) => ({ x, i })).sort((a, b) => b.x.own - a.x.own || a.i - b.i);
   let worst = order[0].x;
   for (const { x } of order.slice(0, 3)) if (x.mine < worst.mine) worst = x;
-  return { pos: order[0].x.pos, worst: worst.mine, worstPos: worst.pos };
+  const reply: Reply = { pos: order[0].x.pos, worst: worst.mine, worstPos: worst.pos };
+  if (key >= 0) s.tt!.replies.set(key, reply);
+  return reply;
+}
+
+/** The bot's utility of a leaf (from the table when known); null when out of budget. */
+function leafValue(pos: Position, s: Search): number | null {
+  const key = s.tt ? positionKey(pos) : -1;
+  if (key >= 0) {
+    const known = s.tt!.leaves.get(key);
+    if (known !== undefined) {
+      s.tt!.hits++;
+      return known;
+    }
+  }
+  if (s.budget.spent()) return null;
+  s.budget.tick();
+  let v = utilityOf(scores(pos, s.eval), pos, s.me);
+  // Quiescence on kills: with the bot to move, it may stand pat or take the best capture.
+  if (s.hard.quiesce && pos.toMove !== null && colourIndex(pos.toMove) === s.me && !pos.result) {
+    const captures = candidateTurns(pos, CANONICAL).filter((t) => isCapture(pos, t));
+    for (const c of children(pos, captures, s.me, s.partners, s.budget)) {
+      if (s.budget.spent()) return null;
+      s.budget.tick();
+      v = Math.max(v, utilityOf(scores(c.pos, s.eval), c.pos, s.me));
+    }
+  }
+  if (key >= 0) s.tt!.leaves.set(key, v);
+  return v;
 }
 
 /**
  * Value for the bot of a position after its own move: opponents reply in true order (their own
- * best, with 30 % weight on the worst of their three best for the bot), the bot replies greedily
- * for `cycles - 1` more cycles, and the final position is evaluated with the bot to move.
+ * best, with `insurance` weight on the worst of their three best for the bot), the bot
+ * replies greedily for `cycles - 1` more cycles, and the final position is evaluated with the
+ * bot to move.
  */
 function lineValue(pos: Position, s: Search, cycles: number): number | null {
   let cur = pos;
@@ -339,14 +412,38 @@ function lineValue(pos: Position, s: Search, cycles: number): number | null {
     if (!mine) return null;
     cur = mine.pos;
   }
-  if (s.budget.spent()) return null;
-  s.budget.tick();
-  const v = utilityOf(scores(cur, s.eval), cur, s.me);
-  return insurance === Number.POSITIVE_INFINITY ? v : 0.7 * v + 0.3 * Math.min(v, insurance);
+  const v = leafValue(cur, s);
+  if (v === null) return null;
+  const w = s.hard.insurance;
+  return insurance === Number.POSITIVE_INFINITY ? v : (1 - w) * v + w * Math.min(v, insurance);
 }
 
-function hard(pos: Position, s: Search): Pick | null {
-  const kids = children(pos, candidateTurns(pos, HARD_WIDTHS), s.me, s.partners, s.budget);
+/** The hard level's settings. */
+export interface HardSettings {
+  /** Use the transposition table. */
+  readonly tt: boolean;
+  /** Root placement squares per move. */
+  readonly placement: number;
+  /** Moves searched at each opponent-cycle depth (index 0: depth 1; 0 there = every candidate). */
+  readonly widths: readonly number[];
+  /** Weight of the worst reply for the bot against the expected line. */
+  readonly insurance: number;
+  /** Extend leaves with the bot to move by its captures (stand pat or the best capture). */
+  readonly quiesce: boolean;
+}
+
+/** The hard level's tuned settings (docs/benchmarks.md, "Bots"). */
+export const HARD: HardSettings = {
+  tt: true,
+  placement: 8,
+  widths: [0, 12, 6, 3],
+  insurance: 0.3,
+  quiesce: false,
+};
+
+function hardTurn(pos: Position, s: Search): Pick | null {
+  const h = s.hard;
+  const kids = children(pos, candidateTurns(pos, { placement: h.placement, exit: 3 }), s.me, s.partners, s.budget);
   const scored = scoreAll(kids, s, s.eval);
   if (!scored || scored.length === 0) return null;
   const ranked = scored.map((x) => ({ ...x, v: x.u + (s.random() - 0.5) * 0.1 })).sort((a, b) => b.v - a.v);
@@ -354,8 +451,8 @@ function hard(pos: Position, s: Search): Pick | null {
   if (ranked[0].u >= DECISIVE) return best;
   // Iterative deepening over opponent cycles, the best moves of one depth first at the next; a
   // depth cut short still ranks the moves it reached.
-  for (let cycles = 1; cycles <= 3; cycles++) {
-    const width = cycles === 1 ? ranked.length : Math.min(ranked.length, cycles === 2 ? 6 : 3);
+  for (let cycles = 1; cycles <= h.widths.length; cycles++) {
+    const width = h.widths[cycles - 1] === 0 ? ranked.length : Math.min(ranked.length, h.widths[cycles - 1]);
     const results: { turn: Turn; v: number; u: number }[] = [];
     for (let i = 0; i < width; i++) {
       const v = lineValue(ranked[i].child.pos, s, cycles);

@@ -18,7 +18,7 @@ import {
 } from '@djambi/shared';
 import { colourIndex } from './board.js';
 import { decisionSeed, seededRandom } from './rng.js';
-import { chooseTurn, LEVEL_NODES, type BotLevel } from './search.js';
+import { chooseTurn, HARD, LEVEL_NODES, type BotLevel, type HardSettings } from './search.js';
 
 /** Who sits in a seat: a bot level, or uniformly random play. */
 export type Player = BotLevel | 'random';
@@ -37,6 +37,8 @@ export interface SelfPlayOptions {
   readonly timeMs?: Partial<Record<BotLevel, number>>;
   /** The clock for think times (default `performance.now`). */
   readonly now?: () => number;
+  /** Hard-level settings to try instead of the shipped ones (`HARD`), for A/B tournaments. */
+  readonly hard?: Partial<HardSettings>;
 }
 
 /** One decision's cost. */
@@ -69,6 +71,7 @@ export function playBotGame(seats: Partial<Record<Colour, Player>>, opts: SelfPl
   const turns: Turn[] = [];
   const thinks: Think[] = [];
   let illegal = 0;
+  const hard: HardSettings = { ...HARD, ...opts.hard };
   while (!pos.result && pos.toMove !== null && turns.length < maxPlies) {
     const mover = pos.toMove;
     const player = seats[mover]!;
@@ -80,8 +83,8 @@ export function playBotGame(seats: Partial<Record<Colour, Player>>, opts: SelfPl
     else {
       const d =
         opts.mode === 'time'
-          ? chooseTurn(pos, { level: player, seed, timeMs: opts.timeMs?.[player], now })
-          : chooseTurn(pos, { level: player, seed, nodes: opts.nodes?.[player] ?? LEVEL_NODES[player] });
+          ? chooseTurn(pos, { level: player, seed, timeMs: opts.timeMs?.[player], now }, hard)
+          : chooseTurn(pos, { level: player, seed, nodes: opts.nodes?.[player] ?? LEVEL_NODES[player] }, hard);
       turn = d.turn;
       fallback = d.fallback;
     }

@@ -3,30 +3,30 @@
  * (create, join, leave, reconnect, dispose), the connection ↔ seat/member mapping, dispatch of
  * validated messages to the match, the schema (written by `mirror` only), sending what the match
  * returns to exactly the connections it names, and the timers that call back into the match.
- * Each step lives in its own module: `opening` (create, re-open), `door` (onAuth, reservations),
- * `arrivals` (join), `departures` (leave, reconnect), `closing` (restart, fence, dispose),
- * `dispatch` (message → handler → intent), `pipeline` (intent → journal → publish) and `timers`.
- * No game or press rule lives here.
+ * Each step lives in its own module: `opening` (create, re-open, the parts, the bots), `door`
+ * (onAuth, reservations), `arrivals` (join), `departures` (leave, reconnect), `closing` (restart,
+ * fence, dispose), `dispatch` (message → handler → intent), `pipeline` (intent → journal →
+ * publish), `timers`, and `bots` (the computer players' driver). No game or press rule lives here.
  */
 import { type AuthContext, type Client, type Deferred, matchMaker } from '@colyseus/core';
-import { seatsOf } from '@djambi/shared';
 import type { Match } from '../match/match.js';
 import { arrive } from './arrivals.js';
-import { BotDriver, seatCreationBots, seedOfCode } from './bots.js';
+import type { BotDriver } from './bots.js';
 import { closeFenced, closeForRestart, release } from './closing.js';
-import { Connections } from './connections.js';
+import type { Connections } from './connections.js';
 import { depart } from './departures.js';
 import { handlerContext, listen } from './dispatch.js';
-import { authorise, Door } from './door.js';
-import { FrameGate } from './gate.js';
+import { authorise, type Door } from './door.js';
+import type { FrameGate } from './gate.js';
 import { type Frame, GuardedRoom } from './internals.js';
 import type { AuthData } from './join.js';
 import type { Journal } from './journal.js';
 import { mirror } from './mirror.js';
-import { creationError, type Opened, openGame, resume } from './opening.js';
-import { Outbox } from './outbox.js';
-import { Pipeline } from './pipeline.js';
-import type { RoomPort, RoomParts } from './port.js';
+import { assemble, creationError, type Opened, openGame, settle } from './opening.js';
+import type { Outbox } from './outbox.js';
+import type { Pipeline } from './pipeline.js';
+import { Rematch } from './rematch.js';
+import type { RoomPort } from './port.js';
 import { DjambiState } from './schema.js';
 import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
 import { Alarms, idleLifetime } from './timers.js';
@@ -35,9 +35,12 @@ export { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, type RoomListing } from
 
 /**
  * Patch interval while a room has clients: a 1 s heartbeat only, since a patch goes out right
- * after every accepted intent (`commit`). Empty rooms run none (`clientsChanged`).
+ * after every accepted intent (`commit`). Empty rooms run none (`clientsChanged`). Each room
+ * adds its own 0–99 ms: Node re-arms every interval that fired in one pass from the same loop
+ * time, so after one busy moment equal intervals of all rooms would fire together forever.
  */
 const PATCH_MS = 1000;
+const PATCH_SPREAD_MS = 100;
 
 export class DjambiRoom extends GuardedRoom<DjambiState> {
   /** Set by `createServer` through a subclass. */
@@ -59,8 +62,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private port!: RoomPort;
   /** The room's computer players (see `bots.ts`). */
   bots: BotDriver | null = null;
+  readonly rematch: Rematch = new Rematch(this, (intent, taken) => this.pipeline.step(intent, undefined, intent.type, undefined, taken));
   private createdAt = 0;
   private everJoined = false;
+  /** Whether the schema is written (see `commit`). */
+  private mirrored = false;
+  private readonly patchMs = PATCH_MS + Math.floor(Math.random() * PATCH_SPREAD_MS);
   /** The flag timer and the idle timer (plain timers: an empty room runs no patch interval). */
   private readonly alarms = new Alarms({
     msToFlag: () => this.match.msToFlag(this.now()),
@@ -79,12 +86,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     try {
       const opened = await openGame(options, this.settings, this.presence, () => this.now());
       this.setup(opened);
-      if (!opened.restored) this.bots?.created(options);
-      if (!opened.restored) await seatCreationBots(options, this.match, (intent) => this.pipeline.step(intent));
-      if (opened.restored) {
-        this.everJoined = true;
-        await resume(this.journal, this.links, () => this.now());
-      }
+      this.everJoined = await settle(opened, options, this.port);
       this.roomId = this.code;
       listen({
         on: (type, listener) => this.onMessage(type, listener),
@@ -92,11 +94,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
         context: (client) => handlerContext(this.match, this.links, client.sessionId),
         act: (intent, client, type) => this.pipeline.act(intent, client, type),
         reply: (client, type, rejection) => this.outbox.reply(client, type, rejection),
+        rematch: this.rematch.listener(options),
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
       this.shareHandshake();
-      this.commit(true);
+      this.port.commit(true);
       this.alarms.scheduleFlag();
       this.alarms.armIdle();
     } catch (e) {
@@ -108,46 +111,20 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     }
   }
 
-  /** Builds the parts of the room around its opened game. */
+  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`). */
   private setup({ journal, createdAt }: Opened): void {
     this.journal = journal;
     this.code = journal.code;
     this.createdAt = createdAt;
-    this.links = new Connections(seatsOf(journal.match.config.rules));
-    const parts: RoomParts = { code: this.code, journal, links: this.links, spectatorIds: this.spectatorIds, reconnecting: this.reconnecting };
-    this.outbox = new Outbox(parts, {
+    const parts = assemble(journal, this.settings, this.alarms, this.spectatorIds, this.reconnecting, {
       clients: () => this.clients,
       sendEach: (clients, type, payload) => this.sendEach(clients, type, payload),
-      rejected: this.settings.metrics ? (code) => this.settings.metrics?.rejected(code) : undefined,
-    });
-    this.door = new Door(this.settings.admission, journal, (sid) => this.hasReservation(sid));
-    this.gate = new FrameGate(this.settings.budget);
-    this.pipeline = new Pipeline(journal, this.links, this.outbox, this.alarms, {
-      now: () => this.now(),
+      hasReservation: (sid) => this.hasReservation(sid),
       commit: (listing) => this.commit(listing),
       fenced: () => closeFenced(this),
-      turnPatched: this.settings.metrics ? (ms) => this.settings.metrics?.observeTurnToPatch(ms) : undefined,
-    });
-    this.bots = new BotDriver(
-      {
-        match: () => this.match,
-        links: this.links,
-        submit: (intent, refused) => this.pipeline.step(intent, undefined, intent.type, refused),
-        now: () => this.now(),
-        seed: seedOfCode(this.code),
-      },
-      this.settings.bots,
-    );
-    this.port = {
-      ...parts,
-      outbox: this.outbox,
-      door: this.door,
-      pipeline: this.pipeline,
-      alarms: this.alarms,
-      now: () => this.now(),
-      commit: (listing) => this.commit(listing),
       holdFor: (client, seconds) => this.allowReconnection(client, seconds),
-    };
+    });
+    ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
   }
 
   /** The match (as every saved intent left it). */
@@ -178,10 +155,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     this.everJoined = true;
+    if (!this.mirrored) this.port.commit(false);
     this.door.joined(client.sessionId, auth);
     this.clientsChanged();
     this.alarms.clearIdle();
     await arrive(this.port, client.sessionId, auth);
+    this.rematch.joined(client);
   }
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
@@ -196,6 +175,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   override async onDispose(): Promise<void> {
     this.bots?.dispose();
+    this.rematch.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
     await release(this.alarms, this.presence, this.code);
   }
@@ -215,18 +195,21 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     return this.match.game.recordText();
   }
 
-  /** Mirrors the match into the schema and sends the patch now (and the listing when it changed). */
+  /** Mirrors the match into the schema and sends the patch now (and the listing when it changed); `port.commit` adds the bots' hooks. */
   private commit(listing: boolean): void {
-    this.bots?.sync();
-    mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);
-    this.broadcastPatch();
+    // The schema is written from the first join on: a room nobody has joined yet (a game re-opened
+    // at boot, say) skips it, and its first client gets the whole state mirrored then.
+    this.mirrored ||= this.clients.length > 0;
+    if (this.mirrored) {
+      mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);
+      this.broadcastPatch();
+    }
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
-    this.bots?.afterCommit();
   }
 
   /** The patch interval runs only while somebody is connected (patches also follow every change). */
   private clientsChanged(): void {
-    const wanted = this.clients.length > 0 ? PATCH_MS : null;
+    const wanted = this.clients.length > 0 ? this.patchMs : null;
     if (this.patchRate !== wanted) this.setPatchRate(wanted);
   }
 }

@@ -4,22 +4,40 @@
  * rejects and always answers a legal turn) and, after a human-like delay, submits a normal
  * `turn` intent through the pipeline: the same validation and record events as a person's, no
  * privileged path. A refused or late answer is replaced by the fallback turn, so a bot never
- * stalls a game nor lets its clock run out. Bots also answer draw offers and pact proposals
- * (through `press` intents, reading only what their own seat may read) and write short table
- * messages. `dispose` stops everything: no timer outlives the room.
+ * stalls a game nor lets its clock run out. Bots also answer draw offers and pact proposals,
+ * propose pacts, leave them openly before attacking a partner, remember betrayals and write short
+ * table messages (`botPress.ts`, through `press` intents, reading only what their own seat may
+ * read); an honest bot's turn never harms a pact partner (`keepPacts`). Each bot seat has a personality (`loyal`, `cautious`, `treacherous`), named in the
+ * `bots` create option or drawn at creation, kept with `autostart` and `stand_in` in the room's
+ * stored config so a restored game keeps them. `dispose` stops everything: no timer outlives the room.
  */
-import { type BotLevel, BotsOption, type Colour, COLOURS, check, isPlainObject, playTurn, type Position, type Turn } from '@djambi/shared';
+import { randomInt } from 'node:crypto';
+import {
+  type BotLevel,
+  type BotPersonality,
+  BotsOption,
+  type Colour,
+  COLOURS,
+  check,
+  hostileActs,
+  isPlainObject,
+  playTurn,
+  type Position,
+  type Turn,
+} from '@djambi/shared';
 import { colourIndex } from '../bots/board.js';
-import { scores } from '../bots/evaluate.js';
-import { decidePact, tableMessage } from '../bots/pact.js';
+import { drawPersonality, PERSONALITY_WEIGHTS } from '../bots/pact.js';
 import { decisionSeed } from '../bots/rng.js';
 import { fallbackTurn, LEVEL_TIME_MS } from '../bots/search.js';
 import type { Rejection } from '../errors.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
-import { RATE_INTERVAL_MS } from '../press/rateLimit.js';
 import type { MemberId } from '../press/types.js';
+import { BotPress } from './botPress.js';
 import type { Connections } from './connections.js';
 import { joinError } from './join.js';
+import type { Journal } from './journal.js';
+import type { RoomConfig } from './options.js';
+import type { Pipeline } from './pipeline.js';
 import type { BotSettings } from './settings.js';
 
 /** What the driver needs of its room. */
@@ -44,8 +62,12 @@ export interface BotDriverStats {
   refused: number;
   /** Refusal codes, in order. */
   readonly codes: string[];
-  /** Pact and draw answers, table messages. */
+  /** Pact and draw answers, proposals, leaves, table messages. */
   press: number;
+  /** Pacts the bots proposed. */
+  proposals: number;
+  /** Pacts the bots left openly. */
+  leaves: number;
   /** Turns a bot played for an absent player. */
   standIns: number;
 }
@@ -53,37 +75,47 @@ export interface BotDriverStats {
 /** The level of a stand-in bot. */
 const STAND_IN_LEVEL: BotLevel = 'normal';
 
-/** A draw is accepted when the bot's evaluation is this far (militants) below the mean of the active players. */
-const BEHIND_MARGIN = 2;
+/** A bot with less than this on its clock (ms) skips its pact plans for the turn. */
+const NEGOTIATION_MIN_CLOCK_MS = 10_000;
 
 /** The bot driver of one room. */
 export class BotDriver {
-  readonly stats: BotDriverStats = { turns: 0, fallbacks: 0, refused: 0, codes: [], press: 0, standIns: 0 };
+  readonly stats: BotDriverStats = { turns: 0, fallbacks: 0, refused: 0, codes: [], press: 0, standIns: 0, proposals: 0, leaves: 0 };
   /** The version (plies played) a decision is under way for, or -1. */
   private thinking = -1;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
-  /** Press questions already answered ("pact:ID:C", "draw:ID:C"). */
-  private readonly answered = new Set<string>();
-  private lastTableMessage = Number.NEGATIVE_INFINITY;
-  /** `autostart` create option: the game starts once every seat is taken (asked once). */
-  private autostart = false;
-  /** `stand_in` create option (on by default, also for games re-opened from the log). */
-  private standIn = true;
+  /** `autostart` create option (stored with the game): the game starts once every seat is taken (asked once). */
+  private autostart: boolean;
+  /** `stand_in` create option (stored with the game; on by default, also for games stored before it). */
+  private readonly standIn: boolean;
   /** Seats a bot has played for since their player left (the mirror shows them while the player is away). */
   readonly standingIn = new Set<Colour>();
   /** Wakes the driver when an absent player's stand-in is due. */
   private wake: NodeJS.Timeout | null = null;
+  /** The bots' press: answers, pact plans, table lines. */
+  private readonly talk: BotPress;
 
   constructor(
     private readonly port: BotRoomPort,
     private readonly settings: BotSettings,
-  ) {}
+  ) {
+    const config = port.match().config.bots;
+    this.autostart = config?.autostart ?? false;
+    this.standIn = config?.standIn ?? true;
+    this.talk = new BotPress(port, settings, this.stats, {
+      personalityFor: (colour, level) => this.personalityFor(colour, level),
+      disposed: () => this.disposed,
+      refused: (r) => this.refused(r),
+    });
+  }
 
-  /** Reads the create options this driver acts on (`autostart`; the bots are seated by `seatCreationBots`). */
-  created(options: unknown): void {
-    this.autostart = isPlainObject(options) && options.autostart === true;
-    this.standIn = !(isPlainObject(options) && options.stand_in === false);
+  /**
+   * The personality of the bot on seat `colour`: the one stored with the game (named in the
+   * create option or drawn at creation), else drawn from the room's seed. A secret of the bot.
+   */
+  personalityOf(colour: Colour): BotPersonality {
+    return this.port.match().config.bots?.personalities[colour] ?? drawPersonality(this.port.seed, colour);
   }
 
   /** Shows bot seats with presence `bot` (before each mirror). */
@@ -114,7 +146,7 @@ export class BotDriver {
       this.autostart = false;
       void this.port.submit({ type: 'start', colour: host }, (r) => this.refused(r));
     }
-    this.answerPress(match);
+    this.talk.answer(match);
     if (match.phase === 'playing') this.maybePlay(match);
   }
 
@@ -182,9 +214,14 @@ export class BotDriver {
     const flagMs = match.msToFlag(this.port.now());
     // The bot never times out on its clock: delay and search take a small part of what is left.
     const delay = Math.min(this.delayMs(version), flagMs === null ? Infinity : flagMs / 4);
-    const partners = this.partnersOf(match, colour);
+    // The partners of the pacts in force now: a pact left below still binds this turn (attack later).
+    const bound = new Set(this.partnersOf(match, colour));
     const started = performance.now();
-    const turn = await this.decide(position, colour, level, version, partners, flagMs);
+    // Talks only with time to spare: a pact valuation may take a few hundred ms of the bot's clock.
+    if (!standIn && (flagMs === null || flagMs > NEGOTIATION_MIN_CLOCK_MS)) await this.talk.negotiate(match, colour, level);
+    if (this.disposed || this.port.match().game.length !== version) return;
+    for (const q of this.partnersOf(this.port.match(), colour)) bound.add(q);
+    const searched = await this.decide(position, colour, level, version, [...bound], flagMs, standIn);
     const wait = delay - (performance.now() - started);
     if (wait > 0) await new Promise<void>((resolve) => (this.timer = setTimeout(resolve, wait)));
     this.timer = null;
@@ -193,10 +230,11 @@ export class BotDriver {
       this.thinking = -1;
       return;
     }
+    const turn = standIn || this.personalityFor(colour, level) !== 'treacherous' ? this.keepPacts(position, colour, searched, bound) : searched;
     let ok = await this.submitTurn(colour, turn, version, position, standIn);
     if (!ok && !this.disposed && this.port.match().game.length === version) {
       this.stats.fallbacks++;
-      ok = await this.submitTurn(colour, fallbackTurn(position, partners), version, position, standIn);
+      ok = await this.submitTurn(colour, fallbackTurn(position, [...bound]), version, position, standIn);
     }
     if (!ok && !this.disposed && this.port.match().game.length === version) {
       // A refused fallback (the store was unavailable): try again shortly, never stall.
@@ -208,7 +246,35 @@ export class BotDriver {
     }
   }
 
-  private async decide(position: Position, colour: Colour, level: BotLevel, version: number, partners: Colour[], flagMs: number | null): Promise<Turn> {
+  /**
+   * An honest bot's turn harms no partner: one who joined a pact while the bot was thinking (it
+   * accepted, or its proposal was) is added, and a turn that would harm a partner becomes the
+   * fallback turn that respects them all.
+   */
+  private keepPacts(position: Position, colour: Colour, turn: Turn, bound: Set<Colour>): Turn {
+    for (const q of this.partnersOf(this.port.match(), colour)) bound.add(q);
+    if (bound.size === 0) return turn;
+    const played = playTurn(position, turn);
+    const acts = played.ok ? hostileActs(position, played.value.effects, colour) : null;
+    if (acts && ![...bound].some((q) => acts.has(q))) return turn;
+    this.stats.fallbacks++;
+    return fallbackTurn(position, [...bound]);
+  }
+
+  /** The personality a bot plays with: easy bots are loyal (betrayal needs foresight, notes §6.1). */
+  private personalityFor(colour: Colour, level: BotLevel): BotPersonality {
+    return level === 'easy' ? 'loyal' : this.personalityOf(colour);
+  }
+
+  private async decide(
+    position: Position,
+    colour: Colour,
+    level: BotLevel,
+    version: number,
+    partners: Colour[],
+    flagMs: number | null,
+    standIn: boolean,
+  ): Promise<Turn> {
     const pool = this.settings.pool;
     if (!pool) {
       this.stats.fallbacks++;
@@ -220,10 +286,13 @@ export class BotDriver {
     const seed = decisionSeed(this.port.seed, version, colourIndex(colour));
     const nodes = this.settings.nodes;
     const timeMs = flagMs === null ? undefined : Math.max(5, Math.min(LEVEL_TIME_MS[level], flagMs / 4));
+    // A stand-in plays for a person: plain weights, never a betrayal in their name.
+    const personality = PERSONALITY_WEIGHTS[standIn ? 'loyal' : this.personalityFor(colour, level)];
     const answer = await pool.think(position, {
       level,
       seed,
       partners,
+      personality,
       ...(nodes !== null ? { nodes } : {}),
       ...(timeMs !== undefined ? { timeMs } : {}),
     });
@@ -239,7 +308,7 @@ export class BotDriver {
     if (!out) return false;
     this.stats.turns++;
     if (standIn) this.stats.standIns++;
-    else this.tableLine(colour, turn, before);
+    else this.talk.tableLine(colour, turn, before);
     return true;
   }
 
@@ -256,60 +325,6 @@ export class BotDriver {
       for (const q of pact.standing) if (q !== colour) out.add(q);
     }
     return [...out];
-  }
-
-  /** Draw offers (decline unless behind) and pact proposals (`decidePact`) to the bot seats. */
-  private answerPress(match: Match): void {
-    const position = match.position;
-    const offer = match.press.draws.current();
-    let offerOpen = offer !== null;
-    for (const seat of match.seats.seats.values()) {
-      if (seat.bot === null) continue;
-      const me = seat.colour;
-      if (!((position.activeMask >> colourIndex(me)) & 1)) continue;
-      if (offer && offerOpen && offer.by !== me && !offer.accepted.includes(me) && this.first(`draw:${offer.id}:${me}`)) {
-        const accept = this.isBehind(position, me);
-        this.press(me, accept ? 'draw_accept' : 'draw_decline', { offer: offer.id });
-        // One decline ends the offer: the other bots have nothing left to answer.
-        if (!accept) offerOpen = false;
-      }
-      const betrayals = match.press.pacts.betrayalsFor(me as MemberId);
-      for (const pact of match.press.pacts.viewsFor(me as MemberId)) {
-        if (pact.status !== 'proposed' || pact.accepted.includes(me) || !this.first(`pact:${pact.id}:${me}`)) continue;
-        const decision = decidePact(position, me, pact, betrayals);
-        this.press(me, decision.accept ? 'pact_accept' : 'pact_decline', { pact: pact.id });
-      }
-    }
-  }
-
-  private first(key: string): boolean {
-    if (this.answered.has(key)) return false;
-    this.answered.add(key);
-    return true;
-  }
-
-  private isBehind(position: Position, me: Colour): boolean {
-    const s = scores(position);
-    const actives = COLOURS.filter((c) => (position.activeMask >> colourIndex(c)) & 1);
-    const mean = actives.reduce((sum, c) => sum + s[colourIndex(c)], 0) / Math.max(1, actives.length);
-    return s[colourIndex(me)] < mean - BEHIND_MARGIN;
-  }
-
-  /** A short table line about a bot's own turn, at most one per `tableMessageMs` in the room. */
-  private tableLine(colour: Colour, turn: Turn, before: Position): void {
-    const now = this.port.now();
-    // Never faster than the press's own rate (`rate_limited`), whatever the setting.
-    if (now - this.lastTableMessage < Math.max(this.settings.tableMessageMs, RATE_INTERVAL_MS)) return;
-    const played = playTurn(before, turn);
-    const text = played.ok ? tableMessage(before, played.value.effects, colour) : null;
-    if (!text) return;
-    this.lastTableMessage = now;
-    this.press(colour, 'press_send', { channel: 'table', text });
-  }
-
-  private press(member: Colour, message: 'draw_accept' | 'draw_decline' | 'pact_accept' | 'pact_decline' | 'press_send', payload: unknown): void {
-    this.stats.press++;
-    void this.port.submit({ type: 'press', member: member as MemberId, message, payload }, (r) => this.refused(r));
   }
 
   /** The delay before the turn of ply `version`, drawn from the room's seed in [min, max]. */
@@ -341,11 +356,38 @@ export async function seatCreationBots(options: unknown, match: Match, submit: (
     type: 'add_bot',
     colour: null,
     target: c,
-    level: bots[c]!,
+    level: bots[c]!.level,
     atCreation: true,
   }));
   for (const intent of intents) if (!(await submit(intent))) throw joinError('storage_unavailable', 'the bots could not be seated');
   if (match.seats.allBots() && !(await submit({ type: 'start', colour: null, auto: true }))) {
     throw joinError('storage_unavailable', 'the game could not be started');
   }
+}
+
+/**
+ * The bot options of a new room's config, from its (checked) create options: `autostart`,
+ * `stand_in`, and a personality for every seat, the one named in `bots` or drawn now (so a
+ * seat given a bot later has one too); stored with the game, so a restore keeps them.
+ */
+export function botConfigOf(options: unknown): NonNullable<RoomConfig['bots']> {
+  const o = isPlainObject(options) ? options : {};
+  const parsed = check(BotsOption, o.bots ?? {});
+  const named = parsed.ok ? parsed.value : {};
+  const seed = randomInt(2 ** 32);
+  const personalities: Partial<Record<Colour, BotPersonality>> = {};
+  for (const c of COLOURS) personalities[c] = named[c]?.personality ?? drawPersonality(seed, c);
+  return { autostart: o.autostart === true, standIn: o.stand_in !== false, personalities };
+}
+
+/** The bot driver of a room with this journal, links and pipeline (its seed from the room's code). */
+export function roomBots(journal: Journal, links: Connections, pipeline: Pipeline, now: () => number, settings: BotSettings): BotDriver {
+  const port: BotRoomPort = {
+    match: () => journal.match,
+    links,
+    submit: (intent, refused) => pipeline.step(intent, undefined, intent.type, refused),
+    now,
+    seed: seedOfCode(journal.code),
+  };
+  return new BotDriver(port, settings);
 }

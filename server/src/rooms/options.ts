@@ -1,5 +1,5 @@
 /** Create options of a `djambi` room: rules, clock and visibility (timings are server settings). */
-import { check, CREATE_KEYS, CreateOptions, isPlainObject, ok, type Rules } from '@djambi/shared';
+import { type BotPersonality, check, CREATE_KEYS, type Colour, CreateOptions, isPlainObject, ok, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
 import type { PressRoomOptions } from '../press/types.js';
 
@@ -24,6 +24,8 @@ export interface RoomConfig {
   readonly press: PressRoomOptions;
   /** SHA-256 (hex) of the host token `POST /api/rooms` made (absent: the first to sit hosts). */
   readonly hostHash?: string;
+  /** The computer players' create options, replayed with the game (absent in games stored before them: no autostart, stand-in on). */
+  readonly bots?: { readonly autostart: boolean; readonly standIn: boolean; readonly personalities: Partial<Record<Colour, BotPersonality>> };
 }
 
 /** Server-wide settings copied into every room's config. */

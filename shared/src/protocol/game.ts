@@ -244,24 +244,52 @@ export const ROOM_VISIBILITIES = ['private', 'public'] as const;
 export type RoomVisibility = (typeof ROOM_VISIBILITIES)[number];
 
 const hostHashText = '"hostHash" must be the SHA-256 (hex) of a host token';
-const botsText = '"bots" must map seat colours (R, B, Y, G) to levels (easy, normal, hard)';
-/** The `bots` create option: seat colour → level, e.g. `{ "B": "easy", "Y": "normal" }`. */
+const botsText = '"bots" must map seat colours (R, B, Y, G) to levels (easy, normal, hard) or to { level, personality? }';
+/** Bot personalities: `loyal` keeps its pacts, `cautious` guards its chief and leaves a pact openly when it no longer pays, `treacherous` breaks pacts when that pays. */
+export const BOT_PERSONALITIES = ['loyal', 'cautious', 'treacherous'] as const;
+/** A computer player's personality (a secret of the bot: never shown to the other players). */
+export type BotPersonality = (typeof BOT_PERSONALITIES)[number];
+/** One bot seat of the `bots` create option, its personality absent when the room picks one from its seed. */
+export interface BotSeatOption {
+  readonly level: BotLevel;
+  readonly personality?: BotPersonality;
+}
+const BotSeatSchema = v.union(
+  [
+    v.picklist(BOT_LEVELS, botsText),
+    v.pipe(
+      v.custom<Record<string, unknown>>(isPlainObject, botsText),
+      v.strictObject({ level: v.picklist(BOT_LEVELS, botsText), personality: v.optional(v.picklist(BOT_PERSONALITIES, botsText)) }, botsText),
+    ),
+  ],
+  botsText,
+);
+/**
+ * The `bots` create option: seat colour → level, e.g. `{ "B": "easy", "Y": "normal" }`, or →
+ * `{ level, personality? }` (`{ "B": { "level": "hard", "personality": "treacherous" } }`).
+ * Decodes every seat to a `BotSeatOption`.
+ */
 export const BotsOption = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, botsText),
   v.strictObject(
-    Object.fromEntries(COLOURS.map((c) => [c, v.optional(v.picklist(BOT_LEVELS, botsText))])) as Record<
-      Colour,
-      v.OptionalSchema<v.PicklistSchema<typeof BOT_LEVELS, string>, undefined>
-    >,
+    Object.fromEntries(COLOURS.map((c) => [c, v.optional(BotSeatSchema)])) as Record<Colour, v.OptionalSchema<typeof BotSeatSchema, undefined>>,
     botsText,
   ),
-  v.transform((o) => o as Partial<Record<Colour, BotLevel>>),
+  v.transform((o) => {
+    const out: Partial<Record<Colour, BotSeatOption>> = {};
+    for (const c of COLOURS) {
+      const seat = o[c];
+      if (seat !== undefined) out[c] = typeof seat === 'string' ? { level: seat } : seat;
+    }
+    return out;
+  }),
 );
 /**
  * The create-only options of a room (`POST /api/rooms` body; with the join options, the options
  * of `client.create`): `rules?`, `clock?`, `visibility?`, `press_visibility?`,
- * `reveal_press_after_game?`, `bots?` (seat colour → bot level), `autostart?` (start once every
- * seat is taken, e.g. one person against three bots). A bad `rules` is the engine's `bad_rules` (the issue's path is
+ * `reveal_press_after_game?`, `bots?` (seat colour → bot level or `{ level, personality? }`),
+ * `autostart?` (start once every seat is taken, e.g. one person against three bots), `stand_in?`
+ * (a bot plays for a player who is away; on by default). A bad `rules` is the engine's `bad_rules` (the issue's path is
  * `rules`); every other issue is `bad_options`.
  */
 export const CreateOptions = v.pipe(
