@@ -4,7 +4,7 @@
  * viewer (`/g/CODE/replay`, `/replay`, and a finished game whose room is gone) is a chunk of its own.
  */
 import './ui/styles.css';
-import { S } from './i18n/strings.js';
+import { initLocale, S } from './i18n/strings.js';
 import { h, replace } from './ui/dom.js';
 
 /** What a page leaves behind to clean up when the route changes. */
@@ -58,4 +58,5 @@ function startRouter(root: HTMLElement): void {
   void route();
 }
 
-startRouter(document.getElementById('app')!);
+// The language (and its chunk) first: every page renders in it.
+void initLocale().then(() => startRouter(document.getElementById('app')!));

@@ -1,608 +1,102 @@
 /**
- * Every user-visible string of the client, in one place, ready for translation.
- * A translation is another object of type `Strings`; `setLocale` swaps it.
+ * The strings in use, and the choice of language. English (`en.ts`) is bundled; every other
+ * language is a chunk of its own, loaded with `import()` by `setLocale` before the page renders.
+ * Modules read the strings through the live binding `S` at render time, so a page rendered after
+ * `setLocale` speaks the new language (the header's picker reloads the page).
  */
-import type { Colour, DrawReason, EliminationCause, Kind } from '@djambi/shared';
+import { savedLocale } from '../ui/prefs.js';
+import { en, type Strings } from './en.js';
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green' };
+export { en, type Strings };
 
-const KIND_NAMES: Record<Kind, string> = {
-  chief: 'Chief',
-  assassin: 'Assassin',
-  reporter: 'Reporter',
-  diplomat: 'Diplomat',
-  necromobile: 'Necromobile',
-  militant: 'Militant',
+/** The languages of the interface, English (the reference) first. */
+export const LOCALES = ['en', 'fr', 'es', 'ru', 'ko', 'ar'] as const;
+/** One language of the interface. */
+export type Locale = (typeof LOCALES)[number];
+
+/** Each language's name in its own language, for the picker. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+  ru: 'Русский',
+  ko: '한국어',
+  ar: 'العربية',
 };
 
-/** One letter per kind, drawn on the pieces. */
-const KIND_LETTERS: Record<Kind, string> = {
-  chief: 'C',
-  assassin: 'A',
-  reporter: 'R',
-  diplomat: 'D',
-  necromobile: 'N',
-  militant: 'M',
+/** The languages written right to left. */
+const RTL: ReadonlySet<Locale> = new Set<Locale>(['ar']);
+
+/** The lazily loaded languages: one Vite chunk each. */
+const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Strings>> = {
+  fr: () => import('./fr.js').then((m) => m.fr),
+  es: () => import('./es.js').then((m) => m.es),
+  ru: () => import('./ru.js').then((m) => m.ru),
+  ko: () => import('./ko.js').then((m) => m.ko),
+  ar: () => import('./ar.js').then((m) => m.ar),
 };
 
-const DRAW_REASONS: Record<DrawReason, string> = {
-  no_legal_move: 'no player can move',
-  agreement: 'by agreement',
-  no_progress: 'no progress for too long',
-  mutual_elimination: 'the last players fell together',
-};
+/** The strings in use (a live binding: read it when rendering, not at module load). */
+export let S: Strings = en;
+/** The language in use. */
+export let locale: Locale = 'en';
 
-const CAUSES: Record<EliminationCause, string> = {
-  killed: 'chief killed',
-  encircled: 'encircled',
-  resigned: 'resigned',
-};
+/** Whether `tag` names a language of the interface. */
+export function isLocale(tag: string): tag is Locale {
+  return (LOCALES as readonly string[]).includes(tag);
+}
 
-/** English, the reference locale. */
-export const en = {
-  appName: 'Djambi',
-  tagline: "Machiavelli's chessboard, for four players, online",
-  colour: (c: Colour): string => COLOUR_NAMES[c],
-  kind: (k: Kind): string => KIND_NAMES[k],
-  kindLetter: (k: Kind): string => KIND_LETTERS[k],
-  pieceLabel: (c: Colour, k: Kind, alive: boolean): string =>
-    alive ? `${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()}` : `corpse (was ${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()})`,
-  squareLabel: (sq: string, piece: string | null, maze: boolean): string => `${sq}${maze ? ', the maze' : ''}${piece ? `: ${piece}` : ', empty'}`,
+/** The first of the browser's languages (`navigator.languages`, "fr-CA", "ko") that the interface speaks; else English. */
+export function pickLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split(/[-_]/)[0];
+    if (isLocale(base)) return base;
+  }
+  return 'en';
+}
 
-  nav: { home: 'Home', rules: 'Rules', back: 'Back' },
-  notFound: 'Page not found.',
-  loading: 'Loading…',
+/** The strings of `l` (loading its chunk). */
+export function loadStrings(l: Locale): Promise<Strings> {
+  return l === 'en' ? Promise.resolve(en) : LOADERS[l]();
+}
 
-  bots: {
-    playTitle: 'Play against the computer',
-    playHint: 'You against three computer players; the game starts at once.',
-    level: 'Level',
-    levelName: (level: string): string => ({ easy: 'Easy', normal: 'Normal', hard: 'Hard' })[level] ?? level,
-    play: 'Play',
-    starting: 'Starting…',
-    failed: (why: string): string => `Could not start the game: ${why}`,
-    seatsTitle: 'Computer players',
-    seatsHint: 'Any seat can be a computer player; people joining by the invite link get the others.',
-    person: 'Person',
-    seatLabel: (colour: string): string => `${colour} seat`,
-  },
+/** The writing direction of `l`. */
+export function dirOf(l: Locale): 'ltr' | 'rtl' {
+  return RTL.has(l) ? 'rtl' : 'ltr';
+}
 
-  home: {
-    createTitle: 'New game',
-    players: 'Players',
-    playersOption: (n: number): string => (n === 4 ? '4 players' : n === 3 ? '3 players (Green is a hostage)' : '2 players (two armies each)'),
-    visibility: 'Visibility',
-    private: 'Private: only people with the link can join',
-    public: 'Public: listed below for anyone to join or watch',
-    clock: 'Clock',
-    clockOff: 'No clock',
-    clockOn: 'Play with a clock (running out of time resigns)',
-    clockMinutes: 'Minutes per player',
-    clockIncrement: 'Seconds added per turn',
-    clockPresets: 'Presets',
-    clockPreset: (name: string): string => (name === 'day' ? '1 day per move' : name),
-    clockPresetHint: (name: string): string =>
-      name === 'day' ? 'Slow game over several days: 1 day, plus 1 day after each move' : `${name.split('+')[0]} minutes, +${name.split('+')[1]} s per turn`,
-    rulesTitle: 'Rule options',
-    rulesHint: 'The defaults are the standard game.',
-    talk: 'Talk',
-    pressExistence: 'Everyone may see who talks privately with whom (never what is said)',
-    pressReveal: 'After the game, show every private conversation to all',
-    create: 'Create game',
-    creating: 'Creating…',
-    createFailed: (why: string): string => `Could not create the game: ${why}`,
-    joinTitle: 'Join a game',
-    joinCode: 'Game code',
-    joinPlaceholder: 'e.g. K7MPQ2',
-    join: 'Join',
-    badCode: 'A game code has 6 letters or digits.',
-    publicTitle: 'Public games',
-    publicEmpty: 'No public game right now. Create one!',
-    publicFailed: 'Could not load the list of public games.',
-    refresh: 'Refresh',
-    roomPlayers: (n: number, max: number): string => `${n}/${max} seated`,
-    roomWaiting: 'waiting for players',
-    roomPlaying: 'in progress',
-    roomFinished: 'finished',
-    roomJoin: 'Join',
-    roomWatch: 'Watch',
-  },
+/** Use `l` from now on: its strings, and `<html lang dir>`. */
+export async function setLocale(l: Locale): Promise<void> {
+  const strings = await loadStrings(l);
+  S = strings;
+  locale = l;
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = l;
+    document.documentElement.dir = dirOf(l);
+  }
+}
 
-  ruleOptions: {
-    layout: { label: 'Starting layout', mirror: 'Mirror (assassins face each other)', chhobu_rotational: 'Rotational (as in chhobu)' },
-    reporter: {
-      label: 'Reporter',
-      optional_single: 'May kill one adjacent enemy',
-      mandatory_single: 'Must kill one adjacent enemy if any',
-      all_adjacent: 'Kills every orthogonal neighbour',
-    },
-    self_kill: { label: 'Own pieces', false: 'Can never be killed', true: 'May be killed (never the own chief)' },
-    maze_exit_order: {
-      label: 'Leaving the maze',
-      act_exit_place: 'Exit first, then place the chief',
-      act_place_exit: 'Place the chief first, then exit',
-    },
-    encirclement: {
-      label: 'Encirclement',
-      group: 'Chief and its group walled in by corpses',
-      literal_ring: 'Chief ringed by corpses',
-      throne_access: 'No corpse-free path to the maze',
-    },
-    neutral_pieces_untouchable: { label: 'Frozen armies', true: 'Untouchable obstacles', false: 'May be killed or moved' },
-    no_progress_rounds: { label: 'Draw after quiet rounds', hint: '0 turns the no-progress draw off' },
-  },
+/** The language chosen in the header before, else the browser's. */
+export function preferredLocale(): Locale {
+  const saved = savedLocale();
+  if (saved && isLocale(saved)) return saved;
+  return pickLocale(typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]));
+}
 
-  game: {
-    code: (code: string): string => `Game ${code}`,
-    connecting: 'Connecting…',
-    notFound: 'This game does not exist or has ended.',
-    yourName: 'Your name',
-    namePlaceholder: 'Name shown to the other players',
-    takeSeat: 'Take a free seat',
-    takeColour: (c: Colour): string => `Sit as ${COLOUR_NAMES[c]}`,
-    watch: 'Watch',
-    seatsTitle: 'Seats',
-    seatFree: 'free',
-    seatYou: 'you',
-    seatAway: (since: string): string => `away ${since}`,
-    seatReconnecting: (since: string): string => `connection lost ${since} ago, may come back`,
-    seatConnected: 'connected',
-    seatBot: 'computer',
-    seatStandIn: 'away, bot standing in',
-    seatHostage: 'hostage army',
-    moveHere: 'Move here',
-    askSwap: 'Ask to swap',
-    acceptSwap: 'Swap',
-    swapPending: 'swap asked',
-    swapAsked: 'wants your seat',
-    seatReady: 'ready',
-    imReady: "I'm ready",
-    notReady: 'Not ready after all',
-    readyCount: (ready: number, total: number): string => `${ready} of ${total} ready`,
-    spectators: (n: number): string => (n === 1 ? '1 spectator' : `${n} spectators`),
-    invite: 'Invite',
-    copyLink: 'Copy invite link',
-    copied: 'Link copied',
-    qrLabel: 'QR code of the invite link',
-    seatLink: 'Copy my seat link',
-    seatLinkHint: 'Open this link on another device to move your seat there. Keep it secret.',
-    start: 'Start the game',
-    waitingForPlayers: (n: number): string => (n === 1 ? 'Waiting for 1 more player' : `Waiting for ${n} more players`),
-    waitingForStart: 'Waiting for a player to start the game',
-    hostBadge: 'host',
-    hostIs: (name: string): string => `Host: ${name}`,
-    youHost: 'You are the host: you start the game and may remove players before it.',
-    waitingForHost: (name: string): string => `Waiting for ${name} to start the game`,
-    waitingForHostSeat: 'Waiting for the host to take a seat and start the game',
-    removePlayer: 'Remove',
-    removePlayerLabel: (name: string): string => `Remove ${name} from the table`,
-    removeConfirm: (name: string): string => `Remove ${name} from the table? Their seat becomes free.`,
-    spectatorList: 'Spectators',
-    watchingAs: (name: string): string => `You watch as ${name}`,
-    spectatorName: 'Your name as a spectator',
-    rename: 'Change',
-    fullTitle: 'This game is full',
-    full: 'This game is full: watch it, or create your own.',
-    startedTitle: 'This game has started',
-    started: 'This game has already started: watch it, or create your own.',
-    watchIt: 'Watch this game',
-    createOwn: 'Create your own game',
-    unknownTitle: 'No such game',
-    unknown: 'There is no game with this code. Check the link, or go home to create one.',
-    joinFailed: 'You could not join this game.',
-    resign: 'Resign',
-    resignConfirm: 'Resign this game? Your chief dies and you are out.',
-    offerDraw: 'Offer a draw',
-    acceptDraw: 'Accept the draw',
-    declineDraw: 'Decline',
-    drawOffered: (c: Colour): string => `${COLOUR_NAMES[c]} offers a draw`,
-    yes: 'Yes',
-    no: 'No',
-    cancel: 'Cancel',
-    viewAs: 'View from',
-    flipHint: 'Choose whose corner is at the bottom',
-    rulesLink: 'Rules',
-    spectating: 'You are watching',
-  },
+/** Set the preferred language before the first render (English when its chunk cannot load). */
+export async function initLocale(): Promise<void> {
+  try {
+    await setLocale(preferredLocale());
+  } catch {
+    await setLocale('en');
+  }
+}
 
-  status: {
-    title: 'Status',
-    toMove: (c: Colour, extra: boolean): string => `${COLOUR_NAMES[c]} to move${extra ? ' (ruler’s extra turn)' : ''}`,
-    yourTurn: 'Your turn',
-    yourTurnExtra: 'Your turn (extra turn as ruler)',
-    ruler: 'Ruler',
-    noRuler: 'nobody in power',
-    control: 'Armies',
-    controlledBy: (army: Colour, by: Colour): string => (army === by ? `${COLOUR_NAMES[army]}: own` : `${COLOUR_NAMES[army]}: held by ${COLOUR_NAMES[by]}`),
-    frozen: (army: Colour): string => `${COLOUR_NAMES[army]}: frozen`,
-    hostage: (army: Colour): string => `${COLOUR_NAMES[army]}: hostage`,
-    gone: (army: Colour): string => `${COLOUR_NAMES[army]}: no pieces`,
-    eliminated: 'Out',
-    eliminatedEntry: (c: Colour, cause: EliminationCause, by: Colour | null): string =>
-      `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` by ${COLOUR_NAMES[by]}` : ''})`,
-    /** A player whose clock ran out (the engine records it as a resignation). */
-    eliminatedOnTime: (c: Colour): string => `${COLOUR_NAMES[c]} (out of time)`,
-    clocks: 'Clocks',
-    resultWin: (c: Colour): string => `${COLOUR_NAMES[c]} wins`,
-    resultDraw: (reason: DrawReason): string => `Draw: ${DRAW_REASONS[reason]}`,
-    ranking: 'Ranking',
-    notStarted: 'Not started',
-    viewingPast: (ply: number, total: number): string => `Looking at move ${ply} of ${total}`,
-    backToLive: 'Back to the live position',
-  },
+/** The server names a spectator who chose no name "Spectator N" (docs/PROTOCOL.md); shown in the viewer's language. */
+const DEFAULT_SPECTATOR = /^Spectator (\d{1,6})$/;
 
-  prompt: {
-    spectator: 'Watching.',
-    notYourTurn: (c: Colour): string => `Waiting for ${COLOUR_NAMES[c]}.`,
-    piece: 'Your turn: pick a piece.',
-    destination: 'Pick a destination (or another piece).',
-    placement: 'Place the victim: pick an empty square.',
-    placementDisplaced: 'Place the displaced piece: pick an empty square.',
-    placementCorpse: 'Place the corpse: pick an empty square.',
-    exit: 'Leave the maze: pick an exit square.',
-    reporter: 'The reporter may kill one neighbour: pick a victim or choose no kill.',
-    reporterRequired: 'The reporter must kill: pick a victim.',
-    confirm: 'Send this turn?',
-    breaksPact: (names: readonly string[]): string =>
-      `This turn breaks your pact with ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('')}. Send it anyway?`,
-    sending: 'Sending…',
-    reconnecting: 'Reconnecting: your turn will be sent',
-    history: 'Looking at an earlier position.',
-    gameOver: 'The game is over.',
-    notStarted: 'The game has not started.',
-    illegal: 'Not a legal choice here.',
-    rejected: (why: string): string => `The server refused the turn: ${why}`,
-    refused: (why: string): string => `Refused: ${why}`,
-  },
-
-  controls: {
-    undo: 'Undo',
-    cancel: 'Cancel',
-    confirm: 'Send',
-    noKill: 'No kill',
-    confirmToggle: 'Confirm turns before sending',
-    sound: 'Sounds (moves, kills, your turn, messages)',
-    keyboardLabel: 'Type a square',
-    keyboardPlaceholder: 'e.g. e5',
-    keyboardHint: 'Type squares like e5 and press Enter; Backspace on an empty field undoes.',
-    first: 'First position',
-    prev: 'Previous move',
-    next: 'Next move',
-    last: 'Live position',
-  },
-
-  moves: {
-    title: 'Moves',
-    /** Link to the game record as text (docs/NOTATION.md). */
-    record: 'Game record (text)',
-    none: 'No moves yet.',
-    pass: 'pass',
-    resign: 'resigns',
-    timeout: 'out of time',
-    moveLabel: (n: number, text: string): string => `Move ${n}: ${text}`,
-    recordJson: 'Game record (JSON)',
-    replay: 'Replay',
-  },
-
-  board: {
-    label: 'Djambi board',
-    description: (view: Colour): string => `Board seen from ${COLOUR_NAMES[view]}'s corner.`,
-    lastMove: (text: string): string => `Last move: ${text}`,
-    selectedSuffix: ' (selected)',
-    optionSuffix: ' (can be chosen)',
-  },
-
-  net: {
-    disconnected: 'Connection lost.',
-    offline: 'Connection lost: you are offline. Waiting for the network…',
-    reconnecting: (s: number): string => `Connection lost. Retrying in ${s} s…`,
-    reconnectingNow: 'Reconnecting…',
-    /** The server said it restarts (or the game moved to another server): not an error. */
-    restarting: 'The server is restarting, reconnecting…',
-    reconnected: 'Reconnected.',
-    notSent: 'Not connected: that was not sent. Try again when the connection is back.',
-    retryNow: 'Retry now',
-    gaveUp: 'Could not reconnect. Reload the page to try again.',
-    seatLost: 'Your seat was taken over from another device; you are watching.',
-  },
-
-  rulesPage: {
-    title: 'How to play Djambi',
-    intro:
-      'Djambi ("Machiavelli\'s chessboard", Jean Anesto, 1975) is played by four on a 9×9 board. Each player commands an army of nine pieces from a corner. The aim: be the last chief alive.',
-    boardTitle: 'The board and the maze',
-    board:
-      'The centre square, e5, is the maze. Only a chief may stop on it; every piece may cross it while it is empty. A living chief on the maze is in power: its player, the ruler, plays again after each other player.',
-    movesTitle: 'Moving',
-    moves:
-      'On your turn you move one piece you control, in a straight line in any of the 8 directions, as far as the squares are empty (the militant only 1 or 2 squares). No jumping. Then the piece acts.',
-    corpsesTitle: 'Corpses',
-    corpses:
-      'A killed piece is not removed: it becomes a corpse, turned face down, and blocks lines. Corpses belong to nobody. Only the necromobile moves them.',
-    piecesTitle: 'The pieces',
-    pieces: {
-      chief: 'Moves like a queen and kills by moving onto an enemy; you then place the corpse on any empty square. May stop on the maze and take power.',
-      assassin: 'Kills by moving onto an enemy; the corpse goes to the square the assassin came from.',
-      reporter: 'Moves only onto empty squares, then may kill one enemy right next to it (not diagonally). The victim stays where it is.',
-      diplomat: 'Kills nobody. Moves onto an enemy piece and places it, alive, on any empty square (a chief even on the maze).',
-      necromobile: 'Kills nobody. Moves onto a corpse and places it on any empty square. Keeps its chief from being encircled.',
-      militant: 'Moves 1 or 2 squares and kills by moving onto an enemy, placing its corpse. Can never enter the maze.',
-    },
-    turnTitle: 'A turn in several steps',
-    turn: 'After choosing the piece and its destination, the board asks for whatever the move needs: where to put the victim or the displaced piece, where to leave the maze, or whom the reporter kills (or "no kill").',
-    powerTitle: 'Killing a chief, encirclement',
-    power:
-      'Kill a chief and you take over its whole army. A chief walled in by corpses (with no living necromobile) is encircled and dies; its army goes to the ruler, or freezes if nobody is in power.',
-    endTitle: 'End of the game',
-    end: 'The last player with a living chief wins. A player may resign; a draw can be agreed by all, or happens when nobody can move or after a long time without progress.',
-    diagrams: {
-      chief: 'Dots: where the chief can go. It kills the red-marked piece by moving onto it.',
-      assassin: 'The assassin kills the red-marked piece; the corpse lands where the assassin started.',
-      reporter: 'The reporter moves to the orange square, then may kill the red-marked neighbour.',
-      diplomat: 'The diplomat moves onto the red-marked chief and puts it, alive, on an orange square.',
-      necromobile: 'The necromobile moves onto the corpse and puts it on an orange square.',
-      militant: 'Dots: the militant moves one or two squares in any direction.',
-    },
-    diagramMaze: 'The maze in the centre.',
-  },
-
-  press: {
-    title: 'Talk',
-    headerLink: 'Talk',
-    unread: (n: number): string => (n === 1 ? '1 unread message' : `${n} unread messages`),
-    connecting: 'Joining the table talk…',
-    tabsLabel: 'Conversations',
-    table: 'Table',
-    spectators: 'Spectators',
-    reveal: 'After the game',
-    privateWith: (names: string): string => `Private conversation with ${names}`,
-    groupWith: (names: string): string => `Group with ${names}`,
-    empty: 'No messages yet.',
-    earlier: (n: number): string => (n === 1 ? 'Show 1 earlier line' : `Show ${n} earlier lines`),
-    loadOlder: 'Load older messages',
-    loadingOlder: 'Loading older messages…',
-    youTag: ' (you)',
-    names: (names: readonly string[]): string => names.join(', '),
-    othersLine: (lines: readonly string[]): string => `Other conversations: ${lines.join('; ')}`,
-    spectator: 'Spectator',
-    placeholder: (where: string): string => `Write to ${where}…`,
-    placeholderTable: 'Write to the table…',
-    placeholderSpectators: 'Write to the spectators…',
-    send: 'Send',
-    counter: (n: number, max: number): string => `${n}/${max}`,
-    counterLabel: (n: number, max: number): string => `${n} of ${max} characters`,
-    tooLong: (max: number): string => `At most ${max} characters.`,
-    readOnlyTable: 'Spectators read the table; they talk in the Spectators tab.',
-    closed: 'This conversation is closed.',
-    notActive: 'You are out of the game: you can read this conversation but no longer write in it.',
-    talkTo: 'Message',
-    talkToLabel: (name: string): string => `Talk privately with ${name}`,
-    newGroup: 'New group',
-    groupHint: 'Choose at least two other players.',
-    openGroup: 'Open the group',
-    opening: 'Opening…',
-    existsLine: (names: string): string => `${names} talk privately`,
-    dismiss: 'Dismiss',
-    rateLimited: (seconds: number): string => `Too fast: wait ${seconds} s and try again.`,
-    errors: {
-      message_too_long: 'The message is too long.',
-      empty_message: 'The message is empty.',
-      bad_text: 'The message contains characters that cannot be sent.',
-      not_allowed: 'You cannot write here.',
-      not_member: 'You are not in this conversation.',
-      no_such_channel: 'This conversation does not exist.',
-      game_not_started: 'Private talk and pacts open when the game starts.',
-      game_over: 'The game is over.',
-      not_active: 'That player is out of the game.',
-      not_seated: 'Only seated players can do that.',
-      channel_full: 'This conversation is full.',
-      author_limit: 'You have posted as many messages here as one person may in a game.',
-      bad_members: 'Choose players of this game.',
-      pact_exists: 'These players already have a pact.',
-      too_many_pacts: 'Too many pacts are waiting for answers.',
-      pact_closed: 'This pact is over for you.',
-      already_answered: 'You have already answered.',
-      no_such_pact: 'There is no such pact.',
-    } as Record<string, string>,
-    refused: (why: string): string => `Refused: ${why}`,
-  },
-
-  pacts: {
-    title: 'Pacts',
-    none: 'No pacts.',
-    explain: 'A pact is a promise of non-aggression: no kill, no diplomat move against each other, no encircling. Breaking it is allowed, and recorded.',
-    /** Members of a pact, e.g. "Ada · Gus". */
-    members: (names: readonly string[]): string => names.join(' · '),
-    /** A list of details, e.g. "3 rounds, secret". */
-    list: (items: readonly string[]): string => items.filter(Boolean).join(', '),
-    line: (members: string, details: string): string => `${members}: ${details}`,
-    invitationLine: (proposer: string, members: string, terms: string): string => `${proposer} proposes a pact: ${members} (${terms})`,
-    waitingLine: (members: string, waiting: string, terms: string): string => `${members}: waiting for ${waiting} (${terms})`,
-    endedCount: (n: number): string => `Ended (${n})`,
-    inForce: 'in force',
-    rounds: (n: number | null): string => (n === null ? 'no time limit' : n === 1 ? '1 round' : `${n} rounds`),
-    turnsLeft: (n: number): string => (n === 1 ? '1 turn left' : `${n} turns left`),
-    announced: 'announced to the table',
-    secret: 'secret',
-    broken: 'broken',
-    notBound: 'you are no longer bound',
-    accept: 'Accept',
-    decline: 'Decline',
-    withdraw: 'Withdraw',
-    leave: 'Leave',
-    leaveLabel: (names: string): string => `Leave the pact with ${names}`,
-    propose: 'Propose a pact',
-    proposeWith: 'With',
-    proposeRounds: 'Rounds',
-    proposeRoundsHint: 'empty: until someone leaves',
-    proposeAnnounce: 'Announce it to the table once in force',
-    proposeSubmit: 'Propose',
-    proposeNeedsOne: 'Choose at least one player.',
-    endReason: {
-      declined: 'declined',
-      withdrawn: 'withdrawn',
-      left: 'left',
-      betrayed: 'betrayed',
-      expired: 'expired',
-      eliminated: 'a member left the game',
-      game_over: 'the game ended',
-    } as Record<string, string>,
-    event: {
-      proposed: (by: string, members: string): string => `${by} proposes a pact: ${members}.`,
-      accepted: (by: string, members: string): string => `${by} accepts the pact ${members}.`,
-      declined: (by: string, members: string): string => `${by} declines the pact ${members}.`,
-      withdrawn: (by: string, members: string): string => `${by} withdraws the pact ${members}.`,
-      in_force: (_by: string, members: string): string => `The pact ${members} is in force.`,
-      left: (by: string, members: string): string => `${by} leaves the pact ${members}.`,
-      eliminated: (by: string, members: string): string => `${by} is out of the game and released from the pact ${members}.`,
-      expired: (_by: string, members: string): string => `The pact ${members} has expired.`,
-    } as Record<string, (by: string, members: string) => string>,
-    tableInForce: (members: string, rounds: string): string => `Pact announced: ${members} (${rounds}).`,
-    tableEnded: (members: string, reason: string): string => `The announced pact ${members} has ended: ${reason}.`,
-    betrayal: (traitor: string, victim: string, acts: string, turn: number, text: string): string =>
-      `${traitor} betrayed ${victim}: ${acts} on turn ${turn}${text ? ` (${text})` : ''}.`,
-    acts: { kill: 'killed a piece', displace: 'moved a piece with a diplomat', encircle: 'encircled the chief' } as Record<string, string>,
-    betrayalTitle: 'Betrayal!',
-  },
-
-  reveal: {
-    title: 'Everything that was said and agreed',
-    hiddenConversations: 'Private conversations stay private in this game; pacts and betrayals are shown.',
-    nothing: 'Nothing was said or agreed.',
-    beforeFirst: 'Before the first turn',
-    afterTurn: (n: number): string => `After turn ${n}`,
-    pactsTitle: 'Pacts',
-    betrayalsTitle: 'Betrayals',
-    noBetrayal: 'Nobody betrayed anybody.',
-    channelOpened: (by: string, names: string): string => `${by} opened a conversation with ${names}.`,
-    pactLine: (members: string, proposer: string, terms: string, outcome: string): string => `${members} (proposed by ${proposer}; ${terms}): ${outcome}`,
-    neverInForce: 'never in force',
-    draw: (event: string, by: string): string =>
-      event === 'offered'
-        ? `${by} offers a draw.`
-        : event === 'accepted'
-          ? `${by} accepts the draw.`
-          : event === 'declined'
-            ? `${by} declines the draw.`
-            : event === 'passed'
-              ? 'The draw is agreed.'
-              : 'The draw offer lapses.',
-    where: (label: string): string => `[${label}]`,
-    terms: (rounds: string, announced: string): string => `${rounds}, ${announced}`,
-    loadOlder: (where: string): string => `Load older messages: ${where}`,
-  },
-
-  /** The replay viewer, finished games and record import. */
-  replay: {
-    finishedTitle: (code: string): string => `Game ${code} (finished)`,
-    replayTitle: (code: string): string => `Replay of game ${code}`,
-    importedTitle: 'Imported game',
-    openReplay: 'Open the replay viewer',
-    backToGame: 'Game page',
-    loading: 'Loading the game…',
-    loadFailed: (why: string): string => `Could not load this game: ${why}`,
-    notFound: 'No game with this code was ever played here.',
-    inProgress: 'This game is not finished.',
-    result: 'Result',
-    noResult: 'No result',
-    players: 'Players',
-    position: (ply: number, total: number): string => `Move ${ply} of ${total}`,
-    start: 'Start position',
-    first: 'First position (Home)',
-    prev: 'Previous move (←)',
-    next: 'Next move (→)',
-    last: 'Last position (End)',
-    play: 'Play (space)',
-    pause: 'Pause (space)',
-    slider: 'Move',
-    linkToMove: 'Link to this move',
-    story: 'Moves and press',
-    revealHidden: 'Private conversations stay private in this game; the table, pacts and betrayals are shown.',
-    noReveal: 'The press of this game is not revealed.',
-    exportTitle: 'Export',
-    exportText: 'Record (text)',
-    exportJson: 'Record (JSON)',
-    importTitle: 'Import a game record',
-    importHint: 'Paste a record (text, as in docs/NOTATION.md, or JSON), or choose a file.',
-    importText: 'Record',
-    importFile: 'Record file',
-    importShow: 'Show the game',
-    importEmpty: 'The record is empty.',
-    importError: (where: string, message: string): string => `This record cannot be read${where ? ` (${where})` : ''}: ${message}`,
-    at: (line: number, column: number): string => `line ${line}, column ${column}`,
-    importNav: 'Import a game',
-    yourGames: 'Your games',
-    yourGamesEmpty: 'Games you play in this browser show here.',
-    yourGamesFailed: 'Could not load your games.',
-    inProgressShort: 'in progress',
-    finishedShort: 'finished',
-    recentTitle: 'Recently finished',
-    recentEmpty: 'No finished public game yet.',
-    recentFailed: 'Could not load the finished games.',
-    watchReplay: 'Replay',
-    openGame: 'Open',
-    moves: (n: number): string => `${n} moves`,
-  },
-
-  /** The table around the board: move descriptions, turn order, draw banner, notices, sounds. */
-  table: {
-    piece: (c: Colour, k: Kind): string => `${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()}`,
-    kills: (victim: string): string => `kills ${victim}`,
-    killsOn: (victim: string, square: string): string => `kills ${victim} on ${square}`,
-    corpseTo: (square: string): string => `corpse to ${square}`,
-    displacedTo: (piece: string, square: string): string => `${piece} to ${square}`,
-    entersMaze: 'enters the maze',
-    exitsTo: (square: string): string => `leaves the maze to ${square}`,
-    armyTo: (army: Colour, to: string): string => `${COLOUR_NAMES[army]} army ${to}`,
-    controlledBy: (c: Colour): string => `to ${COLOUR_NAMES[c]}`,
-    frozen: 'frozen',
-    hostage: 'hostage',
-    out: (c: Colour, cause: EliminationCause): string => `${COLOUR_NAMES[c]} out (${CAUSES[cause]})`,
-    passes: 'passes',
-    notation: 'Notation',
-    notationHint: 'Show the moves in notation (docs/NOTATION.md)',
-    turnOrder: 'Turn order',
-    nextUp: (who: string): string => `Next: ${who}`,
-    extraTurn: 'extra turn (ruler)',
-    orderItem: (who: string, extra: boolean): string => `${who}${extra ? ' (ruler’s extra turn)' : ''}`,
-    drawOffer: (by: string): string => `${by} offers a draw.`,
-    drawWaiting: (names: readonly string[]): string => `Waiting for ${names.join(', ')}.`,
-    drawYouOffered: 'You offered a draw.',
-    drawDeclined: (who: string): string => `${who} declined the draw.`,
-    dismiss: 'Dismiss',
-    resigned: (who: string): string => `${who} resigned.`,
-    eliminated: (who: string, cause: EliminationCause): string => `${who} is out: ${CAUSES[cause]}.`,
-    controlledByLabel: (army: Colour, by: Colour): string => `${COLOUR_NAMES[army]} army, played by ${COLOUR_NAMES[by]}`,
-    frozenLabel: (army: Colour): string => `${COLOUR_NAMES[army]} army, frozen`,
-    notify: 'Notify me',
-    notifyHint: 'A browser notification when it is your turn and this tab is hidden',
-    notifyOn: 'Notifications on',
-    notifyDenied: 'Notifications blocked',
-    notifyBody: (code: string): string => `Your turn in Djambi ${code}`,
-  },
-
-  title: {
-    yourTurn: (code: string): string => `● Your turn — Djambi ${code}`,
-    game: (code: string): string => `Djambi ${code}`,
-    home: 'Djambi online',
-    rules: 'Djambi rules',
-    replay: (code: string): string => `Djambi ${code}: replay`,
-    importReplay: 'Djambi: import a game',
-  },
-
-  errors: {
-    generic: 'Something went wrong.',
-  },
-
-  time: {
-    seconds: (n: number): string => `${n} s`,
-    minutes: (n: number): string => `${n} min`,
-    hours: (n: number): string => `${n} h`,
-  },
-};
-
-/** The shape every locale has. */
-export type Strings = typeof en;
-
-/** The strings in use. A translation provides another `Strings` object and is selected here. */
-export const S: Strings = en;
+/** A member's name as shown: a spectator's default name in the viewer's language, any other as it is. */
+export function displayName(name: string): string {
+  const m = DEFAULT_SPECTATOR.exec(name);
+  return m ? S.press.spectatorN(Number(m[1])) : name;
+}

@@ -10,6 +10,7 @@ import {
   type RuleChoiceKey,
   type Rules,
 } from '@djambi/shared';
+import { languageSelect } from '../i18n/languageSelect.js';
 import { S } from '../i18n/strings.js';
 import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
 import { saveHostToken, seatCodes } from '../net/seatStore.js';
@@ -262,7 +263,7 @@ export function renderHome(root: HTMLElement): () => void {
       { class: 'top' },
       h('h1', {}, S.appName),
       h('p', { class: 'tagline' }, S.tagline),
-      h('nav', {}, link('/rules', S.nav.rules), link('/replay', S.replay.importNav)),
+      h('nav', {}, link('/rules', S.nav.rules), link('/replay', S.replay.importNav), languageSelect()),
     ),
     h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, playComputerCard(), joinForm, mineCard, publicCard, recentCard)),
   );

@@ -1,4 +1,5 @@
 /** The game page's frame: the header, the banner, the talk column, the board column and the side. */
+import { languageSelect } from '../i18n/languageSelect.js';
 import { S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 
@@ -19,6 +20,8 @@ export interface ShellParts {
 /** Fill `root` with the page. */
 export function buildShell(root: HTMLElement, p: ShellParts): void {
   replace(p.boardCol, ...p.board);
+  // The board and its coordinates read left to right in every language (Arabic mirrors the page, not the board).
+  for (const el of p.boardCol.querySelectorAll('.board-wrap')) el.setAttribute('dir', 'ltr');
   replace(
     root,
     h(
@@ -26,7 +29,7 @@ export function buildShell(root: HTMLElement, p: ShellParts): void {
       { class: 'top game-top' },
       link('/', S.appName, { class: 'brand' }),
       h('h1', {}, S.game.code(p.code)),
-      h('nav', {}, h('label', { class: 'view-from' }, `${S.game.viewAs} `, p.viewSelect), p.talkLink, link('/rules', S.game.rulesLink)),
+      h('nav', {}, h('label', { class: 'view-from' }, `${S.game.viewAs} `, p.viewSelect), p.talkLink, link('/rules', S.game.rulesLink), languageSelect()),
     ),
     p.banner,
     h('main', { class: 'game' }, p.talkColumn, p.boardCol, h('aside', { class: 'side' }, ...p.side)),

@@ -36,3 +36,21 @@ export function saveName(name: string): void {
     /* ignore */
   }
 }
+
+/** The interface language chosen in the header (`djambi:lang`), or null. */
+export function savedLocale(): string | null {
+  try {
+    return localStorage.getItem('djambi:lang');
+  } catch {
+    return null;
+  }
+}
+
+/** Remember the interface language chosen in the header. */
+export function saveLocale(tag: string): void {
+  try {
+    localStorage.setItem('djambi:lang', tag);
+  } catch {
+    /* ignore */
+  }
+}

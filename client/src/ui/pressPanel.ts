@@ -6,7 +6,7 @@
  */
 import { COLOURS, MAX_MESSAGE_CHARS, type Betrayal, type Colour, type PactView, type PressReveal, type RevealItem } from '@djambi/shared';
 import { REVEAL_TAB, groupByPly, sortColours, type FeedItem, type PressModel, type PressTab } from '../game/press.js';
-import { S } from '../i18n/strings.js';
+import { displayName, S } from '../i18n/strings.js';
 import { h, replace, setText } from './dom.js';
 import { swatch } from './panels.js';
 
@@ -163,7 +163,7 @@ export class PressPanel {
 
   private memberName(from: string, name = ''): string {
     const c = sortColours([from as Colour])[0];
-    return c ? this.options.seatName(c) : name || S.press.spectator;
+    return c ? this.options.seatName(c) : displayName(name) || S.press.spectator;
   }
 
   private renderAlerts(alerts: readonly Betrayal[]): void {

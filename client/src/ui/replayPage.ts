@@ -20,6 +20,7 @@ import {
 } from '../game/replay.js';
 import { GameSession } from '../game/session.js';
 import { readSnapshot } from '../game/snapshot.js';
+import { languageSelect } from '../i18n/languageSelect.js';
 import { S } from '../i18n/strings.js';
 import { getGame, getRecordText, getReveal, recordUrl, type StoredGameInfo } from '../net/api.js';
 import { BoardPane } from './boardPane.js';
@@ -52,7 +53,7 @@ function header(title: string, ...nav: HTMLElement[]): HTMLElement {
     { class: 'top game-top' },
     link('/', S.appName, { class: 'brand' }),
     h('h1', {}, title),
-    h('nav', {}, ...nav, link('/rules', S.nav.rules)),
+    h('nav', {}, ...nav, link('/rules', S.nav.rules), languageSelect()),
   );
 }
 

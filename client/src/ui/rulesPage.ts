@@ -1,5 +1,6 @@
 /** Rules page: the pieces and the rules, with small diagrams drawn in plain DOM. */
 import { type Colour, DIRECTIONS, KINDS, type Kind } from '@djambi/shared';
+import { languageSelect } from '../i18n/languageSelect.js';
 import { S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 
@@ -19,6 +20,9 @@ interface DiagramSpec {
   readonly maze?: [number, number];
   readonly caption: string;
 }
+
+/** A diagram without its caption, which is read in the language in use when the page renders. */
+type DiagramShape = Omit<DiagramSpec, 'caption'>;
 
 function diagram(spec: DiagramSpec): HTMLElement {
   const key = (c: number, r: number): string => `${c},${r}`;
@@ -71,7 +75,7 @@ function lines(size: number, from: [number, number], blockers: readonly [number,
   return out;
 }
 
-const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
+const PIECE_DIAGRAMS: Record<Kind, DiagramShape> = {
   chief: {
     size: 5,
     pieces: [
@@ -80,7 +84,6 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
     ],
     dots: lines(5, [2, 2], [[4, 4]]),
     targets: [[4, 4]],
-    caption: S.rulesPage.diagrams.chief,
   },
   assassin: {
     size: 5,
@@ -90,7 +93,6 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
     ],
     targets: [[3, 1]],
     places: [[0, 4]],
-    caption: S.rulesPage.diagrams.assassin,
   },
   reporter: {
     size: 5,
@@ -101,7 +103,6 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
     dots: lines(5, [1, 4], [[3, 1]]),
     places: [[3, 2]],
     targets: [[3, 1]],
-    caption: S.rulesPage.diagrams.reporter,
   },
   diplomat: {
     size: 5,
@@ -115,7 +116,6 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
       [4, 4],
       [0, 4],
     ],
-    caption: S.rulesPage.diagrams.diplomat,
   },
   necromobile: {
     size: 5,
@@ -128,9 +128,8 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramSpec> = {
       [0, 4],
       [4, 0],
     ],
-    caption: S.rulesPage.diagrams.necromobile,
   },
-  militant: { size: 5, pieces: [{ at: [2, 2], colour: 'R', kind: 'militant' }], dots: lines(5, [2, 2], [], 2), caption: S.rulesPage.diagrams.militant },
+  militant: { size: 5, pieces: [{ at: [2, 2], colour: 'R', kind: 'militant' }], dots: lines(5, [2, 2], [], 2) },
 };
 
 /** Render the rules page; returns its cleanup. */
@@ -139,7 +138,7 @@ export function renderRules(root: HTMLElement): () => void {
   const back = history.length > 1 ? h('button', { type: 'button', class: 'link', onclick: () => history.back() }, S.nav.back) : null;
   replace(
     root,
-    h('header', { class: 'top' }, link('/', S.appName, { class: 'brand' }), h('nav', {}, back)),
+    h('header', { class: 'top' }, link('/', S.appName, { class: 'brand' }), h('nav', {}, back, languageSelect())),
     h(
       'main',
       { class: 'page rules' },
@@ -166,7 +165,7 @@ export function renderRules(root: HTMLElement): () => void {
             { class: 'piece-rule' },
             h('h3', {}, h('span', { class: 'd-piece c-R' }, S.kindLetter(k)), ' ', S.kind(k)),
             h('p', {}, R.pieces[k]),
-            diagram(PIECE_DIAGRAMS[k]),
+            diagram({ ...PIECE_DIAGRAMS[k], caption: R.diagrams[k] }),
           ),
         ),
       ),
