@@ -14,6 +14,8 @@ import {
   PRESS_SERVER_MESSAGES,
   PRESS_SERVER_SCHEMAS,
   parseJoinError,
+  REMATCH_SERVER_MESSAGES,
+  REMATCH_SERVER_SCHEMAS,
   RejectedMessage,
   SeatLostMessage,
   SeatMessage,
@@ -42,8 +44,8 @@ export type LinkState =
   /** The server is restarting (`server_restart`): the page comes back by itself. */
   | { readonly kind: 'restarting' }
   | { readonly kind: 'failed'; readonly reason: string }
-  /** The seat was reclaimed from another device; this page now watches. */
-  | { readonly kind: 'moved' }
+  /** The seat was reclaimed from another device (or the host removed it: `removed`); this page now watches. */
+  | { readonly kind: 'moved'; readonly removed?: boolean }
   | { readonly kind: 'closed' };
 
 /** What a connection reports. */
@@ -54,6 +56,8 @@ export interface ConnectionEvents {
   link(state: LinkState): void;
   /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload decoded with its shared schema. */
   press(type: string, payload: unknown): void;
+  /** A rematch message (`rematch_state`, `rematch_seat`), payload decoded with its shared schema. */
+  rematch?(type: string, payload: unknown): void;
 }
 
 /** How to join. */
@@ -107,6 +111,8 @@ export class GameConnection {
   private reconnectToken: string | null = null;
   /** The server said it restarts: the banner says so until the room is back. */
   private restarting = false;
+  /** The last `seat_lost` said the host removed us. */
+  private removed = false;
   private readonly onOffline = (): void => this.dropped();
   private readonly onOnline = (): void => {
     if (this.timer !== null) this.retryNow();
@@ -249,7 +255,9 @@ export class GameConnection {
       this.events.seat(this.seat);
     });
     room.onMessage('seat_lost', (payload: unknown) => {
-      if (!decodeMessage('seat_lost', SeatLostMessage, payload)) return;
+      const lost = decodeMessage('seat_lost', SeatLostMessage, payload);
+      if (!lost) return;
+      this.removed = lost.reason === 'removed';
       // The seat was reclaimed from another device: watch from here on.
       forgetSeat(this.code);
       this.seat = null;
@@ -266,6 +274,12 @@ export class GameConnection {
         if (msg) this.events.press(type, msg);
       });
     }
+    for (const type of REMATCH_SERVER_MESSAGES) {
+      room.onMessage(type, (payload: unknown) => {
+        const msg = this.room === room ? decodeMessage(type, REMATCH_SERVER_SCHEMAS[type], payload) : undefined;
+        if (msg) this.events.rematch?.(type, msg);
+      });
+    }
     room.onMessage('server_restart', () => {
       if (this.room !== room) return;
       this.restarting = true;
@@ -280,7 +294,7 @@ export class GameConnection {
       if (action === 'moved') {
         // Our seat moved to another device: come back as a spectator.
         this.enter({ spectate: true }).then(
-          () => this.events.link({ kind: 'moved' }),
+          () => this.events.link({ kind: 'moved', removed: this.removed }),
           () => this.schedule(!navigator.onLine),
         );
         return;

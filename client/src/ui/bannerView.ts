@@ -34,7 +34,7 @@ export class BannerView {
         this.show(S.net.gaveUp, false);
         break;
       case 'moved':
-        this.show(S.net.seatLost, false);
+        this.show(l.removed ? S.seatLink.removed : S.net.seatLost, false);
         break;
       default:
         if (l.kind === 'connected' || l.kind === 'connecting' || l.kind === 'closed') this.element.hidden = l.kind !== 'closed' || !hadDrop;

@@ -27,6 +27,8 @@ import { buildShell } from './pageShell.js';
 import { moveText } from './panels.js';
 import { pref } from './prefs.js';
 import { PressPanel } from './pressPanel.js';
+import { pactsOf, ResultView } from './resultView.js';
+import { SeatLinkView } from './seatLinkView.js';
 import { TurnSignal } from './signal.js';
 import { StatusView } from './statusView.js';
 
@@ -60,9 +62,11 @@ class GamePage {
   private readonly controls: ControlsView;
   private readonly banner = new BannerView(() => this.conn.retryNow());
   private readonly lobby: LobbyView;
+  private readonly seatLink: SeatLinkView;
   private readonly status: StatusView;
   private readonly actions = new ActionsView((type, message) => this.sendAction(type, message));
   private readonly moves: MovesView;
+  private readonly result = new ResultView({ rematch: (action) => this.sendAction('rematch', { action }) });
   private readonly boardCol = h('section', { class: 'board-col' });
   private readonly live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
 
@@ -79,7 +83,8 @@ class GamePage {
       breaches: (pos, turn) => betrayedPartners(this.press, pos, turn),
     });
     this.pane = new BoardPane(this.controller, this.session);
-    consumeSeatLink(code);
+    this.seatLink = new SeatLinkView(code);
+    this.seatLink.linked(consumeSeatLink(code));
     this.press = new PressModel((type, payload) => this.conn.send(type, payload));
     this.pressPanel = new PressPanel(this.press, { seatName: (c) => this.seatName(c) });
     this.status = new StatusView({
@@ -87,9 +92,11 @@ class GamePage {
       swap: (c) => this.sendAction('swap', { colour: c }),
       ready: (ready) => this.sendAction('ready', { ready }),
       talk: (c) => this.pressPanel.talkWith(c),
+      result: () => this.result.open(),
     });
     this.layout = new TalkLayout(this.press, this.pressPanel, this.boardCol, this.status.seats, this.live);
     this.press.subscribe(() => this.controller.pactsChanged());
+    this.press.subscribe(() => this.result.pressChanged(pactsOf(this.press)));
     this.conn = new GameConnection(code, {
       state: (s) => this.onState(s),
       seat: (seat) => this.onSeat(seat),
@@ -99,6 +106,7 @@ class GamePage {
         this.actions.tableBar.pressEvent(type, payload);
         this.press.receive(type, payload);
       },
+      rematch: (type, payload) => this.result.receive(type, payload),
     });
     this.join = new JoinFlow(
       this.conn,
@@ -139,6 +147,7 @@ class GamePage {
     this.pane.dispose();
     this.signal.dispose();
     this.actions.tableBar.dispose();
+    this.result.dispose();
     removeDebug();
   }
 
@@ -151,9 +160,10 @@ class GamePage {
       talkColumn: this.layout.column,
       boardCol: this.boardCol,
       board: [this.actions.tableBar.element, this.pane.element, this.controls.promptBar, this.controls.optionsRow],
-      side: [this.lobby.join, this.lobby.lobby, this.status.status, this.status.seats, this.moves.element, this.actions.element],
+      side: [this.lobby.join, this.seatLink.element, this.lobby.lobby, this.status.status, this.status.seats, this.moves.element, this.actions.element],
       announce: this.live,
     });
+    this.root.appendChild(this.result.element);
     this.refreshControls(this.controller.view);
   }
 
@@ -276,9 +286,12 @@ class GamePage {
     if (!snap) return;
     this.press.setContext({ seat: v.mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
     this.status.render(v, snap.phase === 'waiting' && !v.mySeat && this.join.mode !== 'joining', this.press.partners());
+    this.seatLink.render(snap.phase === 'over' ? null : v.seat);
+    this.status.seats.appendChild(this.seatLink.menu);
     this.moves.render(v);
     this.actions.render(v);
     this.lobby.renderLobby(v);
+    this.result.render(snap, v.mySeat, pactsOf(this.press));
   }
 
   /** Send a room action (start, swap, draw, resign, …); when it cannot go out now, say so. */

@@ -8,7 +8,7 @@ import type { Colour } from '@djambi/shared';
 import type { SessionView } from '../game/session.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { S } from '../i18n/strings.js';
-import { saveSeat } from '../net/seatStore.js';
+import { type StoredSeat, saveSeat } from '../net/seatStore.js';
 import { h, link, replace } from './dom.js';
 import { saveName, savedName } from './prefs.js';
 import { qrSvg } from './qr.js';
@@ -209,12 +209,14 @@ export class LobbyView {
   }
 }
 
-/** A seat link (`/g/CODE#seat=R.KEY`) moves the seat to this device: store it and clean the URL. */
-export function consumeSeatLink(code: string): void {
+/** A seat link (`/g/CODE#seat=R.KEY`) moves the seat to this device: store it and clean the URL; returns the seat. */
+export function consumeSeatLink(code: string): StoredSeat | null {
   const m = /^#seat=([RBYG])\.([A-Za-z0-9_-]{8,64})$/.exec(location.hash);
-  if (!m) return;
-  saveSeat(code, { colour: m[1] as Colour, seatKey: m[2] });
+  if (!m) return null;
+  const seat: StoredSeat = { colour: m[1] as Colour, seatKey: m[2] };
+  saveSeat(code, seat);
   history.replaceState(null, '', location.pathname);
+  return seat;
 }
 
 function copy(text: string, input: HTMLInputElement | null, note: HTMLElement): void {

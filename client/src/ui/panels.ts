@@ -1,7 +1,7 @@
 /** The panels around the board: status, seats and the move list. Plain DOM from plain data. */
 import { COLOURS, activePlayers, controllerOf, ruler, type Colour, type DrawReason, type EliminationCause, type Position } from '@djambi/shared';
 import type { GameSnapshot, MoveRecord, SeatSnapshot } from '../game/snapshot.js';
-import { S } from '../i18n/strings.js';
+import { displayName, S } from '../i18n/strings.js';
 import { h, replace } from './dom.js';
 
 /** A coloured dot for an army. */
@@ -170,7 +170,7 @@ export function renderSeats(
           : seat.presence === 'away'
             ? S.game.seatAway(since(seat.since, now))
             : seat.presence === 'reconnecting'
-              ? S.game.seatReconnecting(since(seat.since, now))
+              ? S.game.seatReconnecting(S.time.ago(Math.max(0, (now - seat.since) / 1000)))
               : S.game.seatConnected;
     const presence = seat.presence === 'reconnecting' ? 'away reconnecting' : seat.presence;
     return h(
@@ -219,7 +219,11 @@ export function renderSeats(
       : null;
   const watchers =
     snap.spectatorNames.length > 0
-      ? h('ul', { class: 'spectator-list', id: 'spectator-list', 'aria-label': S.game.spectatorList }, ...snap.spectatorNames.map((n) => h('li', {}, n)))
+      ? h(
+          'ul',
+          { class: 'spectator-list', id: 'spectator-list', 'aria-label': S.game.spectatorList },
+          ...snap.spectatorNames.map((n) => h('li', {}, displayName(n))),
+        )
       : null;
   replace(
     el,
