@@ -4,41 +4,19 @@
  * shows for everyone; a visitor to the full game gets a plain page with "watch it, or create your
  * own"; the clock presets fill the custom fields.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, waitReady, waitState } from './helpers.js';
+import { describeWithBrowser, waitReady, waitState } from './helpers.js';
+import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('host and seats in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return page;
-  }
+  const fixture = browserFixture();
+  const errors = fixture.errors;
+  const newPage = () => fixture.newPage();
 
   test('the creator hosts: only it may start, the other waits for it by name; a visitor finds the game full', async () => {
     const creator = await newPage();
-    await creator.goto(`${server.url}/`);
+    await creator.goto(`${fixture.url}/`);
     await creator.click('[data-preset="day"]');
     expect(await creator.inputValue('#clock-min')).toBe('1440');
     expect(await creator.inputValue('#clock-inc')).toBe('86400');
@@ -52,7 +30,7 @@ describeBrowser('host and seats in Chromium', () => {
 
     // Another player sits first; then the creator, who takes the host over.
     const guest = await newPage();
-    await guest.goto(`${server.url}/g/${code}`);
+    await guest.goto(`${fixture.url}/g/${code}`);
     await waitReady(guest);
     await guest.fill('#player-name', 'Guest');
     await guest.click('#take-seat');
@@ -69,7 +47,7 @@ describeBrowser('host and seats in Chromium', () => {
 
     // A visitor to the full game: a plain page, never the server's text.
     const visitor = await newPage();
-    await visitor.goto(`${server.url}/g/${code}`);
+    await visitor.goto(`${fixture.url}/g/${code}`);
     await waitReady(visitor);
     await visitor.waitForSelector('#full-title');
     expect(await visitor.textContent('#full-note')).toBe('This game is full: watch it, or create your own.');
@@ -83,7 +61,7 @@ describeBrowser('host and seats in Chromium', () => {
 
   test('an unknown code gets a complete page with a way home', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/g/ZZZZZZ`);
+    await page.goto(`${fixture.url}/g/ZZZZZZ`);
     await page.waitForSelector('#replay-message');
     expect(await page.locator('main a[href="/"]').count()).toBeGreaterThan(0);
   });

@@ -3,51 +3,19 @@
  * after confirming, the removed player's page says the host removed it (not "taken over from
  * another device") and leaves it watching with the join form back, and the seat is free again.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import {
-  CLIENT_DIST,
-  describeWithBrowser,
-  ensureClientBuilt,
-  keepHostToken,
-  launchChromium,
-  postRoom,
-  waitForCount,
-  waitForText,
-  waitReady,
-  waitState,
-} from './helpers.js';
+import type { Page } from 'playwright-core';
+import { describeWithBrowser, keepHostToken, postRoom, waitForCount, waitForText, waitReady, waitState } from './helpers.js';
+import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('removing a player in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return page;
-  }
+  const fixture = browserFixture();
+  const errors = fixture.errors;
+  const newPage = () => fixture.newPage();
 
   async function sit(page: Page, code: string, name: string, colour: string): Promise<void> {
-    await page.goto(`${server.url}/g/${code}`);
+    await page.goto(`${fixture.url}/g/${code}`);
     await waitReady(page);
     await page.fill('#player-name', name);
     await page.click('#take-seat');
@@ -55,7 +23,7 @@ describeBrowser('removing a player in Chromium', () => {
   }
 
   test('the host removes a seated player with the Remove button; that page says so', async () => {
-    const { code, hostToken } = await postRoom(server.url, { rules: { players: 4 } });
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 4 } });
     const host = await newPage();
     await keepHostToken(host, code, hostToken);
     await sit(host, code, 'Ann', 'R');

@@ -4,40 +4,19 @@
  * and opens again from the status card; one offers a rematch, the other accepts, and both pages
  * move to the new game by themselves, each one colour further, the offerer hosting.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, keepHostToken, launchChromium, outputFile, postRoom, waitReady, waitState } from './helpers.js';
+import type { Page } from 'playwright-core';
+import { describeWithBrowser, keepHostToken, outputFile, postRoom, waitReady, waitState } from './helpers.js';
+import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('the result screen and the rematch in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return page;
-  }
+  const fixture = browserFixture();
+  const errors = fixture.errors;
+  const newPage = () => fixture.newPage();
 
   async function sit(page: Page, code: string, name: string, colour: string): Promise<void> {
-    await page.goto(`${server.url}/g/${code}`);
+    await page.goto(`${fixture.url}/g/${code}`);
     await waitReady(page);
     await page.fill('#player-name', name);
     await page.click('#take-seat');
@@ -45,7 +24,7 @@ describeBrowser('the result screen and the rematch in Chromium', () => {
   }
 
   test('both players see the result; an accepted rematch brings both into the new game, seats rotated', async () => {
-    const { code, hostToken } = await postRoom(server.url, { rules: { players: 2 } });
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });
     const ann = await newPage();
     await keepHostToken(ann, code, hostToken);
     await sit(ann, code, 'Ann', 'R');
@@ -55,7 +34,7 @@ describeBrowser('the result screen and the rematch in Chromium', () => {
     for (const p of [ann, bo]) await waitState(p, `s.phase === 'playing'`);
     // A visitor of the started game watches it.
     const watcher = await newPage();
-    await watcher.goto(`${server.url}/g/${code}`);
+    await watcher.goto(`${fixture.url}/g/${code}`);
     await waitReady(watcher);
 
     await bo.click('#resign');
@@ -103,7 +82,7 @@ describeBrowser('the result screen and the rematch in Chromium', () => {
     await ann.click('#start');
     for (const p of [ann, bo]) await waitState(p, `s.phase === 'playing'`);
     // Back on the finished game, an accepter stays there: the rematch is a link now.
-    await ann.goto(`${server.url}/g/${code}`);
+    await ann.goto(`${fixture.url}/g/${code}`);
     await waitReady(ann);
     await ann.waitForSelector('#rematch-link');
     expect(new URL(ann.url()).pathname).toBe(`/g/${code}`);

@@ -8,22 +8,10 @@
  * - the move list tells the moves in words, with the notation on hover and through a toggle;
  * - the seat panel shows the turn order with who moves next.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Colour } from '@djambi/shared';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import {
-  CLIENT_DIST,
-  keepHostToken,
-  postRoom,
-  describeWithBrowser,
-  ensureClientBuilt,
-  launchChromium,
-  outputFile,
-  playByClicks,
-  waitForText,
-  waitReady,
-  waitState,
-} from './helpers.js';
+import { keepHostToken, postRoom, describeWithBrowser, outputFile, playByClicks, waitForText, waitReady, waitState } from './helpers.js';
+import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
 
@@ -41,42 +29,20 @@ function drawn(page: Page): Promise<Drawn[]> {
 }
 
 describeBrowser('the table during the game in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 0 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    // The server first, while the pages are connected (see game.test.ts), then the browser.
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return page;
-  }
+  const fixture = browserFixture({ graceSeconds: 0 }, { width: 1100, height: 800 });
+  const errors = fixture.errors;
+  const newPage = () => fixture.newPage();
 
   /** A game created through the API with `seats` seated through the invite link, then started. */
   async function seated(players: number, seats: readonly Colour[]): Promise<{ code: string; pages: Map<Colour, Page> }> {
-    const { code, hostToken } = await postRoom(server.url, { rules: { players } });
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players } });
     const pages = new Map<Colour, Page>();
     for (const colour of seats) {
       const page = await newPage();
       pages.set(colour, page);
       // The first seat's player created the game: the host, who starts it.
       if (colour === seats[0]) await keepHostToken(page, code, hostToken);
-      await page.goto(`${server.url}/g/${code}`);
+      await page.goto(`${fixture.url}/g/${code}`);
       await waitReady(page);
       await page.fill('#player-name', `Player ${colour}`);
       await page.click(`[data-sit="${colour}"]`);
@@ -90,7 +56,7 @@ describeBrowser('the table during the game in Chromium', () => {
   test('a draw offer is a banner for every active player; the offerer sees who declined', async () => {
     const { code, pages } = await seated(3, ['R', 'B', 'Y']);
     const watcher = await newPage();
-    await watcher.goto(`${server.url}/g/${code}`);
+    await watcher.goto(`${fixture.url}/g/${code}`);
     await waitReady(watcher);
     const red = pages.get('R')!;
     await red.click('#draw-offer-btn');
