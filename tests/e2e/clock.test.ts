@@ -8,13 +8,10 @@
  *   title mark when its turn comes, restored when it is shown again; the beep (an oscillator,
  *   observed through a stub) sounds only for the page that switched the sound on.
  */
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { initialPosition, makeFen, parseRules, parseTurn, playTurn, type Colour, type Position } from '@djambi/shared';
-import { createServer, type RunningServer } from '../../server/src/app.js';
+import { browserFixture } from './fixture.js';
 import {
-  CLIENT_DIST,
-  ensureClientBuilt,
-  launchChromium,
   outputFile,
   pageState,
   playByClicks,
@@ -82,30 +79,14 @@ function beeps(page: Page): Promise<number> {
 }
 
 describeBrowser('clocks and the your-turn signal in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    // No reconnection grace (see press.test.ts): no Colyseus grace timer outlives the server.
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 0 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    // The server first, while the pages are connected (see game.test.ts), then the browser.
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
+  // No reconnection grace (see press.test.ts): no Colyseus grace timer outlives the server.
+  const fixture = browserFixture({ graceSeconds: 0 });
+  const errors = fixture.errors;
 
   /** A page in a fresh context, with every oscillator start counted in `window.__beeps`. */
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    await context.addInitScript(() => {
+    const page = await fixture.newPage();
+    await page.addInitScript(() => {
       const w = window as unknown as { __beeps: number };
       w.__beeps = 0;
       if (typeof OscillatorNode !== 'undefined') {
@@ -116,8 +97,6 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
         };
       }
     });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
     return page;
   }
 
@@ -130,7 +109,7 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
   }
 
   async function seatTwo(clock: { initialSeconds: number; incrementSeconds: number } | null): Promise<Game> {
-    const { code, hostToken } = await postRoom(server.url, { rules: { players: 2 }, clock });
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 }, clock });
     const rules = parseRules({ players: 2 });
     if (!rules.ok) throw new Error('rules');
     const pages = new Map<Colour, Page>();
@@ -139,7 +118,7 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
       pages.set(colour, page);
       // Red created the game: the host, who starts it.
       if (colour === 'R') await keepHostToken(page, code, hostToken);
-      await page.goto(`${server.url}/g/${code}`);
+      await page.goto(`${fixture.url}/g/${code}`);
       await waitReady(page);
       await page.fill('#player-name', `Player ${colour}`);
       await page.click(`[data-sit="${colour}"]`);

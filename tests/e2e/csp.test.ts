@@ -4,73 +4,45 @@
  * one page on the Canvas renderer and one on WebGL) run without a single CSP violation (console
  * message or `securitypolicyviolation` event).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import {
-  CLIENT_DIST,
-  keepHostToken,
-  postRoom,
-  describeWithBrowser,
-  ensureClientBuilt,
-  launchChromium,
-  pageState,
-  playByClicks,
-  waitReady,
-  waitState,
-} from './helpers.js';
+import type { Page } from 'playwright-core';
+import { browserFixture } from './fixture.js';
+import { keepHostToken, postRoom, describeWithBrowser, pageState, playByClicks, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('the client under the Content-Security-Policy', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
+  const fixture = browserFixture({ graceSeconds: 0 });
+  const errors = fixture.errors;
   /** Every CSP violation seen, from the console or the page's own event. */
   const violations: string[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 0 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    await context.addInitScript(() => {
+    const page = await fixture.newPage();
+    await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
         console.error(
           `Content Security Policy violation event: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`,
         );
       });
     });
-    const page = await context.newPage();
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
-    page.on('pageerror', (e) => errors.push(e.message));
     return page;
   }
 
   test('every page response carries the policy', async () => {
     for (const p of ['/', '/rules', '/g/K7QMZ3']) {
-      const res = await fetch(`${server.url}${p}`);
+      const res = await fetch(`${fixture.url}${p}`);
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
   });
 
   test('home page and rules page render without a violation', async () => {
     const page = await newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${fixture.url}/`);
     await page.waitForLoadState('networkidle');
-    await page.goto(`${server.url}/rules`);
+    await page.goto(`${fixture.url}/rules`);
     await page.waitForLoadState('networkidle');
     expect(await page.locator('.d-grid').count()).toBeGreaterThan(0);
     expect(violations).toEqual([]);
@@ -78,7 +50,7 @@ describeBrowser('the client under the Content-Security-Policy', () => {
   });
 
   test('a two-player game: QR invite, seats, start and a move on the canvas, without a violation', async () => {
-    const { code, hostToken } = await postRoom(server.url, { rules: { players: 2 } });
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });
     const pages = new Map<string, Page>();
     for (const colour of ['R', 'Y']) {
       const page = await newPage();
@@ -87,7 +59,7 @@ describeBrowser('the client under the Content-Security-Policy', () => {
       if (colour === 'R') await keepHostToken(page, code, hostToken);
       // Red gets the page's own choice (Canvas under software WebGL), Yellow asks for WebGL, the
       // renderer that compiles shaders (and needs 'unsafe-eval' without pixi.js/unsafe-eval).
-      await page.goto(`${server.url}/g/${code}${colour === 'Y' ? '?renderer=webgl' : ''}`);
+      await page.goto(`${fixture.url}/g/${code}${colour === 'Y' ? '?renderer=webgl' : ''}`);
       await waitReady(page);
       await page.fill('#player-name', `Player ${colour}`);
       await page.click(`[data-sit="${colour}"]`);

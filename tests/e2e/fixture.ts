@@ -4,7 +4,7 @@
  * connected, then the pages and the browser), and `newPage` opens a page in a fresh context
  * whose page errors are collected in `errors`.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
 import { CLIENT_DIST, ensureClientBuilt, launchChromium } from './helpers.js';
 
@@ -13,7 +13,8 @@ export interface BrowserFixture {
   readonly url: string;
   /** Uncaught errors of every page opened with `newPage`. */
   readonly errors: string[];
-  newPage(): Promise<Page>;
+  /** A page in a fresh context of the fixture's viewport; `options` adds to the context's (a `locale`, say). */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
 }
 
 /** The server with `config` (defaults: loopback, a free port, the built client, 5 s grace) and pages of `viewport`. */
@@ -41,9 +42,9 @@ export function browserFixture(config: Partial<ServerConfig> = {}, viewport = { 
       return server.url;
     },
     errors,
-    async newPage() {
+    async newPage(options = {}) {
       if (!browser) throw new Error('Chromium is not started yet (use the fixture inside a test)');
-      const context = await browser.newContext({ viewport });
+      const context = await browser.newContext({ viewport, ...options });
       opened.push(context);
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(e.message));

@@ -4,37 +4,16 @@
  * the board and its coordinates left to right, a spectator's default name in Arabic; the choice
  * is remembered (the rules page follows it); then French, then English again.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, postRoom, waitReady } from './helpers.js';
+import type { Page } from 'playwright-core';
+import { browserFixture } from './fixture.js';
+import { describeWithBrowser, outputFile, postRoom, waitReady } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('languages in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(locale = 'en-US'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return page;
-  }
+  const fixture = browserFixture();
+  const errors = fixture.errors;
+  const newPage = (locale = 'en-US') => fixture.newPage({ locale });
 
   const html = (page: Page): Promise<{ lang: string; dir: string }> => page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.dir }));
 
@@ -46,7 +25,7 @@ describeBrowser('languages in Chromium', () => {
 
   test('a French browser gets the page in French', async () => {
     const page = await newPage('fr-FR');
-    await page.goto(`${server.url}/`);
+    await page.goto(`${fixture.url}/`);
     await page.waitForSelector('#create');
     expect(await html(page)).toEqual({ lang: 'fr', dir: 'ltr' });
     expect(await page.textContent('#create')).toBe('Créer la partie');
@@ -55,9 +34,9 @@ describeBrowser('languages in Chromium', () => {
   });
 
   test('the header switches the game page to Arabic (right to left, the board left to right), then French, then English', async () => {
-    const { code } = await postRoom(server.url);
+    const { code } = await postRoom(fixture.url);
     const page = await newPage();
-    await page.goto(`${server.url}/g/${code}`);
+    await page.goto(`${fixture.url}/g/${code}`);
     await waitReady(page);
     expect(await html(page)).toEqual({ lang: 'en', dir: 'ltr' });
     expect(await page.textContent('#take-seat')).toBe('Take a free seat');
@@ -89,12 +68,12 @@ describeBrowser('languages in Chromium', () => {
     expect(await html(page)).toEqual({ lang: 'fr', dir: 'ltr' });
     expect(await page.textContent('#take-seat')).toBe('Prendre une place libre');
     // The choice is remembered on the other pages.
-    await page.goto(`${server.url}/rules`);
+    await page.goto(`${fixture.url}/rules`);
     await page.waitForSelector('main.rules h1');
     expect(await page.textContent('main.rules h1')).toBe('Comment jouer au Djambi');
     expect(await page.locator('main.rules h3', { hasText: 'Nécromobile' }).count()).toBe(1);
 
-    await page.goto(`${server.url}/g/${code}`);
+    await page.goto(`${fixture.url}/g/${code}`);
     await waitReady(page);
     await choose(page, 'en');
     await waitReady(page);

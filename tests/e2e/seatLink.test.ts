@@ -4,43 +4,20 @@
  * the link on the clipboard, the invite link never carries the key; another device that opens the
  * seat link gets the same seat without choosing, and no notice there.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createServer, type RunningServer } from '../../server/src/app.js';
-import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, postRoom, waitReady, waitState } from './helpers.js';
+import { browserFixture } from './fixture.js';
+import { describeWithBrowser, postRoom, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser('the seat link notice in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const opened: BrowserContext[] = [];
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureClientBuilt();
-    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: CLIENT_DIST, graceSeconds: 5 });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await Promise.all(opened.map((c) => c.close().catch(() => undefined)));
-    await browser?.close().catch(() => undefined);
-  });
-
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    opened.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    return { context, page };
-  }
+  const fixture = browserFixture();
+  const errors = fixture.errors;
 
   test('the notice shows once with a QR code; the seat link gives the same seat on another device', async () => {
-    const { code } = await postRoom(server.url, { rules: { players: 2 } });
-    const { context, page } = await newPage();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await page.goto(`${server.url}/g/${code}`);
+    const { code } = await postRoom(fixture.url, { rules: { players: 2 } });
+    const page = await fixture.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: fixture.url });
+    await page.goto(`${fixture.url}/g/${code}`);
     await waitReady(page);
     expect(await page.isVisible('#seat-link')).toBe(false);
     await page.fill('#player-name', 'Ann');
@@ -54,11 +31,11 @@ describeBrowser('the seat link notice in Chromium', () => {
     expect(await page.locator('#seat-link svg.seat-qr path').count()).toBe(1);
     expect(await page.textContent('#seat-link .seat-link-secret')).toMatch(/secret/);
     const seatLink = await page.inputValue('#seat-link-url');
-    expect(seatLink).toMatch(new RegExp(`^${server.url}/g/${code}#seat=${colour}\\.[A-Za-z0-9_-]{8,64}$`));
+    expect(seatLink).toMatch(new RegExp(`^${fixture.url}/g/${code}#seat=${colour}\\.[A-Za-z0-9_-]{8,64}$`));
     await page.click('#seat-link-copy');
     await page.waitForFunction((link) => navigator.clipboard.readText().then((t) => t === link), seatLink);
     // The invite link stays without the key.
-    expect(await page.inputValue('#invite-link')).toBe(`${server.url}/g/${code}`);
+    expect(await page.inputValue('#invite-link')).toBe(`${fixture.url}/g/${code}`);
     await page.click('#seat-link-close');
     expect(await page.isVisible('#seat-link')).toBe(false);
     expect(await page.locator('#seat-link-url').count()).toBe(0);
@@ -76,7 +53,7 @@ describeBrowser('the seat link notice in Chromium', () => {
     await page.click('#seat-link-close');
 
     // Another device opens the seat link: the same seat, without choosing, and no notice there.
-    const phone = (await newPage()).page;
+    const phone = await fixture.newPage();
     await phone.goto(seatLink);
     await waitReady(phone);
     await waitState(phone, `s.seat === '${colour}'`);
