@@ -11,6 +11,7 @@ import { parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
 import { normaliseCode } from '../rooms/codes.js';
+import { hostOption } from '../rooms/options.js';
 import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
 import type { RateKind } from './limits.js';
@@ -108,10 +109,11 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
         return;
       }
     }
-    // The creator is the host: it gets a token (128 random bits) to join with; the room keeps its hash only.
+    // The creator is the host: it gets a token (128 random bits) to join with; the room keeps its
+    // hash only, given as a grant no client can send (a `hostHash` of the body is replaced).
     const hostToken = newSeatKey();
     try {
-      const room = await matchMaker.createRoom(ROOM_NAME, { ...options, hostHash: hashSeatKey(hostToken) });
+      const room = await matchMaker.createRoom(ROOM_NAME, { ...options, ...hostOption(hashSeatKey(hostToken)) });
       const code = room.roomId;
       res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, hostToken, room: describe(room) });
     } catch (e) {

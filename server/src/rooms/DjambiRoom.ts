@@ -94,7 +94,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
         context: (client) => handlerContext(this.match, this.links, client.sessionId),
         act: (intent, client, type) => this.pipeline.act(intent, client, type),
         reply: (client, type, rejection) => this.outbox.reply(client, type, rejection),
-        rematch: this.rematch.listener(options),
+        rematch: this.rematch.listener(),
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
@@ -122,9 +122,16 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       hasReservation: (sid) => this.hasReservation(sid),
       commit: (listing) => this.commit(listing),
       fenced: () => closeFenced(this),
-      holdFor: (client, seconds) => this.allowReconnection(client, seconds),
+      holdFor: (client, seconds) => this.holdFor(client, seconds),
     });
     ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
+  }
+
+  /** Keeps a dropped connection's place for `seconds`; one that comes back gets the rematch offer again (it missed its broadcasts). */
+  private holdFor(client: Client, seconds: number): Deferred<Client> {
+    const back = this.allowReconnection(client, seconds);
+    back.then((again) => this.rematch.joined(again)).catch(() => undefined);
+    return back;
   }
 
   /** The match (as every saved intent left it). */

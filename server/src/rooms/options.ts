@@ -34,6 +34,23 @@ export interface RoomDefaults {
   readonly idleSeconds: number;
 }
 
+/**
+ * The `hostHash` create option as server code gives it (`POST /api/rooms`, a rematch): an
+ * object, which a client's create options (JSON or msgpack: plain values only) can never hold,
+ * so no client names its own host. The matchmaker hands create options to the room as they are
+ * (a shallow copy), and a new room is always made in the process that was asked, with Redis too
+ * (`cluster.ts`, `selectProcessIdToCreateRoom`); were one ever serialised to another process, the
+ * grant would arrive as a plain object and be refused, never taken for a client's.
+ */
+export class HostGrant {
+  constructor(readonly hash: string) {}
+}
+
+/** The create option making the holder of the token hashed to `hash` (SHA-256, hex) the host. */
+export function hostOption(hash: string): { readonly hostHash: HostGrant } {
+  return { hostHash: new HostGrant(hash) };
+}
+
 /** Why create options were refused: `bad_rules` (the engine's) or `bad_options`, and the bad field's path. */
 export interface OptionsError {
   readonly code: JoinErrorCode;
@@ -63,6 +80,11 @@ export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parse
   if (isPlainObject(options)) {
     for (const key of CREATE_KEYS) if (Object.hasOwn(options, key)) create[key] = options[key];
   }
+  const grant = create.hostHash;
+  if (grant !== undefined && !(grant instanceof HostGrant)) {
+    return bad({ code: 'bad_options', message: '"hostHash" is set by the server only (POST /api/rooms makes a hosted room)', path: 'hostHash' });
+  }
+  if (grant) create.hostHash = grant.hash;
   const res = check(CreateOptions, create);
   if (!res.ok) {
     const { message, path } = res.error;

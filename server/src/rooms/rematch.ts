@@ -7,16 +7,17 @@
  * whose hash only the new room keeps), seats each accepter one colour further in turn order
  * there (a `take_seat` through the new room's own pipeline, so the key is drawn and logged like
  * any join), and sends each accepter its new seat key privately (`rematch_seat`). Everyone gets
- * `rematch_state` on every change. No create option is added: the seats are claimed on the new
- * room object itself, which only server code can reach. The offer lives in memory only: it does
- * not survive a restart (the finished game's record keeps no link to its rematch).
+ * `rematch_state` on every change, and again on joining or coming back (`joined`). The options
+ * repeated are the stored config's, so a game re-opened from the log repeats them too. No create
+ * option is added: the seats are claimed on the new room object itself, which only server code
+ * can reach. The offer lives in memory only: it does not survive a restart (the finished game's
+ * record keeps no link to its rematch).
  */
 import { type Client, matchMaker } from '@colyseus/core';
 import {
   type BotLevel,
   type Colour,
   check,
-  isPlainObject,
   REMATCH_SECONDS,
   RematchMessage,
   type RematchSeatMessage,
@@ -30,6 +31,7 @@ import { ROOM_NAME } from '../games/directory.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
 import { defaultName, hashSeatKey, newSeatKey } from '../match/seats.js';
 import type { Connections } from './connections.js';
+import { hostOption } from './options.js';
 import { checkSize } from './validate.js';
 
 /** How often an open offer checks its deadline against the room's clock, ms. */
@@ -76,8 +78,6 @@ function refuse(code: Rejection['code'], message: string): Rejection {
 export class Rematch {
   private offer: Offer | null = null;
   private poll: ReturnType<typeof setInterval> | null = null;
-  /** Create options read from the room's own (`autostart`, `stand_in`), kept for the rematch. */
-  private extra: Record<string, unknown> = {};
   /** The new seats, by the accepter's colour here (sent again when its holder joins). */
   private readonly seats = new Map<Colour, RematchSeatMessage>();
 
@@ -86,12 +86,8 @@ export class Rematch {
     private readonly step: RematchStep,
   ) {}
 
-  /** Keeps the room's create options the rematch repeats, and gives the `rematch` message listener. */
-  listener(options: unknown): (client: Client, message: unknown) => Rejection | null {
-    if (isPlainObject(options)) {
-      if (typeof options.autostart === 'boolean') this.extra.autostart = options.autostart;
-      if (typeof options.stand_in === 'boolean') this.extra.stand_in = options.stand_in;
-    }
+  /** The `rematch` message listener (the options the rematch repeats are the stored config's, see `createOptions`). */
+  listener(): (client: Client, message: unknown) => Rejection | null {
     return (client, message) => this.handle(client.sessionId, message);
   }
 
@@ -119,7 +115,10 @@ export class Rematch {
     return null;
   }
 
-  /** A connection joined: it gets the offer, and its new seat if it accepted. */
+  /**
+   * A connection joined, or came back within the grace (it missed the broadcasts meanwhile): it
+   * gets the offer, and its new seat if it accepted.
+   */
   joined(client: Client): void {
     if (!this.offer) return;
     client.send('rematch_state', this.view(this.offer));
@@ -205,7 +204,7 @@ export class Rematch {
     const bots: Partial<Record<Colour, BotLevel>> = {};
     for (const seat of match.seats.seats.values()) if (seat.bot !== null) bots[rematchColour(seat.colour, colours)] = seat.bot;
     const hostToken = newSeatKey();
-    const listing = await matchMaker.createRoom(ROOM_NAME, { ...this.createOptions(), bots, hostHash: hashSeatKey(hostToken) });
+    const listing = await matchMaker.createRoom(ROOM_NAME, { ...this.createOptions(), bots, ...hostOption(hashSeatKey(hostToken)) });
     const next = (matchMaker.getLocalRoomById(listing.roomId) as { rematch?: unknown } | undefined)?.rematch;
     if (!(next instanceof Rematch)) throw new Error(`rematch: the new room ${listing.roomId} is not in this process`);
     // The offerer hosts; if it declined after all, the first to accept does.
@@ -232,7 +231,10 @@ export class Rematch {
     }
   }
 
-  /** The create options of this game, as a `POST /api/rooms` body. */
+  /**
+   * The create options of this game, as a `POST /api/rooms` body, from its stored config (so a
+   * game re-opened from the log repeats them too; one stored before the bots' options gets their defaults).
+   */
   private createOptions(): Record<string, unknown> {
     const c = this.room.match.config;
     return {
@@ -241,7 +243,7 @@ export class Rematch {
       visibility: c.visibility,
       press_visibility: c.press.press_visibility,
       reveal_press_after_game: c.press.reveal_press_after_game,
-      ...this.extra,
+      ...(c.bots ? { autostart: c.bots.autostart, stand_in: c.bots.standIn } : {}),
     };
   }
 

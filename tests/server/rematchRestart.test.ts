@@ -1,0 +1,68 @@
+/**
+ * The rematch of a game re-opened after a restart repeats the game's bot options: a real server
+ * process (`node server/dist/index.js`, SQLite in a temporary directory) is killed with -9 while
+ * one person plays a bot with `autostart` on and `stand_in` off, and started again; the player
+ * comes back with its key, resigns and asks for the rematch, which the bot accepts at once. The
+ * new game starts by itself (`autostart`), and its stored config keeps both options.
+ */
+import path from 'node:path';
+import { DEFAULT_SQLITE_FILE } from '../../server/src/store/open.js';
+import { SqliteStore } from '../../server/src/store/sqlite.js';
+import { sdkAt } from './durability.js';
+import { quietSdkWarnings, type State, TestClient } from './helpers.js';
+import { freePort, ServerProcess, tempDataDir } from './processes.js';
+
+jest.setTimeout(60_000);
+beforeAll(() => quietSdkWarnings());
+
+/** Joins the room `code` on `port` with `options` and waits for its state and seat. */
+async function joinAt(port: number, code: string, options: Record<string, unknown>): Promise<TestClient> {
+  const sdk = sdkAt(port);
+  const tc = new TestClient(await sdk.joinById<State>(code, options), sdk);
+  await tc.waitState((s) => s.code === code, 'state');
+  await tc.waitMessage('seat');
+  return tc;
+}
+
+test('a game re-opened after kill -9 rematches with its own autostart and stand_in', async () => {
+  const dataDir = tempDataDir();
+  const port = await freePort();
+  const server = new ServerProcess(port, { DATA_DIR: dataDir });
+  let rematch = '';
+  await server.start();
+  try {
+    const sdk = sdkAt(port);
+    const creator = new TestClient(
+      await sdk.create<State>('djambi', { rules: { players: 2 }, bots: { Y: 'easy' }, autostart: true, stand_in: false, name: 'solo' }),
+      sdk,
+    );
+    await creator.waitMessage('seat');
+    await creator.waitState((s) => s.phase === 'playing', 'started by itself');
+    const code = creator.state.code as string;
+    const { seatKey } = creator.seat!;
+
+    await server.kill('SIGKILL');
+    await server.start();
+    const back = await joinAt(port, code, { seatKey });
+    back.room.send('resign');
+    await back.waitState((s) => s.phase === 'over', 'over');
+    back.room.send('rematch', { action: 'offer' });
+    const seat = await back.waitMessage('rematch_seat', 0, 10_000);
+    expect(seat.colour).toBe('Y');
+    rematch = seat.code;
+
+    // `autostart`: the bot's seat and the claimed one fill the new game, which starts by itself.
+    const next = await joinAt(port, seat.code, { seatKey: seat.seatKey });
+    await next.waitState((s) => s.phase === 'playing', 'the rematch started by itself', 10_000);
+    await Promise.all([back, next].map((c) => c.room.leave(true).catch(() => undefined)));
+  } finally {
+    await server.stop();
+  }
+  // Both options are the new game's, as stored with it.
+  const store = SqliteStore.open(path.join(dataDir, DEFAULT_SQLITE_FILE));
+  try {
+    expect((await store.load(rematch))?.config.bots).toMatchObject({ autostart: true, standIn: false });
+  } finally {
+    await store.close();
+  }
+});
