@@ -12,6 +12,7 @@
 import { createServer, type RunningServer, type ServerConfig } from './app.js';
 import { clusterFromEnv } from './cluster/config.js';
 import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
+import { heapWarning } from './obs/heap.js';
 import { observabilityFromEnv } from './obs/index.js';
 import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
 import type { GameStore } from './store/types.js';
@@ -130,6 +131,8 @@ async function main(): Promise<void> {
   console.log(
     `Djambi server listening on ${server.url} (invite links: /g/CODE); games in ${describeStore(location)}; ${r.restored} unfinished games restored in ${Math.round(r.ms)} ms${r.failed ? `, ${r.failed} failed` : ''}`,
   );
+  const heap = heapWarning();
+  if (heap) console.warn(`Djambi server: ${heap}`);
   handleSignals(server, store);
 }
 

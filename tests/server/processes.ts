@@ -1,13 +1,14 @@
 /**
  * Real server processes for crash and restart tests: `node server/dist/index.js` (the built
- * server, as `npm start` runs it) on a fixed free loopback port, with its own store, killed with
- * real signals. (A per-test PostgreSQL database: `createTestDatabase` in tests/store/helpers.ts.)
+ * server, as `npm start` runs it, with its Node flags) on a fixed free loopback port, with its
+ * own store, killed with real signals. (A per-test PostgreSQL database: `createTestDatabase` in tests/store/helpers.ts.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
@@ -58,7 +59,7 @@ export class ServerProcess {
   /** Starts the process and waits until it listens (and has restored its games). */
   async start(timeoutMs = 20_000): Promise<void> {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first (npm test does)`);
-    const child = spawn(process.execPath, [ENTRY], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ENTRY], {
       cwd: ROOT,
       env: { ...inheritedEnv(), HOST: '127.0.0.1', PORT: String(this.port), GRACE_SECONDS: '2', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
