@@ -285,23 +285,8 @@ export const PRESS_SERVER_SCHEMAS = {
 export type PressServerMessages = { [K in keyof typeof PRESS_SERVER_SCHEMAS]: Output<(typeof PRESS_SERVER_SCHEMAS)[K]> };
 /** A server → client press message type. */
 export type PressServerMessage = keyof PressServerMessages;
-/** Every server → client press message type (what a client listens for). */
-export const PRESS_SERVER_MESSAGES = [
-  'press_message',
-  'press_channel',
-  'press_exists',
-  'press_unread',
-  'press_history',
-  'pact',
-  'betrayal',
-  'draw',
-  'press_reveal',
-  'press_page',
-] as const satisfies readonly PressServerMessage[];
-// Compile-time check: fails while a key of `PressServerMessages` is missing from the list above.
-type ListsEvery<Missing extends never> = Missing;
-// biome-ignore lint/correctness/noUnusedVariables: the type exists to fail compilation.
-type ServerMessagesListed = ListsEvery<Exclude<PressServerMessage, (typeof PRESS_SERVER_MESSAGES)[number]>>;
+/** Every server → client press message type (what a client listens for): the keys of the schemas. */
+export const PRESS_SERVER_MESSAGES = Object.keys(PRESS_SERVER_SCHEMAS) as readonly PressServerMessage[];
 
 /** Client → server press message types (each handled by the server's `Press.handle`). */
 export const PRESS_CLIENT_MESSAGES = [
@@ -320,18 +305,21 @@ export const PRESS_CLIENT_MESSAGES = [
 /** A client → server press message type. */
 export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
 
+// The three builders below are marked free of side effects so that a bundle which imports this
+// module only to decode server messages (the client) drops the client → server schemas.
+
 /** A channel or pact id in a client payload: a string of 1..`MAX_PRESS_ID_CHARS` units (`what`: its name in the refusal). */
-const clientId = (what: string) =>
+const clientId = /* @__NO_SIDE_EFFECTS__ */ (what: string) =>
   v.pipe(
     v.string(`"${what}" must be a ${what} id`),
     v.minLength(1, `"${what}" must be a ${what} id`),
     v.maxLength(MAX_PRESS_ID_CHARS, `"${what}" must be a ${what} id`),
   );
 /** A safe integer from `min` (and up to `max`), refused with `text`. */
-const integer = (text: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+const integer = /* @__NO_SIDE_EFFECTS__ */ (text: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(v.number(text), v.safeInteger(text), v.minValue(min, text), v.maxValue(max, text));
 /** A list of 1..4 seat colours (checked against the game's seats by the server: `bad_members`). */
-const seatList = (what: string) =>
+const seatList = /* @__NO_SIDE_EFFECTS__ */ (what: string) =>
   v.pipe(
     v.array(v.string(`"${what}" must be a list of 1 to 4 seat colours`), `"${what}" must be a list of 1 to 4 seat colours`),
     v.minLength(1, `"${what}" must be a list of 1 to 4 seat colours`),

@@ -2,12 +2,35 @@
  * The client's negotiation model without a browser: payloads as docs/PRESS.md describes them,
  * then the model wired to the server's own `Press` (as the room wires it), one model per member.
  */
-import { MAX_MESSAGE_CHARS, initialPosition, playTurn, type Colour, type Position } from '@djambi/shared';
-import { PressModel, REVEAL_TAB, channelKind, charCount, groupByPly, readReveal, type PressContext } from '../../client/src/game/press.js';
+import {
+  check,
+  initialPosition,
+  MAX_MESSAGE_CHARS,
+  PRESS_SERVER_MESSAGES,
+  PRESS_SERVER_SCHEMAS,
+  playTurn,
+  type Colour,
+  type Position,
+  type PressServerMessage,
+  type PressServerMessages,
+} from '@djambi/shared';
+import { PressModel, REVEAL_TAB, channelKind, charCount, groupByPly, type PressContext } from '../../client/src/game/press.js';
 import { Press, type Delivery } from '../../server/src/press/index.js';
 import { findTurn, position } from '../press/helpers.js';
 
 type Sent = { type: string; payload: unknown };
+
+/**
+ * Hands a server message to the model as the page does: decoded with its shared schema first
+ * (net/connection.ts), so junk is dropped before the model. True when the model took it.
+ */
+function receive(m: PressModel, type: string, payload: unknown): boolean {
+  if (!(PRESS_SERVER_MESSAGES as readonly string[]).includes(type)) return false;
+  const t = type as PressServerMessage;
+  const decoded = check(PRESS_SERVER_SCHEMAS[t], payload);
+  if (decoded.ok) m.receive(t, decoded.value as PressServerMessages[typeof t]);
+  return decoded.ok;
+}
 
 function model(ctx: Partial<PressContext> = {}): { m: PressModel; sent: Sent[] } {
   const sent: Sent[] = [];
@@ -36,6 +59,20 @@ const pactView = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** A channel as `press_history` sends it, empty unless `over` says otherwise. */
+const view = (id: string, kind: string, members: string[] | null, over: Record<string, unknown> = {}) => ({
+  id,
+  kind,
+  members,
+  openedBy: members ? members[0] : null,
+  ply: 0,
+  messages: [],
+  more: false,
+  readUpTo: 0,
+  unread: 0,
+  ...over,
+});
+
 function history(over: Record<string, unknown> = {}) {
   return {
     you: 'R',
@@ -50,10 +87,21 @@ function history(over: Record<string, unknown> = {}) {
         openedBy: null,
         ply: 0,
         messages: [msg('table', 1, 'B').message, msg('table', 2, 'R').message],
+        more: false,
         readUpTo: 0,
         unread: 1,
       },
-      { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: [msg('dm:RB', 1, 'B', 'psst').message], readUpTo: 0, unread: 1 },
+      {
+        id: 'dm:RB',
+        kind: 'private',
+        members: ['R', 'B'],
+        openedBy: 'B',
+        ply: 3,
+        messages: [msg('dm:RB', 1, 'B', 'psst').message],
+        more: false,
+        readUpTo: 0,
+        unread: 1,
+      },
     ],
     existing: [],
     pacts: [],
@@ -75,7 +123,7 @@ describe('press model: payloads', () => {
 
   test('the history gives the tabs in order, with unread counts', () => {
     const { m } = model();
-    expect(m.receive('press_history', history())).toBe(true);
+    expect(receive(m, 'press_history', history())).toBe(true);
     expect(m.ready).toBe(true);
     expect(m.me).toBe('R');
     expect(m.tabs()).toEqual([
@@ -92,7 +140,7 @@ describe('press model: payloads', () => {
 
   test('viewing a tab marks it read once; other tabs keep their badge', () => {
     const { m, sent } = model();
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     expect(sent).toEqual([]); // not on screen yet
     m.setViewing(true);
     expect(sent).toEqual([{ type: 'press_read', payload: { channel: 'table', upTo: 2 } }]);
@@ -105,28 +153,28 @@ describe('press model: payloads', () => {
     expect(sent[1]).toEqual({ type: 'press_read', payload: { channel: 'dm:RB', upTo: 1 } });
     expect(m.totalUnread).toBe(0);
     // A message arriving in the channel on screen is read at once; elsewhere it counts.
-    m.receive('press_message', msg('dm:RB', 2, 'B'));
+    receive(m, 'press_message', msg('dm:RB', 2, 'B'));
     expect(sent[2]).toEqual({ type: 'press_read', payload: { channel: 'dm:RB', upTo: 2 } });
-    m.receive('press_message', msg('table', 3, 'Y'));
+    receive(m, 'press_message', msg('table', 3, 'Y'));
     expect(m.channel('table')!.unread).toBe(1);
     expect(sent).toHaveLength(3);
     // The server's count is the truth.
-    m.receive('press_unread', { channel: 'table', readUpTo: 3, unread: 0 });
+    receive(m, 'press_unread', { channel: 'table', readUpTo: 3, unread: 0 });
     expect(m.channel('table')!.unread).toBe(0);
   });
 
   test('own messages are never unread, and a repeated message is kept once', () => {
     const { m } = model();
-    m.receive('press_history', history());
-    m.receive('press_message', msg('table', 3, 'R'));
-    m.receive('press_message', msg('table', 3, 'R'));
+    receive(m, 'press_history', history());
+    receive(m, 'press_message', msg('table', 3, 'R'));
+    receive(m, 'press_message', msg('table', 3, 'R'));
     expect(m.channel('table')!.unread).toBe(1);
     expect(m.channel('table')!.messages).toHaveLength(3);
   });
 
   test('the draft: counter in code points, the limit, sending and a refusal that gives the text back', () => {
     const { m, sent } = model();
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     expect(m.sendDraft()).toBe(false); // empty
     m.setDraft('   ');
     expect(m.sendDraft()).toBe(false);
@@ -143,7 +191,7 @@ describe('press model: payloads', () => {
     expect(m.error).toEqual({ area: 'chat', code: 'rate_limited', message: 'too many actions', retryAfterMs: 800 });
     expect(m.draft().text).toBe('<b>hi</b>');
     m.sendDraft();
-    m.receive('press_message', msg('table', 3, 'R', '<b>hi</b>'));
+    receive(m, 'press_message', msg('table', 3, 'R', '<b>hi</b>'));
     expect(m.error).toBeNull();
     expect(m.feed('table').at(-1)).toMatchObject({ kind: 'message', message: { text: '<b>hi</b>' } });
     // Drafts belong to their channel.
@@ -163,19 +211,19 @@ describe('press model: payloads', () => {
 
   test('opening a conversation: a known one is shown, a new one is asked for and shown when it comes', () => {
     const { m, sent } = model();
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     m.openWith(['B']);
     expect(m.selected).toBe('dm:RB');
     expect(sent.filter((s) => s.type === 'press_open')).toEqual([]);
     m.openWith(['G', 'Y']);
     expect(sent.at(-1)).toEqual({ type: 'press_open', payload: { members: ['Y', 'G'] } });
     expect(m.opening).toBe(true);
-    m.receive('press_channel', { channel: { id: 'group:RYG', kind: 'group', members: ['R', 'Y', 'G'], openedBy: 'R', ply: 4 } });
+    receive(m, 'press_channel', { channel: { id: 'group:RYG', kind: 'group', members: ['R', 'Y', 'G'], openedBy: 'R', ply: 4 } });
     expect(m.opening).toBe(false);
     expect(m.selected).toBe('group:RYG');
     expect(m.tabs().map((t) => [t.id, t.others])).toContainEqual(['group:RYG', ['Y', 'G']]);
     // A channel someone else opened appears without taking the focus.
-    m.receive('press_channel', { channel: { id: 'dm:RY', kind: 'private', members: ['R', 'Y'], openedBy: 'Y', ply: 4 } });
+    receive(m, 'press_channel', { channel: { id: 'dm:RY', kind: 'private', members: ['R', 'Y'], openedBy: 'Y', ply: 4 } });
     expect(m.selected).toBe('group:RYG');
     m.openWith(['B', 'G']);
     m.rejected('press_open', 'game_over', 'the game is over');
@@ -185,15 +233,13 @@ describe('press model: payloads', () => {
 
   test('the message box is offered where the viewer may write (a hint; the server decides)', () => {
     const spectator = model({ seat: null });
-    spectator.m.receive(
+    receive(
+      spectator.m,
       'press_history',
       history({
         you: 'abc',
         role: 'spectator',
-        channels: [
-          { id: 'table', messages: [] },
-          { id: 'spectators', messages: [] },
-        ],
+        channels: [view('table', 'table', null), view('spectators', 'spectators', null)],
       }),
     );
     expect(spectator.m.compose('table')).toBe('read_only_table');
@@ -201,32 +247,32 @@ describe('press model: payloads', () => {
     expect(spectator.m.tabs().map((t) => t.id)).toEqual(['table', 'spectators']);
     expect(spectator.m.partners()).toEqual([]);
     const out = model({ active: ['B', 'Y', 'G'] });
-    out.m.receive('press_history', history());
+    receive(out.m, 'press_history', history());
     expect(out.m.compose('table')).toBe('ok');
     expect(out.m.compose('dm:RB')).toBe('not_active');
     expect(out.m.partners()).toEqual([]);
     const over = model({ phase: 'over' });
-    over.m.receive('press_history', history());
+    receive(over.m, 'press_history', history());
     expect(over.m.compose('dm:RB')).toBe('closed');
   });
 
   test('pacts: the proposal payload, invitations, waiting, in force, leaving', () => {
     const r = model();
     const b = model({ seat: 'B' });
-    r.m.receive('press_history', history());
-    b.m.receive('press_history', history({ you: 'B' }));
+    receive(r.m, 'press_history', history());
+    receive(b.m, 'press_history', history({ you: 'B' }));
     r.m.propose(['Y', 'B'], null, false);
     r.m.propose(['B'], 3, true);
     expect(r.sent.map((s) => s.payload)).toEqual([{ with: ['B', 'Y'] }, { with: ['B'], rounds: 3, announce: true }]);
     const proposed = { event: 'proposed', by: 'R', pact: pactView() };
-    r.m.receive('pact', proposed);
-    b.m.receive('pact', proposed);
+    receive(r.m, 'pact', proposed);
+    receive(b.m, 'pact', proposed);
     expect(r.m.pactGroups()).toMatchObject({ invitations: [], waiting: [{ id: 'p1' }] });
     expect(b.m.pactGroups()).toMatchObject({ invitations: [{ id: 'p1' }], waiting: [] });
     b.m.accept('p1');
     expect(b.sent.at(-1)).toEqual({ type: 'pact_accept', payload: { pact: 'p1' } });
     const inForce = { event: 'in_force', by: 'B', pact: pactView({ status: 'in_force', accepted: ['R', 'B'], standing: ['R', 'B'], inForcePly: 2 }) };
-    r.m.receive('pact', inForce);
+    receive(r.m, 'pact', inForce);
     expect(r.m.pactGroups()).toMatchObject({ invitations: [], waiting: [], inForce: [{ id: 'p1' }] });
     expect(r.m.notices.map((n) => n.event)).toEqual(['proposed', 'in_force']);
     r.m.leave('p1');
@@ -243,17 +289,21 @@ describe('press model: payloads', () => {
 
   test('a betrayal raises an alert once; an announced pact and its betrayal show on the table', () => {
     const { m } = model({ seat: 'Y' });
-    m.receive(
+    receive(
+      m,
       'press_history',
-      history({ you: 'Y', channels: [{ id: 'table', messages: [msg('table', 1, 'B', 'hello', 3).message, msg('table', 2, 'R', 'later', 9).message] }] }),
+      history({
+        you: 'Y',
+        channels: [view('table', 'table', null, { messages: [msg('table', 1, 'B', 'hello', 3).message, msg('table', 2, 'R', 'later', 9).message] })],
+      }),
     );
     const announced = pactView({ announced: true, status: 'in_force', accepted: ['R', 'B'], standing: ['R', 'B'], inForcePly: 5 });
-    m.receive('pact', { event: 'in_force', by: 'B', pact: announced });
-    const betrayal = { pactId: 'p1', traitor: 'R', victim: 'B', ply: 7, turnText: 'a5xa3>e9', acts: ['kill', 'bogus'], at: 5000 };
+    receive(m, 'pact', { event: 'in_force', by: 'B', pact: announced });
+    const betrayal = { pactId: 'p1', traitor: 'R', victim: 'B', ply: 7, turnText: 'a5xa3>e9', acts: ['kill'], at: 5000 };
     const broken = { ...announced, status: 'ended', standing: ['B'], broken: true, endedPly: 7, endReason: 'betrayed' };
-    m.receive('betrayal', { betrayal, pact: broken });
-    m.receive('betrayal', { betrayal, pact: broken });
-    expect(m.alerts).toEqual([{ ...betrayal, acts: ['kill'] }]);
+    receive(m, 'betrayal', { betrayal, pact: broken });
+    receive(m, 'betrayal', { betrayal, pact: broken });
+    expect(m.alerts).toEqual([betrayal]);
     expect(m.feed('table').map((i) => (i.kind === 'message' ? `m${i.message.id}` : i.kind === 'pact' ? `pact ${i.event}` : 'betrayal'))).toEqual([
       'm1',
       'pact in_force',
@@ -265,34 +315,34 @@ describe('press model: payloads', () => {
     expect(m.alerts).toEqual([]);
     expect(m.betrayals).toHaveLength(1);
     // A history (reconnect) raises no alert again.
-    m.receive('press_history', history({ you: 'Y', pacts: [broken], betrayals: [betrayal] }));
+    receive(m, 'press_history', history({ you: 'Y', pacts: [broken], betrayals: [betrayal] }));
     expect(m.alerts).toEqual([]);
     expect(m.betrayals).toHaveLength(1);
   });
 
   test('a reconnect replaces the history but keeps the drafts and the tab', () => {
     const { m } = model();
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     m.select('dm:RB');
     m.setDraft('half a thought');
-    m.receive('press_history', history({ channels: [...history().channels, { id: 'group:RBY', members: ['R', 'B', 'Y'], messages: [] }] }));
+    receive(m, 'press_history', history({ channels: [...history().channels, view('group:RBY', 'group', ['R', 'B', 'Y'])] }));
     expect(m.selected).toBe('dm:RB');
     expect(m.draft().text).toBe('half a thought');
     expect(m.tabs().map((t) => t.id)).toEqual(['table', 'dm:RB', 'group:RBY']);
     // A history without that channel (another seat now) goes back to the table.
-    m.receive('press_history', history({ you: 'G', channels: [] }));
+    receive(m, 'press_history', history({ you: 'G', channels: [] }));
     expect(m.selected).toBe('table');
     expect(m.tabs().map((t) => t.id)).toEqual(['table']);
   });
 
-  test('the reveal: its tab, ply groups, tolerant reading', () => {
+  test('the reveal: its tab and ply groups', () => {
     const { m } = model({ phase: 'over' });
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     const reveal = {
       conversations: true,
       channels: [
-        { id: 'table', kind: 'table', members: null },
-        { id: 'dm:BY', kind: 'private', members: ['B', 'Y'] },
+        { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, more: false },
+        { id: 'dm:BY', kind: 'private', members: ['B', 'Y'], openedBy: 'B', ply: 0, more: false },
       ],
       pacts: [pactView({ status: 'ended', endReason: 'game_over' })],
       betrayals: [],
@@ -301,13 +351,11 @@ describe('press model: payloads', () => {
         { kind: 'channel', channel: 'dm:BY', members: ['B', 'Y'], by: 'B', ply: 0, at: 1 },
         { kind: 'pact', pactId: 'p1', event: 'proposed', by: 'R', ply: 2, at: 2 },
         { kind: 'draw', event: 'offered', offer: 1, by: 'R', ply: 2, at: 3 },
-        { kind: 'nonsense' },
-        { kind: 'message', id: 'x' },
       ],
     };
-    m.receive('pact', { event: 'proposed', by: 'R', pact: pactView() });
+    receive(m, 'pact', { event: 'proposed', by: 'R', pact: pactView() });
     expect(m.pactGroups().waiting).toHaveLength(1);
-    m.receive('press_reveal', reveal);
+    receive(m, 'press_reveal', reveal);
     expect(m.selected).toBe(REVEAL_TAB);
     // Pacts end with the game without a message: the reveal has their final state.
     expect(m.pactGroups()).toMatchObject({ waiting: [], ended: [{ id: 'p1', endReason: 'game_over' }] });
@@ -317,28 +365,29 @@ describe('press model: payloads', () => {
       [0, 2],
       [2, 2],
     ]);
-    expect(readReveal(null)).toBeNull();
-    expect(readReveal({})).toEqual({ conversations: true, channels: [], pacts: [], betrayals: [], timeline: [] });
+    // A reveal the shared schema refuses (an unknown item) is dropped whole: the page keeps what it had.
+    expect(receive(m, 'press_reveal', { ...reveal, timeline: [...reveal.timeline, { kind: 'nonsense' }] })).toBe(false);
+    expect(m.reveal!.timeline).toHaveLength(4);
   });
 
   test('junk never throws and changes nothing', () => {
     const { m } = model();
-    m.receive('press_history', history());
+    receive(m, 'press_history', history());
     const before = JSON.stringify(m.summary());
     for (const type of ['press_message', 'press_channel', 'press_exists', 'press_unread', 'pact', 'betrayal', 'draw', 'press_history']) {
       for (const junk of [null, 42, 'x', [], { message: { id: 'one' } }, { channel: { id: 'elsewhere' } }, { pact: { id: 3 } }]) {
-        expect(() => m.receive(type, junk)).not.toThrow();
+        expect(() => receive(m, type, junk)).not.toThrow();
         if (type !== 'press_history') expect(JSON.stringify(m.summary())).toBe(before);
       }
     }
-    expect(m.receive('seat', {})).toBe(false);
+    expect(receive(m, 'seat', {})).toBe(false);
   });
 
   test('under press_visibility "existence" a channel of others is listed, never as a tab', () => {
     const { m } = model({ seat: 'Y' });
-    m.receive('press_history', history({ you: 'Y', channels: [], existing: [{ channel: 'dm:RB', members: ['R', 'B'] }] }));
-    m.receive('press_exists', { channel: 'group:RBG', members: ['G', 'R', 'B'] });
-    m.receive('press_exists', { channel: 'group:RBG', members: ['R', 'B', 'G'] });
+    receive(m, 'press_history', history({ you: 'Y', channels: [], existing: [{ channel: 'dm:RB', members: ['R', 'B'] }] }));
+    receive(m, 'press_exists', { channel: 'group:RBG', members: ['R', 'B', 'G'] });
+    receive(m, 'press_exists', { channel: 'group:RBG', members: ['R', 'B', 'G'] });
     expect(m.existing).toEqual([
       { channel: 'dm:RB', members: ['R', 'B'] },
       { channel: 'group:RBG', members: ['R', 'B', 'G'] },
@@ -386,7 +435,9 @@ class Table {
       for (const to of d.to) {
         const payload = JSON.parse(JSON.stringify(d.payload)) as unknown;
         this.received.get(to)?.push({ type: d.type, payload });
-        this.models.get(to)?.receive(d.type, payload);
+        const model = this.models.get(to);
+        // Every press payload the server builds decodes with the shared schema the page uses.
+        if (model) expect(receive(model, d.type, payload)).toBe(true);
       }
     }
   }
@@ -504,12 +555,23 @@ describe('press model: older messages (press_page)', () => {
 
   function paged() {
     const { m, sent } = model();
-    m.receive(
+    receive(
+      m,
       'press_history',
       history({
         channels: [
           { id: 'table', kind: 'table', members: null, openedBy: null, ply: 0, messages: messages('table', 71, 120), more: true, readUpTo: 60, unread: 60 },
-          { id: 'dm:RB', kind: 'private', members: ['R', 'B'], openedBy: 'B', ply: 3, messages: messages('dm:RB', 1, 3), more: false, readUpTo: 0, unread: 3 },
+          {
+            id: 'dm:RB',
+            kind: 'private',
+            members: ['R', 'B'],
+            openedBy: 'B',
+            ply: 3,
+            messages: messages('dm:RB', 1, 3),
+            more: false,
+            readUpTo: 0,
+            unread: 3,
+          },
         ],
       }),
     );
@@ -532,7 +594,7 @@ describe('press model: older messages (press_page)', () => {
     m.loadOlder('table');
     const before = { unread: m.channel('table')!.unread, readUpTo: m.channel('table')!.readUpTo, total: m.totalUnread };
     // The answer overlaps what is held (71, 72): kept once.
-    expect(m.receive('press_page', { channel: 'table', before: 73, messages: messages('table', 23, 72), more: true })).toBe(true);
+    expect(receive(m, 'press_page', { channel: 'table', before: 73, messages: messages('table', 23, 72), more: true })).toBe(true);
     expect(ids(m, 'table')).toEqual(Array.from({ length: 98 }, (_, i) => 23 + i));
     expect(m.loadingOlder('table')).toBe(false);
     expect(m.hasOlder('table')).toBe(true);
@@ -540,27 +602,27 @@ describe('press model: older messages (press_page)', () => {
     expect(m.feed('table')[0]).toMatchObject({ kind: 'message', message: { id: 23 } });
     // The last page: nothing older left.
     m.loadOlder('table');
-    m.receive('press_page', { channel: 'table', before: 23, messages: messages('table', 1, 22), more: false });
+    receive(m, 'press_page', { channel: 'table', before: 23, messages: messages('table', 1, 22), more: false });
     expect(ids(m, 'table')).toHaveLength(120);
     expect(m.hasOlder('table')).toBe(false);
     expect(m.loadOlder('table')).toBe(false);
     // A live message still counts as before.
-    m.receive('press_message', msg('table', 121, 'Y'));
+    receive(m, 'press_message', msg('table', 121, 'Y'));
     expect(m.channel('table')!.unread).toBe(before.unread + 1);
   });
 
   test('a page that does not join on to what is held, or of another channel, changes nothing', () => {
     const { m } = paged();
-    m.receive('press_page', { channel: 'table', before: 40, messages: messages('table', 1, 39), more: false });
+    receive(m, 'press_page', { channel: 'table', before: 40, messages: messages('table', 1, 39), more: false });
     expect(ids(m, 'table')[0]).toBe(71);
     expect(m.hasOlder('table')).toBe(true);
     // Messages of another channel, or not older than `before`, are dropped.
-    m.receive('press_page', { channel: 'table', before: 71, messages: [...messages('dm:RB', 60, 70), ...messages('table', 69, 75)], more: true });
+    receive(m, 'press_page', { channel: 'table', before: 71, messages: [...messages('dm:RB', 60, 70), ...messages('table', 69, 75)], more: true });
     expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
     expect(ids(m, 'dm:RB')).toEqual([1, 2, 3]);
-    // Junk.
-    for (const junk of [null, {}, { channel: 'nowhere', before: 5, messages: [] }, { channel: 'table', before: 0, messages: [] }])
-      expect(m.receive('press_page', junk)).toBe(true);
+    // Junk: refused by the schema, or a page of no channel held, or before the first message.
+    for (const junk of [null, {}, { channel: 'nowhere', before: 5, messages: [], more: false }, { channel: 'table', before: 0, messages: [], more: false }])
+      receive(m, 'press_page', junk);
     expect(ids(m, 'table').slice(0, 3)).toEqual([69, 70, 71]);
   });
 
@@ -576,7 +638,8 @@ describe('press model: older messages (press_page)', () => {
   test('after the game, revealed channels page into the reveal, in the order of the story', () => {
     const { m, sent } = model({ seat: null, phase: 'over' });
     const item = (channel: string, id: number, ply: number) => ({ kind: 'message', ...msg(channel, id, 'B', `m${id}`, ply).message });
-    m.receive(
+    receive(
+      m,
       'press_history',
       history({
         you: 'spec',
@@ -600,7 +663,7 @@ describe('press model: older messages (press_page)', () => {
     expect(m.loadOlderRevealed('dm:RB')).toBe(true);
     expect(sent).toEqual([{ type: 'press_page', payload: { channel: 'dm:RB', before: 51, limit: 50 } }]);
     const older = [1, 2, 3].map((id) => msg('dm:RB', id, 'R', `old${id}`, id === 3 ? 2 : 0).message);
-    m.receive('press_page', { channel: 'dm:RB', before: 51, messages: older, more: false });
+    receive(m, 'press_page', { channel: 'dm:RB', before: 51, messages: older, more: false });
     expect(m.reveal!.timeline.map((i) => (i.kind === 'message' ? i.id : i.kind))).toEqual([1, 2, 'draw', 3, 51, 52]);
     expect(m.revealOlder()).toEqual([]);
     expect(m.loadOlderRevealed('dm:RB')).toBe(false);

@@ -281,17 +281,17 @@ describe('draw banner', () => {
     expect(d.view(closed, 'R')).toEqual({ kind: 'declined', id: 3, by: 'Y', offerBy: 'R' });
     d.dismiss();
     expect(d.view(closed, 'R')).toEqual({ kind: 'none' });
-    d.receive('draw', { event: 'declined', by: 'Y', offer: { id: 3, by: 'R' } });
+    d.receive('draw', { event: 'declined', by: 'Y', offer: { id: 3, by: 'R', accepted: ['R'], ply: 4 } });
     expect(d.view(snap([], { ...base, drawOffer: { id: 4, by: 'B', accepted: 'B' } }), 'R')).toMatchObject({ kind: 'offer', id: 4 });
     expect(d.view(closed, 'R')).toEqual({ kind: 'none' });
   });
 
-  test('other messages and garbage change nothing', () => {
+  // Garbage never gets here: the connection drops what its shared schema refuses (tests/client/press.test.ts).
+  test('other messages change nothing', () => {
     const d = new DrawWatch();
-    expect(d.receive('draw', { event: 'offered', by: 'R', offer: { id: 1, by: 'R' } })).toBe(false);
-    expect(d.receive('draw', 'junk')).toBe(false);
-    expect(d.receive('draw', { event: 'declined', by: 'X', offer: {} })).toBe(false);
-    expect(d.receive('press_message', { event: 'declined' })).toBe(false);
+    expect(d.receive('draw', { event: 'offered', by: 'R', offer: { id: 1, by: 'R', accepted: ['R'], ply: 4 } })).toBe(false);
+    expect(d.receive('draw', { event: 'lapsed', by: null, offer: { id: 1, by: 'R', accepted: ['R'], ply: 4 } })).toBe(false);
+    expect(d.receive('press_unread', { channel: 'table', readUpTo: 1, unread: 0 })).toBe(false);
     expect(d.view(snap([], base), 'R')).toEqual({ kind: 'none' });
     expect(d.view(snap([], { ...base, phase: 'over', drawOffer: { id: 1, by: 'R', accepted: 'R' } }), 'B')).toEqual({ kind: 'none' });
   });

@@ -8,20 +8,11 @@
  * Pure TypeScript, no DOM and no Colyseus, so it is tested without a browser.
  */
 import {
-  BETRAYAL_ACTS,
   COLOURS,
-  DRAW_EVENTS,
-  isRecord,
   MAX_MESSAGE_CHARS,
   PAGE_MESSAGES,
-  PACT_END_REASONS,
-  PACT_EVENTS,
-  PACT_STATUSES,
-  PRESS_PHASES,
   type Betrayal,
-  type BetrayalAct,
   type ChannelExistence,
-  type ChannelInfo,
   type ChannelKind,
   type ChannelView,
   type Colour,
@@ -31,7 +22,6 @@ import {
   type PressMessage,
   type PressPhase,
   type PressReveal,
-  type RevealChannel,
   type PressServerMessage,
   type PressServerMessages,
   type RevealItem,
@@ -107,23 +97,9 @@ export interface PactGroups {
 /** Whether the viewer may write in a channel (a hint: the server decides). */
 export type ComposeState = 'ok' | 'read_only_table' | 'closed' | 'not_active' | 'none';
 
-type Json = Record<string, unknown>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-const obj = (v: unknown): Json => (isRecord(v) ? v : {});
-const str = (v: unknown, d = ''): string => (typeof v === 'string' ? v : d);
-const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const colour = (v: unknown): Colour | null => (typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : null);
-const colours = (v: unknown): Colour[] =>
-  sortColours(
-    arr(v)
-      .map(colour)
-      .filter((c): c is Colour => c !== null),
-  );
-const oneOf = <T extends string>(v: unknown, values: readonly T[]): T | null =>
-  typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : null;
+/** One press message with its payload, as decoded by its shared schema (`PRESS_SERVER_SCHEMAS`). */
+type PressDelivery = { [K in PressServerMessage]: { readonly type: K; readonly payload: PressServerMessages[K] } }[PressServerMessage];
 
 /** Colours in seat order, without repeats. */
 export function sortColours(cs: readonly Colour[]): Colour[] {
@@ -146,38 +122,9 @@ export function charCount(text: string): number {
   return n;
 }
 
-/** Read a message payload, or null. */
-export function readMessage(v: unknown): PressMessage | null {
-  const o = obj(v);
-  const id = num(o.id, -1);
-  const channel = str(o.channel);
-  if (id < 1 || !channelKind(channel) || typeof o.text !== 'string' || !str(o.from)) return null;
-  return { id, channel, from: str(o.from), name: str(o.name), text: o.text, ply: num(o.ply), at: num(o.at) };
-}
-
-function readChannelInfo(v: unknown): ChannelInfo | null {
-  const o = obj(v);
-  const id = str(o.id);
-  const kind = channelKind(id);
-  if (!kind) return null;
-  return { id, kind, members: kind === 'private' || kind === 'group' ? colours(o.members) : null, openedBy: colour(o.openedBy), ply: num(o.ply) };
-}
-
-function readChannel(v: unknown): Mutable<Channel> | null {
-  const info = readChannelInfo(v);
-  if (!info) return null;
-  const o = obj(v);
-  const messages = sortById(
-    arr(o.messages)
-      .map(readMessage)
-      .filter((m): m is PressMessage => m !== null && m.channel === info.id),
-  );
-  return { ...info, members: info.members ?? [], messages, more: o.more === true, readUpTo: num(o.readUpTo), unread: num(o.unread) };
-}
-
-function readRevealChannel(v: unknown): RevealChannel | null {
-  const info = readChannelInfo(v);
-  return info && { ...info, more: obj(v).more === true };
+/** A channel as the model holds it: `members` empty rather than null, its own messages only, by id. */
+function toChannel(view: ChannelView): Mutable<Channel> {
+  return { ...view, members: view.members ?? [], messages: sortById(view.messages.filter((m) => m.channel === view.id)) };
 }
 
 /** Messages by id, without repeats. */
@@ -185,20 +132,6 @@ function sortById(messages: readonly PressMessage[]): PressMessage[] {
   const byId = new Map<number, PressMessage>();
   for (const m of messages) if (!byId.has(m.id)) byId.set(m.id, m);
   return [...byId.values()].sort((a, b) => a.id - b.id);
-}
-
-/** Read a `press_page` answer, or null. */
-export function readPage(v: unknown): { channel: string; before: number; messages: PressMessage[]; more: boolean } | null {
-  const o = obj(v);
-  const channel = str(o.channel);
-  const before = num(o.before, -1);
-  if (!channelKind(channel) || before < 1) return null;
-  const messages = sortById(
-    arr(o.messages)
-      .map(readMessage)
-      .filter((m): m is PressMessage => m !== null && m.channel === channel && m.id < before),
-  );
-  return { channel, before, messages, more: o.more === true };
 }
 
 /**
@@ -214,101 +147,6 @@ function mergeTimeline(timeline: readonly RevealItem[], older: readonly PressMes
   }
   while (j < older.length) out.push({ kind: 'message', ...older[j++] });
   return out;
-}
-
-/** Read a pact view, or null. */
-export function readPact(v: unknown): PactView | null {
-  const o = obj(v);
-  const id = str(o.id);
-  const proposer = colour(o.proposer);
-  const status = oneOf(o.status, PACT_STATUSES);
-  if (!id || !proposer || !status) return null;
-  return {
-    id,
-    proposer,
-    members: colours(o.members),
-    rounds: numOrNull(o.rounds),
-    announced: o.announced === true,
-    status,
-    accepted: colours(o.accepted),
-    standing: colours(o.standing),
-    turnsLeft: numOrNull(o.turnsLeft),
-    broken: o.broken === true,
-    proposedPly: num(o.proposedPly),
-    inForcePly: numOrNull(o.inForcePly),
-    endedPly: numOrNull(o.endedPly),
-    endReason: oneOf(o.endReason, PACT_END_REASONS),
-  };
-}
-
-/** Read a betrayal record, or null. */
-export function readBetrayal(v: unknown): Betrayal | null {
-  const o = obj(v);
-  const traitor = colour(o.traitor);
-  const victim = colour(o.victim);
-  if (!str(o.pactId) || !traitor || !victim) return null;
-  return {
-    pactId: str(o.pactId),
-    traitor,
-    victim,
-    ply: num(o.ply),
-    turnText: str(o.turnText),
-    acts: arr(o.acts)
-      .map((a) => oneOf(a, BETRAYAL_ACTS))
-      .filter((a): a is BetrayalAct => a !== null),
-    at: num(o.at),
-  };
-}
-
-function readRevealItem(v: unknown): RevealItem | null {
-  const o = obj(v);
-  switch (o.kind) {
-    case 'message': {
-      const m = readMessage(o);
-      return m && { kind: 'message', ...m };
-    }
-    case 'channel': {
-      const by = colour(o.by);
-      return channelKind(str(o.channel)) && by
-        ? { kind: 'channel', channel: str(o.channel), members: colours(o.members), by, ply: num(o.ply), at: num(o.at) }
-        : null;
-    }
-    case 'pact': {
-      const event = oneOf(o.event, PACT_EVENTS);
-      return event && str(o.pactId) ? { kind: 'pact', pactId: str(o.pactId), event, by: colour(o.by), ply: num(o.ply), at: num(o.at) } : null;
-    }
-    case 'betrayal': {
-      const b = readBetrayal(o);
-      return b && { kind: 'betrayal', ...b };
-    }
-    case 'draw': {
-      const event = oneOf(o.event, DRAW_EVENTS);
-      return event && { kind: 'draw', event, offer: num(o.offer), by: colour(o.by), ply: num(o.ply), at: num(o.at) };
-    }
-    default:
-      return null;
-  }
-}
-
-/** Read a reveal, or null. */
-export function readReveal(v: unknown): PressReveal | null {
-  if (!v || typeof v !== 'object') return null;
-  const o = obj(v);
-  return {
-    conversations: o.conversations !== false,
-    channels: arr(o.channels)
-      .map(readRevealChannel)
-      .filter((c): c is RevealChannel => c !== null),
-    pacts: arr(o.pacts)
-      .map(readPact)
-      .filter((p): p is PactView => p !== null),
-    betrayals: arr(o.betrayals)
-      .map(readBetrayal)
-      .filter((b): b is Betrayal => b !== null),
-    timeline: arr(o.timeline)
-      .map(readRevealItem)
-      .filter((i): i is RevealItem => i !== null),
-  };
 }
 
 const betrayalKey = (b: Betrayal): string => `${b.pactId}|${b.traitor}|${b.victim}|${b.ply}`;
@@ -362,22 +200,18 @@ export class PressModel {
 
   // ---- what the server says --------------------------------------------------------------------
 
-  /** Take in a server message. Returns false for a type that is not the press's. */
-  receive(type: string, payload: unknown): boolean {
-    const p = obj(payload);
-    switch (type as PressServerMessage) {
+  /** Take in a server press message, its payload already decoded with its shared schema (net/connection.ts). */
+  receive<K extends PressServerMessage>(type: K, payload: PressServerMessages[K]): void {
+    const d = { type, payload } as PressDelivery;
+    switch (d.type) {
       case 'press_history':
-        this.history(p);
+        this.history(d.payload);
         break;
-      case 'press_message': {
-        const m = readMessage(p.message);
-        if (!m) return true;
-        this.message(m);
+      case 'press_message':
+        this.message(d.payload.message);
         break;
-      }
       case 'press_channel': {
-        const ch = readChannel(p.channel);
-        if (!ch) return true;
+        const ch = toChannel({ ...d.payload.channel, messages: [], more: false, readUpTo: 0, unread: 0 });
         if (!this.channelMap.has(ch.id)) this.channelMap.set(ch.id, ch);
         if (this.pendingOpen !== null && this.pendingOpen === ch.members.join('')) {
           this.pendingOpen = null;
@@ -387,31 +221,28 @@ export class PressModel {
         break;
       }
       case 'press_exists': {
-        const channel = str(p.channel);
-        if (channelKind(channel) && !this.existingList.some((e) => e.channel === channel)) this.existingList.push({ channel, members: colours(p.members) });
+        const { channel, members } = d.payload;
+        if (!this.existingList.some((e) => e.channel === channel)) this.existingList.push({ channel, members });
         break;
       }
       case 'press_unread': {
-        const ch = this.channelMap.get(str(p.channel));
-        if (!ch) return true;
-        ch.readUpTo = Math.max(ch.readUpTo, num(p.readUpTo));
-        ch.unread = Math.max(0, num(p.unread));
+        const ch = this.channelMap.get(d.payload.channel);
+        if (!ch) return;
+        ch.readUpTo = Math.max(ch.readUpTo, d.payload.readUpTo);
+        ch.unread = Math.max(0, d.payload.unread);
         break;
       }
       case 'pact': {
-        const pact = readPact(p.pact);
-        const event = oneOf(p.event, PACT_EVENTS);
-        if (!pact || !event) return true;
+        const { pact, event, by } = d.payload;
         this.pactMap.set(pact.id, pact);
-        this.noticeList = [...this.noticeList, { seq: ++this.seq, event, by: colour(p.by), pact }].slice(-MAX_NOTICES);
+        this.noticeList = [...this.noticeList, { seq: ++this.seq, event, by, pact }].slice(-MAX_NOTICES);
         if (this.errorValue?.area === 'pact') this.errorValue = null;
         break;
       }
       case 'betrayal': {
-        const b = readBetrayal(p.betrayal);
-        const pact = readPact(p.pact);
-        if (pact) this.pactMap.set(pact.id, pact);
-        if (b && !this.betrayalList.some((x) => betrayalKey(x) === betrayalKey(b))) {
+        const { betrayal: b, pact } = d.payload;
+        this.pactMap.set(pact.id, pact);
+        if (!this.betrayalList.some((x) => betrayalKey(x) === betrayalKey(b))) {
           this.betrayalList.push(b);
           this.alertList.push(b);
         }
@@ -419,19 +250,17 @@ export class PressModel {
       }
       case 'draw':
         // Draw offers are public and mirrored in the room state; the page shows them from there.
-        return true;
+        return;
       case 'press_page': {
-        const page = readPage(payload);
-        if (!page) return true;
-        this.pagesPending.delete(page.channel);
-        this.page(page);
+        const { channel, before, more } = d.payload;
+        this.pagesPending.delete(channel);
+        this.page({ channel, before, more, messages: sortById(d.payload.messages.filter((m) => m.channel === channel && m.id < before)) });
         // Older messages change no unread count and need no read mark.
         this.changed();
-        return true;
+        return;
       }
       case 'press_reveal': {
-        const r = readReveal(payload);
-        if (!r) return true;
+        const r = d.payload;
         this.revealData = r;
         this.phaseSeen = 'over';
         // Pacts end with the game without a message of their own: take their final state.
@@ -439,12 +268,9 @@ export class PressModel {
         this.selectedTab = REVEAL_TAB;
         break;
       }
-      default:
-        return false;
     }
     this.markRead();
     this.changed();
-    return true;
   }
 
   /** A `rejected` message. Returns false if it belongs to another part of the page. */
@@ -746,36 +572,21 @@ export class PressModel {
 
   // ---- internals -------------------------------------------------------------------------------
 
-  private history(p: Json): void {
-    this.you = str(p.you) || null;
-    this.role = p.role === 'spectator' ? 'spectator' : 'player';
-    const phase = oneOf(p.phase, PRESS_PHASES);
-    if (phase) this.phaseSeen = phase;
-    const channels = new Map<string, Mutable<Channel>>();
-    for (const c of arr(p.channels)) {
-      const ch = readChannel(c);
-      if (ch) channels.set(ch.id, ch);
-    }
+  private history(p: PressHistory): void {
+    this.you = p.you || null;
+    this.role = p.role;
+    this.phaseSeen = p.phase;
+    const channels = new Map(p.channels.map((c) => [c.id, toChannel(c)]));
     if (!channels.has(TABLE)) channels.set(TABLE, emptyChannel(TABLE, 'table'));
     this.channelMap = channels;
-    this.existingList = arr(p.existing).flatMap((e) => {
-      const o = obj(e);
-      return channelKind(str(o.channel)) ? [{ channel: str(o.channel), members: colours(o.members) }] : [];
-    });
-    this.pactMap = new Map(
-      arr(p.pacts)
-        .map(readPact)
-        .filter((x): x is PactView => x !== null)
-        .map((x) => [x.id, x]),
-    );
-    this.betrayalList = arr(p.betrayals)
-      .map(readBetrayal)
-      .filter((b): b is Betrayal => b !== null);
+    this.existingList = [...p.existing];
+    this.pactMap = new Map(p.pacts.map((x) => [x.id, x]));
+    this.betrayalList = [...p.betrayals];
     // Alerts stay only for betrayals still visible; the history itself raises none.
     const keys = new Set(this.betrayalList.map(betrayalKey));
     this.alertList = this.alertList.filter((b) => keys.has(betrayalKey(b)));
     this.noticeList = this.noticeList.filter((n) => this.pactMap.has(n.pact.id));
-    this.revealData = readReveal(p.reveal);
+    this.revealData = p.reveal;
     if (!this.channelMap.has(this.selectedTab) && !(this.selectedTab === REVEAL_TAB && this.revealData)) this.selectedTab = TABLE;
     this.pendingOpen = null;
     this.lastSend = null;
@@ -829,10 +640,11 @@ export class PressModel {
   private message(m: PressMessage): void {
     let ch = this.channelMap.get(m.channel);
     if (!ch) {
-      const kind = channelKind(m.channel)!;
+      const kind = channelKind(m.channel);
+      if (!kind) return;
       ch = emptyChannel(m.channel, kind);
-      if (kind === 'private' || kind === 'group')
-        ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)].map(colour).filter((c): c is Colour => c !== null));
+      // The id names the members (`dm:RB`, `group:RYG`); sortColours keeps only real colours.
+      if (kind === 'private' || kind === 'group') ch.members = sortColours([...m.channel.slice(m.channel.indexOf(':') + 1)] as Colour[]);
       this.channelMap.set(m.channel, ch);
     }
     if (ch.messages.some((x) => x.id === m.id)) return;

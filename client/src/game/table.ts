@@ -4,7 +4,7 @@
  * what the draw banner shows. Fed with session views and the server's `draw` messages; no DOM,
  * tested in Node.
  */
-import { COLOURS, isRecord, type Colour, type EliminationCause } from '@djambi/shared';
+import { COLOURS, type Colour, type EliminationCause, type PressServerMessage, type PressServerMessages } from '@djambi/shared';
 import type { SessionView } from './session.js';
 import type { GameSnapshot } from './snapshot.js';
 
@@ -86,14 +86,12 @@ export type DrawBanner =
 export class DrawWatch {
   private declined: { id: number; by: Colour; offerBy: Colour } | null = null;
 
-  /** Take in a press message; true when it was a draw event that changes the banner. */
-  receive(type: string, payload: unknown): boolean {
-    if (type !== 'draw' || !isRecord(payload) || payload.event !== 'declined') return false;
-    const by = colourOf(payload.by);
-    const offer = isRecord(payload.offer) ? payload.offer : {};
-    const offerBy = colourOf(offer.by);
-    if (!by || !offerBy) return false;
-    this.declined = { id: typeof offer.id === 'number' ? offer.id : 0, by, offerBy };
+  /** Take in a press message (decoded with its shared schema); true when it was a decline that changes the banner. */
+  receive<K extends PressServerMessage>(type: K, payload: PressServerMessages[K]): boolean {
+    if (type !== 'draw') return false;
+    const { event, by, offer } = payload as PressServerMessages['draw'];
+    if (event !== 'declined' || !by) return false;
+    this.declined = { id: offer.id, by, offerBy: offer.by };
     return true;
   }
 
@@ -114,8 +112,4 @@ export class DrawWatch {
     }
     return this.declined ? { kind: 'declined', ...this.declined } : { kind: 'none' };
   }
-}
-
-function colourOf(v: unknown): Colour | null {
-  return typeof v === 'string' && (COLOURS as readonly string[]).includes(v) ? (v as Colour) : null;
 }

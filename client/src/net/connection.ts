@@ -13,6 +13,8 @@ import {
   type JoinFailure,
   PRESS_SERVER_MESSAGES,
   PRESS_SERVER_SCHEMAS,
+  type PressServerMessage,
+  type PressServerMessages,
   parseJoinError,
   REMATCH_SERVER_MESSAGES,
   REMATCH_SERVER_SCHEMAS,
@@ -55,7 +57,7 @@ export interface ConnectionEvents {
   rejected(code: string, message: string, type: string, retryAfterMs?: number): void;
   link(state: LinkState): void;
   /** A negotiation message (`press_*`, `pact`, `betrayal`, `draw`), payload decoded with its shared schema. */
-  press(type: string, payload: unknown): void;
+  press<K extends PressServerMessage>(type: K, payload: PressServerMessages[K]): void;
   /** A rematch message (`rematch_state`, `rematch_seat`), payload decoded with its shared schema. */
   rematch?(type: string, payload: unknown): void;
 }

@@ -2,7 +2,7 @@
  * The connection banner (reconnecting, offline, gave up, seat lost, back: renders the link
  * state) and the table bar next to the board (draw offers, notices, sounds, notifications).
  */
-import type { Colour } from '@djambi/shared';
+import type { Colour, PressServerMessage, PressServerMessages } from '@djambi/shared';
 import type { SessionView } from '../game/session.js';
 import { DrawWatch, TableWatcher } from '../game/table.js';
 import { S } from '../i18n/strings.js';
@@ -81,8 +81,8 @@ export class TableBar {
     this.element = h('div', { class: 'table-bar' }, this.draw, this.notices);
   }
 
-  /** A press message (the server's `draw` events name who declined). */
-  pressEvent(type: string, payload: unknown): void {
+  /** A press message, decoded with its shared schema (the server's `draw` events name who declined). */
+  pressEvent<K extends PressServerMessage>(type: K, payload: PressServerMessages[K]): void {
     if (this.draws.receive(type, payload) && this.latest) this.renderDraw(this.latest);
   }
 

@@ -42,8 +42,10 @@ export function cleanDisplayName(text: string): string {
 
 // ---- pieces of messages -----------------------------------------------------------------------
 
-/** A seat colour `R` `B` `Y` `G`. */
-export const ColourSchema = v.picklist(COLOURS, '"colour" must be one of R, B, Y, G');
+/** A seat colour `R` `B` `Y` `G`, as the server sends it (the client only needs to know it is one). */
+export const ColourSchema = v.picklist(COLOURS);
+/** A seat colour in a client's message, refused with a text (kept apart so the client bundles no refusal texts). */
+const ColourField = v.picklist(COLOURS, '"colour" must be one of R, B, Y, G');
 
 const square = /* @__NO_SIDE_EFFECTS__ */ (key: string) => {
   const text = `"${key}" must be a square such as "e5"`;
@@ -107,7 +109,7 @@ export const EmptyMessage = message({});
 export type EmptyMessage = Output<typeof EmptyMessage>;
 
 /** `swap { colour }`: move to, or ask to swap with, the seat of that colour. */
-export const SwapMessage = message({ colour: ColourSchema });
+export const SwapMessage = message({ colour: ColourField });
 /** A checked `swap` message. */
 export type SwapMessage = Output<typeof SwapMessage>;
 
@@ -149,16 +151,16 @@ export type BotLevel = (typeof BOT_LEVELS)[number];
 export const BotLevelSchema = v.picklist(BOT_LEVELS, '"level" must be one of easy, normal, hard');
 
 /** `add_bot { colour, level }`: before the start, the host puts a computer player on a free seat. */
-export const AddBotMessage = message({ colour: ColourSchema, level: BotLevelSchema });
+export const AddBotMessage = message({ colour: ColourField, level: BotLevelSchema });
 /** A checked `add_bot` message. */
 export type AddBotMessage = Output<typeof AddBotMessage>;
 /** `remove_bot { colour }`: before the start, the host frees a computer player's seat. */
-export const RemoveBotMessage = message({ colour: ColourSchema });
+export const RemoveBotMessage = message({ colour: ColourField });
 /** A checked `remove_bot` message. */
 export type RemoveBotMessage = Output<typeof RemoveBotMessage>;
 
 /** `remove_seat { colour }`: before the start, the host frees another player's seat. */
-export const RemoveSeatMessage = message({ colour: ColourSchema });
+export const RemoveSeatMessage = message({ colour: ColourField });
 /** A checked `remove_seat` message. */
 export type RemoveSeatMessage = Output<typeof RemoveSeatMessage>;
 
@@ -184,7 +186,7 @@ export const JoinOptions = v.pipe(
   message(
     {
       name: v.nullish(v.pipe(v.string(joinName), v.transform(cleanDisplayName), v.maxLength(MAX_NAME_CHARS, joinName))),
-      colour: v.nullish(ColourSchema),
+      colour: v.nullish(ColourField),
       spectate: v.nullish(v.boolean('"spectate" must be a boolean')),
       seatKey: v.nullish(v.pipe(v.string(seatKeyText), v.minLength(1, seatKeyText), v.maxLength(MAX_SEAT_KEY_CHARS, seatKeyText))),
       hostToken: v.nullish(v.pipe(v.string(hostTokenText), v.minLength(1, hostTokenText), v.maxLength(MAX_SEAT_KEY_CHARS, hostTokenText))),
@@ -264,6 +266,9 @@ const BotSeatSchema = v.union(
   ],
   botsText,
 );
+/** An optional bot seat per colour; marked pure so that a bundle not using `BotsOption` drops it all. */
+const botSeatEntries = /* @__NO_SIDE_EFFECTS__ */ () =>
+  Object.fromEntries(COLOURS.map((c) => [c, v.optional(BotSeatSchema)])) as Record<Colour, v.OptionalSchema<typeof BotSeatSchema, undefined>>;
 /**
  * The `bots` create option: seat colour → level, e.g. `{ "B": "easy", "Y": "normal" }`, or →
  * `{ level, personality? }` (`{ "B": { "level": "hard", "personality": "treacherous" } }`).
@@ -271,10 +276,7 @@ const BotSeatSchema = v.union(
  */
 export const BotsOption = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, botsText),
-  v.strictObject(
-    Object.fromEntries(COLOURS.map((c) => [c, v.optional(BotSeatSchema)])) as Record<Colour, v.OptionalSchema<typeof BotSeatSchema, undefined>>,
-    botsText,
-  ),
+  v.strictObject(botSeatEntries(), botsText),
   v.transform((o) => {
     const out: Partial<Record<Colour, BotSeatOption>> = {};
     for (const c of COLOURS) {
