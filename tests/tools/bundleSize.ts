@@ -80,6 +80,9 @@ function entriesOf(html: string): string[] {
   return out;
 }
 
+/** The trailing source map comment, left out of every figure (a production build has none). */
+const MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
+
 /** Gzipped JavaScript of the game page of the client built in `distDir` (see the file comment). */
 export function measureBundle(distDir: string): BundleSize {
   const html = path.join(distDir, 'index.html');
@@ -94,9 +97,10 @@ export function measureBundle(distDir: string): BundleSize {
     seen.add(file);
     const abs = path.join(distDir, file);
     if (!existsSync(abs)) throw new Error(`${file} is imported but missing from ${distDir}`);
-    const code = readFileSync(abs);
-    chunks.push({ file, bytes: code.length, gzipBytes: gzipBytes(code) });
-    const { static: imports, dynamic } = importsOf(code.toString('utf8'), path.posix.dirname(file));
+    // Without a source map comment, so that a `--sourcemap` build measures as a production one.
+    const code = readFileSync(abs, 'utf8').replace(MAP_COMMENT, '');
+    chunks.push({ file, bytes: Buffer.byteLength(code), gzipBytes: gzipBytes(code) });
+    const { static: imports, dynamic } = importsOf(code, path.posix.dirname(file));
     for (const f of imports) visit(f, false);
     for (const f of dynamic) {
       const isGame = GAME_PAGE_CHUNK.test(path.posix.basename(f));
@@ -108,4 +112,104 @@ export function measureBundle(distDir: string): BundleSize {
   if (!gamePage) throw new Error(`no game page chunk (gamePage-*.js) is imported from ${entries.join(', ')}`);
   const entryGzipBytes = chunks.find((c) => c.file === entries[0])?.gzipBytes ?? 0;
   return { gzipBytes: chunks.reduce((s, c) => s + c.gzipBytes, 0), entryGzipBytes, chunks };
+}
+
+/** One source's share of the game page's gzipped JavaScript (`measureSources`). */
+export interface SourceShare {
+  /** A dependency's package name (`valibot`, `pixi.js`) or a project file (`shared/src/protocol.ts`). */
+  readonly source: string;
+  /** Minified bytes the source maps attribute to it. */
+  readonly bytes: number;
+  /** Those bytes gzipped on their own. */
+  readonly aloneGzipBytes: number;
+  /** What it costs the page: the page's gzip minus the page's gzip with its bytes cut out. */
+  readonly marginalGzipBytes: number;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Per generated line of a source map's `mappings`, each segment's [column, source index] (absolute). */
+function decodeMappings(mappings: string): [number, number][][] {
+  const lines: [number, number][][] = [];
+  let source = 0;
+  for (const line of mappings.split(';')) {
+    const segs: [number, number][] = [];
+    let column = 0;
+    for (const seg of line.split(',')) {
+      if (seg === '') continue;
+      const fields: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const ch of seg) {
+        const digit = BASE64.indexOf(ch);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      column += fields[0];
+      if (fields.length > 1) source += fields[1];
+      segs.push([column, fields.length > 1 ? source : -1]);
+    }
+    lines.push(segs);
+  }
+  return lines;
+}
+
+/** A source map path as a share's name: the package of a dependency, else the workspace path (`client/src/…`). */
+function sourceName(source: string): string {
+  const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
+  return dep ? dep[1] : source.replace(/^(?:.*\/)?(client|shared)\/src\//, '$1/src/').replace(/^(\.\.\/)+/, '');
+}
+
+/**
+ * The game page's gzipped JavaScript (`measureBundle`'s files) by source, from the source maps
+ * of a client built with `vite build --sourcemap`: each minified byte belongs to the source its
+ * mapping segment names (`(unmapped)` for the bundler's glue). Sorted by marginal cost.
+ */
+export function measureSources(distDir: string): SourceShare[] {
+  const files = measureBundle(distDir).chunks.map(({ file }) => {
+    const code = readFileSync(path.join(distDir, file), 'utf8').replace(MAP_COMMENT, '');
+    const mapFile = path.join(distDir, `${file}.map`);
+    // Runs of code owned by one source: [start, end, name].
+    const runs: [number, number, string][] = [];
+    if (existsSync(mapFile)) {
+      const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; mappings: string };
+      const names = map.sources.map(sourceName);
+      let offset = 0;
+      const codeLines = code.split('\n');
+      decodeMappings(map.mappings).forEach((segs, i) => {
+        const length = codeLines[i]?.length ?? 0;
+        segs.forEach(([column, source], k) => {
+          const end = k + 1 < segs.length ? segs[k + 1][0] : length;
+          runs.push([offset + column, offset + end, source < 0 ? '(unmapped)' : names[source]]);
+        });
+        offset += length + 1;
+      });
+    }
+    return { code, runs };
+  });
+  const pageGzip = files.reduce((sum, f) => sum + gzipBytes(f.code), 0);
+  const sources = [...new Set(files.flatMap((f) => f.runs.map((r) => r[2])))];
+  return sources
+    .map((source) => {
+      let alone = '';
+      let without = 0;
+      for (const { code, runs } of files) {
+        let kept = '';
+        let at = 0;
+        for (const [start, end, name] of runs) {
+          if (name !== source) continue;
+          kept += code.slice(at, start);
+          alone += code.slice(start, end);
+          at = end;
+        }
+        without += gzipBytes(kept + code.slice(at));
+      }
+      return { source, bytes: alone.length, aloneGzipBytes: gzipBytes(alone), marginalGzipBytes: pageGzip - without };
+    })
+    .sort((a, b) => b.marginalGzipBytes - a.marginalGzipBytes);
 }
