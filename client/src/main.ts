@@ -2,9 +2,10 @@
  * Entry point: client-side routing on `location.pathname` (the server falls back to this page
  * for /g/CODE and /rules). The game page, with Pixi, is loaded only when needed; the replay
  * viewer (`/g/CODE/replay`, `/replay`, and a finished game whose room is gone) is a chunk of its own.
+ * The home, rules and replay pages load their strings (`loadPageStrings`) beside their chunk.
  */
 import './ui/styles.css';
-import { initLocale, S } from './i18n/strings.js';
+import { initLocale, loadPageStrings, S } from './i18n/strings.js';
 import { h, replace } from './ui/dom.js';
 
 /** What a page leaves behind to clean up when the route changes. */
@@ -26,13 +27,13 @@ function startRouter(root: HTMLElement): void {
       if (mine !== seq) return;
       dispose?.();
       dispose = null;
-      const { renderReplay } = await import('./ui/replayPage.js');
+      const [{ renderReplay }] = await Promise.all([import('./ui/replayPage.js'), loadPageStrings()]);
       if (mine === seq) dispose = renderReplay(root, source);
     };
     if (path === '/') {
       document.title = S.title.home;
       // A chunk of its own, so that the game page does not load the home page's code.
-      const { renderHome } = await import('./ui/home.js');
+      const [{ renderHome }] = await Promise.all([import('./ui/home.js'), loadPageStrings()]);
       if (mine === seq) dispose = renderHome(root);
     } else if (game) {
       replace(root, h('p', { class: 'loading' }, S.loading));
@@ -48,7 +49,7 @@ function startRouter(root: HTMLElement): void {
       await showReplay({ kind: 'import' });
     } else if (path === '/rules') {
       document.title = S.title.rules;
-      const { renderRules } = await import('./ui/rulesPage.js');
+      const [{ renderRules }] = await Promise.all([import('./ui/rulesPage.js'), loadPageStrings()]);
       if (mine === seq) dispose = renderRules(root);
     } else {
       replace(root, h('main', { class: 'page narrow' }, h('h1', {}, S.notFound), h('p', {}, h('a', { href: '/' }, S.nav.home))));

@@ -3,18 +3,22 @@
  * same type (a function where English has a function, with as many parameters), and no key
  * English lacks; every string function of every language gives a whole sentence for arguments
  * English accepts; plurals, lists and relative times come from `Intl`; the browser's languages
- * pick the interface language; a spectator's default name is shown in the viewer's language.
+ * pick the interface language; a spectator's default name is shown in the viewer's language;
+ * the home, rules and replay pages' strings come from their own English chunk or the language's file.
  */
 import { ar } from '../../client/src/i18n/ar.js';
-import { en, type Strings } from '../../client/src/i18n/en.js';
+import { en as enCore, type Strings } from '../../client/src/i18n/en.js';
+import { enPages } from '../../client/src/i18n/enPages.js';
 import { es } from '../../client/src/i18n/es.js';
 import { formatters } from '../../client/src/i18n/format.js';
 import { fr } from '../../client/src/i18n/fr.js';
 import { ko } from '../../client/src/i18n/ko.js';
 import { ru } from '../../client/src/i18n/ru.js';
-import { dirOf, displayName, LOCALE_NAMES, LOCALES, loadStrings, pickLocale, S, setLocale } from '../../client/src/i18n/strings.js';
+import { dirOf, displayName, LOCALE_NAMES, LOCALES, loadPageStrings, loadStrings, P, pickLocale, S, setLocale } from '../../client/src/i18n/strings.js';
 
 const TRANSLATIONS: Record<string, Strings> = { fr, es, ru, ko, ar };
+/** All of English, the reference: the strings of every page and the other pages' chunk. */
+const en: Strings = { ...enCore, ...enPages };
 
 type Tree = Record<string, unknown>;
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,5 +172,19 @@ test('setLocale loads a language on demand; a spectator’s default name follows
   } finally {
     await setLocale('en');
   }
-  expect(S).toBe(en);
+  expect(S).toBe(enCore);
+});
+
+test('loadPageStrings gives the home, rules and replay pages their strings: English from its own chunk, another language from its file', async () => {
+  expect(await loadStrings('en')).toEqual(en);
+  expect('rulesPage' in enCore).toBe(false);
+  await loadPageStrings();
+  expect(P.rulesPage).toBe(enPages.rulesPage);
+  await setLocale('ko');
+  try {
+    await loadPageStrings();
+    expect(P).toBe(ko);
+  } finally {
+    await setLocale('en');
+  }
 });

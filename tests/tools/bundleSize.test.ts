@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipBytes, measureBundle } from './bundleSize.js';
+import { gzipBytes, measureBundle, measureSources } from './bundleSize.js';
 
 let dist: string;
 
@@ -61,4 +61,42 @@ test('fails loudly when the build is missing, a chunk is missing, or there is no
   expect(() => measureBundle(dist)).toThrow(/assets\/pixi-E5\.js is imported but missing/);
   write('assets/index-A1.js', 'import"./vendor-B2.js";');
   expect(() => measureBundle(dist)).toThrow(/no game page chunk/);
+});
+
+/** The game page chunk of `fakeBuild` as `vite build --sourcemap` writes it: two sources on line 1 (a run ends at the end of its line), the bundler's glue on line 2. */
+const VALIBOT_CODE = 'export const v="valibot, a long enough piece of code";';
+const GAME_CODE = 'export const g="the game page";';
+const GLUE_CODE = 'export{v as V};';
+
+function withSourceMap(files: Record<string, string>): void {
+  const code = `${VALIBOT_CODE}${GAME_CODE}\n${GLUE_CODE}`;
+  write('assets/gamePage-C3.js', `${code}\n//# sourceMappingURL=gamePage-C3.js.map`);
+  files['assets/gamePage-C3.js'] = code;
+  // Line 1: column 0 from source 0, column 54 (`2B`) from source 1 (`C`); line 2: column 0, no source.
+  expect(VALIBOT_CODE.length).toBe(54);
+  const map = { version: 3, sources: ['../../node_modules/valibot/dist/index.js', '../../client/src/ui/gamePage.ts'], mappings: 'AAAA,sDCAA;A' };
+  write('assets/gamePage-C3.js.map', JSON.stringify(map));
+}
+
+test("--by-source: each source's bytes, alone and marginal gzip, from the source maps; the map comment is not counted", () => {
+  const files = fakeBuild();
+  withSourceMap(files);
+  const shares = measureSources(dist);
+  const counted = measureBundle(dist).chunks.map((c) => files[c.file]);
+  const page = counted.reduce((s, code) => s + gzipBytes(code), 0);
+  /** The page's gzip with `cut` taken out of the game page chunk. */
+  const without = (cut: string): number => counted.reduce((s, code) => s + gzipBytes(code.replace(cut, '')), 0);
+  const expected = [
+    ['valibot', VALIBOT_CODE],
+    ['client/src/ui/gamePage.ts', GAME_CODE],
+    ['(unmapped)', GLUE_CODE],
+  ].map(([source, code]) => ({ source, bytes: code.length, aloneGzipBytes: gzipBytes(code), marginalGzipBytes: page - without(code) }));
+  expect(shares).toEqual(expect.arrayContaining(expected));
+  expect(shares).toHaveLength(3);
+  expect(shares.map((s) => s.marginalGzipBytes)).toEqual([...shares.map((s) => s.marginalGzipBytes)].sort((a, b) => b - a));
+});
+
+test('--by-source: a build without source maps has no shares', () => {
+  fakeBuild();
+  expect(measureSources(dist)).toEqual([]);
 });

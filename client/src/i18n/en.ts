@@ -1,8 +1,11 @@
 /**
- * English, the reference locale: every user-visible string of the client. Each other language
- * (fr.ts, es.ts, ru.ts, ko.ts, ar.ts) is an object of the same shape, `Strings`, loaded on demand.
+ * English, the reference locale: the strings of the game page and of every page's frame; the
+ * home, rules and replay pages' own strings are in `enPages.ts`, a chunk the game page does not
+ * load. Each other language (fr.ts, es.ts, ru.ts, ko.ts, ar.ts) is one object of the whole
+ * shape, `Strings`, loaded on demand.
  */
 import type { Colour, DrawReason, EliminationCause, Kind } from '@djambi/shared';
+import type { PageStrings } from './enPages.js';
 import { formatters } from './format.js';
 import { seatLinkEn } from './seatLink.js';
 import { resultEn } from './result.js';
@@ -59,85 +62,6 @@ export const en = {
   language: 'Language',
   notFound: 'Page not found.',
   loading: 'Loading…',
-
-  bots: {
-    playTitle: 'Play against the computer',
-    playHint: 'You against three computer players; the game starts at once.',
-    level: 'Level',
-    levelName: (level: string): string => ({ easy: 'Easy', normal: 'Normal', hard: 'Hard' })[level] ?? level,
-    play: 'Play',
-    starting: 'Starting…',
-    failed: (why: string): string => `Could not start the game: ${why}`,
-    seatsTitle: 'Computer players',
-    seatsHint: 'Any seat can be a computer player; people joining by the invite link get the others.',
-    person: 'Person',
-    seatLabel: (colour: string): string => `${colour} seat`,
-  },
-
-  home: {
-    createTitle: 'New game',
-    players: 'Players',
-    playersOption: (n: number): string => (n === 4 ? '4 players' : n === 3 ? '3 players (Green is a hostage)' : '2 players (two armies each)'),
-    visibility: 'Visibility',
-    private: 'Private: only people with the link can join',
-    public: 'Public: listed below for anyone to join or watch',
-    clock: 'Clock',
-    clockOff: 'No clock',
-    clockOn: 'Play with a clock (running out of time resigns)',
-    clockMinutes: 'Minutes per player',
-    clockIncrement: 'Seconds added per turn',
-    clockPresets: 'Presets',
-    clockPreset: (name: string): string => (name === 'day' ? '1 day per move' : name),
-    clockPresetHint: (name: string): string =>
-      name === 'day' ? 'Slow game over several days: 1 day, plus 1 day after each move' : `${name.split('+')[0]} minutes, +${name.split('+')[1]} s per turn`,
-    rulesTitle: 'Rule options',
-    rulesHint: 'The defaults are the standard game.',
-    talk: 'Talk',
-    pressExistence: 'Everyone may see who talks privately with whom (never what is said)',
-    pressReveal: 'After the game, show every private conversation to all',
-    create: 'Create game',
-    creating: 'Creating…',
-    createFailed: (why: string): string => `Could not create the game: ${why}`,
-    joinTitle: 'Join a game',
-    joinCode: 'Game code',
-    joinPlaceholder: 'e.g. K7MPQ2',
-    join: 'Join',
-    badCode: 'A game code has 6 letters or digits.',
-    publicTitle: 'Public games',
-    publicEmpty: 'No public game right now. Create one!',
-    publicFailed: 'Could not load the list of public games.',
-    refresh: 'Refresh',
-    roomPlayers: (n: number, max: number): string => `${n}/${max} seated`,
-    roomWaiting: 'waiting for players',
-    roomPlaying: 'in progress',
-    roomFinished: 'finished',
-    roomJoin: 'Join',
-    roomWatch: 'Watch',
-  },
-
-  ruleOptions: {
-    layout: { label: 'Starting layout', mirror: 'Mirror (assassins face each other)', chhobu_rotational: 'Rotational (as in chhobu)' },
-    reporter: {
-      label: 'Reporter',
-      optional_single: 'May kill one adjacent enemy',
-      mandatory_single: 'Must kill one adjacent enemy if any',
-      all_adjacent: 'Kills every orthogonal neighbour',
-    },
-    self_kill: { label: 'Own pieces', false: 'Can never be killed', true: 'May be killed (never the own chief)' },
-    maze_exit_order: {
-      label: 'Leaving the maze',
-      act_exit_place: 'Exit first, then place the chief',
-      act_place_exit: 'Place the chief first, then exit',
-    },
-    encirclement: {
-      label: 'Encirclement',
-      group: 'Chief and its group walled in by corpses',
-      literal_ring: 'Chief ringed by corpses',
-      throne_access: 'No corpse-free path to the maze',
-    },
-    neutral_pieces_untouchable: { label: 'Frozen armies', true: 'Untouchable obstacles', false: 'May be killed or moved' },
-    no_progress_rounds: { label: 'Draw after quiet rounds', hint: '0 turns the no-progress draw off' },
-  },
 
   game: {
     code: (code: string): string => `Game ${code}`,
@@ -313,46 +237,6 @@ export const en = {
     seatLost: 'Your seat was taken over from another device; you are watching.',
   },
 
-  rulesPage: {
-    title: 'How to play Djambi',
-    intro:
-      'Djambi ("Machiavelli\'s chessboard", Jean Anesto, 1975) is played by four on a 9×9 board. Each player commands an army of nine pieces from a corner. The aim: be the last chief alive.',
-    boardTitle: 'The board and the maze',
-    board:
-      'The centre square, e5, is the maze. Only a chief may stop on it; every piece may cross it while it is empty. A living chief on the maze is in power: its player, the ruler, plays again after each other player.',
-    movesTitle: 'Moving',
-    moves:
-      'On your turn you move one piece you control, in a straight line in any of the 8 directions, as far as the squares are empty (the militant only 1 or 2 squares). No jumping. Then the piece acts.',
-    corpsesTitle: 'Corpses',
-    corpses:
-      'A killed piece is not removed: it becomes a corpse, turned face down, and blocks lines. Corpses belong to nobody. Only the necromobile moves them.',
-    piecesTitle: 'The pieces',
-    pieces: {
-      chief: 'Moves like a queen and kills by moving onto an enemy; you then place the corpse on any empty square. May stop on the maze and take power.',
-      assassin: 'Kills by moving onto an enemy; the corpse goes to the square the assassin came from.',
-      reporter: 'Moves only onto empty squares, then may kill one enemy right next to it (not diagonally). The victim stays where it is.',
-      diplomat: 'Kills nobody. Moves onto an enemy piece and places it, alive, on any empty square (a chief even on the maze).',
-      necromobile: 'Kills nobody. Moves onto a corpse and places it on any empty square. Keeps its chief from being encircled.',
-      militant: 'Moves 1 or 2 squares and kills by moving onto an enemy, placing its corpse. Can never enter the maze.',
-    },
-    turnTitle: 'A turn in several steps',
-    turn: 'After choosing the piece and its destination, the board asks for whatever the move needs: where to put the victim or the displaced piece, where to leave the maze, or whom the reporter kills (or "no kill").',
-    powerTitle: 'Killing a chief, encirclement',
-    power:
-      'Kill a chief and you take over its whole army. A chief walled in by corpses (with no living necromobile) is encircled and dies; its army goes to the ruler, or freezes if nobody is in power.',
-    endTitle: 'End of the game',
-    end: 'The last player with a living chief wins. A player may resign; a draw can be agreed by all, or happens when nobody can move or after a long time without progress.',
-    diagrams: {
-      chief: 'Dots: where the chief can go. It kills the red-marked piece by moving onto it.',
-      assassin: 'The assassin kills the red-marked piece; the corpse lands where the assassin started.',
-      reporter: 'The reporter moves to the orange square, then may kill the red-marked neighbour.',
-      diplomat: 'The diplomat moves onto the red-marked chief and puts it, alive, on an orange square.',
-      necromobile: 'The necromobile moves onto the corpse and puts it on an orange square.',
-      militant: 'Dots: the militant moves one or two squares in any direction.',
-    },
-    diagramMaze: 'The maze in the centre.',
-  },
-
   press: {
     title: 'Talk',
     headerLink: 'Talk',
@@ -501,58 +385,6 @@ export const en = {
     loadOlder: (where: string): string => `Load older messages: ${where}`,
   },
 
-  /** The replay viewer, finished games and record import. */
-  replay: {
-    finishedTitle: (code: string): string => `Game ${code} (finished)`,
-    replayTitle: (code: string): string => `Replay of game ${code}`,
-    importedTitle: 'Imported game',
-    openReplay: 'Open the replay viewer',
-    backToGame: 'Game page',
-    loading: 'Loading the game…',
-    loadFailed: (why: string): string => `Could not load this game: ${why}`,
-    notFound: 'No game with this code was ever played here.',
-    inProgress: 'This game is not finished.',
-    result: 'Result',
-    noResult: 'No result',
-    players: 'Players',
-    position: (ply: number, total: number): string => `Move ${ply} of ${total}`,
-    start: 'Start position',
-    first: 'First position (Home)',
-    prev: 'Previous move (←)',
-    next: 'Next move (→)',
-    last: 'Last position (End)',
-    play: 'Play (space)',
-    pause: 'Pause (space)',
-    slider: 'Move',
-    linkToMove: 'Link to this move',
-    story: 'Moves and press',
-    revealHidden: 'Private conversations stay private in this game; the table, pacts and betrayals are shown.',
-    noReveal: 'The press of this game is not revealed.',
-    exportTitle: 'Export',
-    exportText: 'Record (text)',
-    exportJson: 'Record (JSON)',
-    importTitle: 'Import a game record',
-    importHint: 'Paste a record (text, as in docs/NOTATION.md, or JSON), or choose a file.',
-    importText: 'Record',
-    importFile: 'Record file',
-    importShow: 'Show the game',
-    importEmpty: 'The record is empty.',
-    importError: (where: string, message: string): string => `This record cannot be read${where ? ` (${where})` : ''}: ${message}`,
-    at: (line: number, column: number): string => `line ${line}, column ${column}`,
-    importNav: 'Import a game',
-    yourGames: 'Your games',
-    yourGamesEmpty: 'Games you play in this browser show here.',
-    yourGamesFailed: 'Could not load your games.',
-    inProgressShort: 'in progress',
-    finishedShort: 'finished',
-    recentTitle: 'Recently finished',
-    recentEmpty: 'No finished public game yet.',
-    recentFailed: 'Could not load the finished games.',
-    watchReplay: 'Replay',
-    openGame: 'Open',
-    moves: (n: number): string => f.plural(n, { one: '# move', other: '# moves' }),
-  },
-
   /** The table around the board: move descriptions, turn order, draw banner, notices, sounds. */
   table: {
     piece: (c: Colour, k: Kind): string => `${COLOUR_NAMES[c]} ${KIND_NAMES[k].toLowerCase()}`,
@@ -619,5 +451,7 @@ export const en = {
   },
 };
 
+/** The strings every page uses: English's are bundled. */
+export type CoreStrings = typeof en;
 /** The shape every locale has. */
-export type Strings = typeof en;
+export type Strings = CoreStrings & PageStrings;

@@ -1,13 +1,17 @@
 /**
  * The strings in use, and the choice of language. English (`en.ts`) is bundled; every other
  * language is a chunk of its own, loaded with `import()` by `setLocale` before the page renders.
- * Modules read the strings through the live binding `S` at render time, so a page rendered after
- * `setLocale` speaks the new language (the header's picker reloads the page).
+ * Modules read the strings through the live bindings `S` and `P` at render time, so a page
+ * rendered after `setLocale` speaks the new language (the header's picker reloads the page).
+ * `P`, the home, rules and replay pages' own strings, is set by `loadPageStrings` before one of
+ * those pages renders: English's are a chunk of their own (`enPages.ts`), which the game page
+ * does not load.
  */
 import { savedLocale } from '../ui/prefs.js';
-import { en, type Strings } from './en.js';
+import { type CoreStrings, en, type Strings } from './en.js';
+import type { PageStrings } from './enPages.js';
 
-export { en, type Strings };
+export { type CoreStrings, en, type PageStrings, type Strings };
 
 /** The languages of the interface, English (the reference) first. */
 export const LOCALES = ['en', 'fr', 'es', 'ru', 'ko', 'ar'] as const;
@@ -36,8 +40,13 @@ const LOADERS: Record<Exclude<Locale, 'en'>, () => Promise<Strings>> = {
   ar: () => import('./ar.js').then((m) => m.ar),
 };
 
-/** The strings in use (a live binding: read it when rendering, not at module load). */
-export let S: Strings = en;
+/** English's strings of the home, rules and replay pages. */
+const loadEnPages = (): Promise<PageStrings> => import('./enPages.js').then((m) => m.enPages);
+
+/** The strings of every page, in use (a live binding: read it when rendering, not at module load). */
+export let S: CoreStrings = en;
+/** The home, rules and replay pages' strings in use, once `loadPageStrings` has run (a live binding). */
+export let P: PageStrings;
 /** The language in use. */
 export let locale: Locale = 'en';
 
@@ -55,9 +64,9 @@ export function pickLocale(languages: readonly string[]): Locale {
   return 'en';
 }
 
-/** The strings of `l` (loading its chunk). */
-export function loadStrings(l: Locale): Promise<Strings> {
-  return l === 'en' ? Promise.resolve(en) : LOADERS[l]();
+/** All the strings of `l` (loading its chunk; for English, the pages' chunk). */
+export async function loadStrings(l: Locale): Promise<Strings> {
+  return l === 'en' ? { ...en, ...(await loadEnPages()) } : LOADERS[l]();
 }
 
 /** The writing direction of `l`. */
@@ -65,15 +74,20 @@ export function dirOf(l: Locale): 'ltr' | 'rtl' {
   return RTL.has(l) ? 'rtl' : 'ltr';
 }
 
-/** Use `l` from now on: its strings, and `<html lang dir>`. */
+/** Use `l` from now on: its strings of every page, and `<html lang dir>`. */
 export async function setLocale(l: Locale): Promise<void> {
-  const strings = await loadStrings(l);
+  const strings = l === 'en' ? en : await LOADERS[l]();
   S = strings;
   locale = l;
   if (typeof document !== 'undefined') {
     document.documentElement.lang = l;
     document.documentElement.dir = dirOf(l);
   }
+}
+
+/** Set `P` in the language in use: before rendering the home, rules or replay page. */
+export async function loadPageStrings(): Promise<void> {
+  P = await loadStrings(locale);
 }
 
 /** The language chosen in the header before, else the browser's. */

@@ -5,7 +5,7 @@
  * of a bot level for any seat (the `bots` create option). The server seats the bots.
  */
 import { BOT_LEVELS, type BotLevel, type Colour, COLOURS, seatsOf } from '@djambi/shared';
-import { S } from '../i18n/strings.js';
+import { P, S } from '../i18n/strings.js';
 import { createRoom } from '../net/api.js';
 import { saveHostToken } from '../net/seatStore.js';
 import { h, navigate } from './dom.js';
@@ -14,8 +14,8 @@ function levelSelect(id: string, withPerson: boolean, selected: string): HTMLSel
   return h(
     'select',
     { id },
-    ...(withPerson ? [h('option', { value: '', selected: selected === '' }, S.bots.person)] : []),
-    ...BOT_LEVELS.map((level) => h('option', { value: level, selected: level === selected }, S.bots.levelName(level))),
+    ...(withPerson ? [h('option', { value: '', selected: selected === '' }, P.bots.person)] : []),
+    ...BOT_LEVELS.map((level) => h('option', { value: level, selected: level === selected }, P.bots.levelName(level))),
   );
 }
 
@@ -23,11 +23,11 @@ function levelSelect(id: string, withPerson: boolean, selected: string): HTMLSel
 export function playComputerCard(): HTMLElement {
   const level = levelSelect('bot-level', false, 'normal');
   const error = h('p', { class: 'error', role: 'alert' });
-  const button = h('button', { type: 'button', class: 'primary', id: 'play-computer' }, S.bots.play);
+  const button = h('button', { type: 'button', class: 'primary', id: 'play-computer' }, P.bots.play);
   button.addEventListener('click', () => {
     const chosen = level.value as BotLevel;
     button.disabled = true;
-    button.textContent = S.bots.starting;
+    button.textContent = P.bots.starting;
     error.textContent = '';
     createRoom({ bots: { B: chosen, Y: chosen, G: chosen }, autostart: true })
       .then(({ code, hostToken }) => {
@@ -36,17 +36,17 @@ export function playComputerCard(): HTMLElement {
         navigate(`/g/${code}`);
       })
       .catch((err: unknown) => {
-        error.textContent = S.bots.failed(err instanceof Error ? err.message : String(err));
+        error.textContent = P.bots.failed(err instanceof Error ? err.message : String(err));
         button.disabled = false;
-        button.textContent = S.bots.play;
+        button.textContent = P.bots.play;
       });
   });
   return h(
     'section',
     { class: 'card', id: 'play-computer-card' },
-    h('h2', {}, S.bots.playTitle),
-    h('p', { class: 'hint' }, S.bots.playHint),
-    h('div', { class: 'row' }, h('label', { for: 'bot-level' }, S.bots.level), level, button),
+    h('h2', {}, P.bots.playTitle),
+    h('p', { class: 'hint' }, P.bots.playHint),
+    h('div', { class: 'row' }, h('label', { for: 'bot-level' }, P.bots.level), level, button),
     error,
   );
 }
@@ -57,9 +57,9 @@ export function botSeatsField(): { readonly element: HTMLElement; value(players:
   const element = h(
     'details',
     { id: 'bot-seats' },
-    h('summary', {}, S.bots.seatsTitle),
-    h('p', { class: 'hint' }, S.bots.seatsHint),
-    ...selects.map(({ colour, select }) => h('div', { class: 'field' }, h('label', { for: select.id }, S.bots.seatLabel(S.colour(colour))), select)),
+    h('summary', {}, P.bots.seatsTitle),
+    h('p', { class: 'hint' }, P.bots.seatsHint),
+    ...selects.map(({ colour, select }) => h('div', { class: 'field' }, h('label', { for: select.id }, P.bots.seatLabel(S.colour(colour))), select)),
   );
   return {
     element,

@@ -11,7 +11,7 @@ import {
   type Rules,
 } from '@djambi/shared';
 import { languageSelect } from '../i18n/languageSelect.js';
-import { S } from '../i18n/strings.js';
+import { P, S } from '../i18n/strings.js';
 import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
 import { saveHostToken, seatCodes } from '../net/seatStore.js';
 import { botSeatsField, playComputerCard } from './botsForm.js';
@@ -37,16 +37,16 @@ export function parseCode(text: string): string | null {
 /** Render the home page; returns its cleanup. */
 export function renderHome(root: HTMLElement): () => void {
   const abort = new AbortController();
-  const optionLabels = S.ruleOptions as unknown as Record<string, Record<string, string>>;
+  const optionLabels = P.ruleOptions as unknown as Record<string, Record<string, string>>;
 
   // ---- create
   const players = h(
     'fieldset',
     { class: 'choices' },
-    h('legend', {}, S.home.players),
+    h('legend', {}, P.home.players),
     ...[...RULE_VALUES.players]
       .reverse()
-      .map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === DEFAULT_RULES.players }), ' ', S.home.playersOption(n))),
+      .map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === DEFAULT_RULES.players }), ' ', P.home.playersOption(n))),
   );
   const ruleFields = RULE_CHOICES.map((choice) => {
     const labels = optionLabels[choice.key];
@@ -71,9 +71,9 @@ export function renderHome(root: HTMLElement): () => void {
     h(
       'div',
       { class: 'field' },
-      h('label', { for: 'rule-quiet' }, S.ruleOptions.no_progress_rounds.label),
+      h('label', { for: 'rule-quiet' }, P.ruleOptions.no_progress_rounds.label),
       quiet,
-      h('small', {}, S.ruleOptions.no_progress_rounds.hint),
+      h('small', {}, P.ruleOptions.no_progress_rounds.hint),
     ),
   );
   const clockOn = h('input', { type: 'checkbox', id: 'clock-on' });
@@ -91,7 +91,7 @@ export function renderHome(root: HTMLElement): () => void {
         type: 'button',
         class: 'small preset',
         'data-preset': name,
-        title: S.home.clockPresetHint(name),
+        title: P.home.clockPresetHint(name),
         onclick: () => {
           const p = CLOCK_PRESETS[name];
           clockOn.checked = true;
@@ -100,46 +100,46 @@ export function renderHome(root: HTMLElement): () => void {
           increment.value = String(p.incrementSeconds);
         },
       },
-      S.home.clockPreset(name),
+      P.home.clockPreset(name),
     ),
   );
   const visibility = h(
     'fieldset',
     { class: 'choices' },
-    h('legend', {}, S.home.visibility),
-    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'private', checked: true }), ' ', S.home.private),
-    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'public' }), ' ', S.home.public),
+    h('legend', {}, P.home.visibility),
+    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'private', checked: true }), ' ', P.home.private),
+    h('label', {}, h('input', { type: 'radio', name: 'visibility', value: 'public' }), ' ', P.home.public),
   );
   const pressExistence = h('input', { type: 'checkbox', id: 'press-existence' });
   const pressReveal = h('input', { type: 'checkbox', id: 'press-reveal', checked: true });
   const talk = h(
     'fieldset',
     { class: 'choices' },
-    h('legend', {}, S.home.talk),
-    h('label', {}, pressExistence, ' ', S.home.pressExistence),
-    h('label', {}, pressReveal, ' ', S.home.pressReveal),
+    h('legend', {}, P.home.talk),
+    h('label', {}, pressExistence, ' ', P.home.pressExistence),
+    h('label', {}, pressReveal, ' ', P.home.pressReveal),
   );
   const botSeats = botSeatsField();
   const createError = h('p', { class: 'error', role: 'alert' });
-  const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, S.home.create);
+  const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, P.home.create);
   const form = h(
     'form',
     { class: 'card', id: 'create-form' },
-    h('h2', {}, S.home.createTitle),
+    h('h2', {}, P.home.createTitle),
     players,
-    h('details', {}, h('summary', {}, S.home.rulesTitle), h('p', { class: 'hint' }, S.home.rulesHint), ...ruleFields),
+    h('details', {}, h('summary', {}, P.home.rulesTitle), h('p', { class: 'hint' }, P.home.rulesHint), ...ruleFields),
     h(
       'fieldset',
       { class: 'choices' },
-      h('legend', {}, S.home.clock),
-      h('label', {}, clockOn, ' ', S.home.clockOn),
-      h('div', { class: 'row presets', role: 'group', 'aria-label': S.home.clockPresets }, ...presets),
+      h('legend', {}, P.home.clock),
+      h('label', {}, clockOn, ' ', P.home.clockOn),
+      h('div', { class: 'row presets', role: 'group', 'aria-label': P.home.clockPresets }, ...presets),
       h(
         'div',
         { class: 'row' },
-        h('label', { for: 'clock-min' }, S.home.clockMinutes),
+        h('label', { for: 'clock-min' }, P.home.clockMinutes),
         minutes,
-        h('label', { for: 'clock-inc' }, S.home.clockIncrement),
+        h('label', { for: 'clock-inc' }, P.home.clockIncrement),
         increment,
       ),
     ),
@@ -162,7 +162,7 @@ export function renderHome(root: HTMLElement): () => void {
       ? { initialSeconds: Math.max(1, Number(minutes.value) || 15) * 60, incrementSeconds: Math.max(0, Number(increment.value) || 0) }
       : null;
     createButton.disabled = true;
-    createButton.textContent = S.home.creating;
+    createButton.textContent = P.home.creating;
     createError.textContent = '';
     createRoom({
       rules: rules as Partial<Rules>,
@@ -177,9 +177,9 @@ export function renderHome(root: HTMLElement): () => void {
         navigate(`/g/${code}`);
       })
       .catch((err: unknown) => {
-        createError.textContent = S.home.createFailed(err instanceof Error ? err.message : String(err));
+        createError.textContent = P.home.createFailed(err instanceof Error ? err.message : String(err));
         createButton.disabled = false;
-        createButton.textContent = S.home.create;
+        createButton.textContent = P.home.create;
       });
   });
 
@@ -190,22 +190,22 @@ export function renderHome(root: HTMLElement): () => void {
     autocomplete: 'off',
     autocapitalize: 'characters',
     spellcheck: 'false',
-    placeholder: S.home.joinPlaceholder,
+    placeholder: P.home.joinPlaceholder,
     maxlength: 80,
   });
   const joinError = h('p', { class: 'error', role: 'alert' });
   const joinForm = h(
     'form',
     { class: 'card', id: 'join-form' },
-    h('h2', {}, S.home.joinTitle),
-    h('div', { class: 'row' }, h('label', { for: 'join-code' }, S.home.joinCode), codeInput, h('button', { type: 'submit' }, S.home.join)),
+    h('h2', {}, P.home.joinTitle),
+    h('div', { class: 'row' }, h('label', { for: 'join-code' }, P.home.joinCode), codeInput, h('button', { type: 'submit' }, P.home.join)),
     joinError,
   );
   joinForm.addEventListener('submit', (e) => {
     e.preventDefault();
     const code = parseCode(codeInput.value);
     if (!code) {
-      joinError.textContent = S.home.badCode;
+      joinError.textContent = P.home.badCode;
       return;
     }
     navigate(`/g/${code}`);
@@ -217,14 +217,14 @@ export function renderHome(root: HTMLElement): () => void {
     listRooms(abort.signal)
       .then((rooms) => showRooms(list, rooms))
       .catch((err: unknown) => {
-        if (!abort.signal.aborted) replace(list, h('li', { class: 'muted' }, S.home.publicFailed));
+        if (!abort.signal.aborted) replace(list, h('li', { class: 'muted' }, P.home.publicFailed));
         void err;
       });
   };
   const publicCard = h(
     'section',
     { class: 'card' },
-    h('div', { class: 'row spread' }, h('h2', {}, S.home.publicTitle), h('button', { type: 'button', onclick: refresh }, S.home.refresh)),
+    h('div', { class: 'row spread' }, h('h2', {}, P.home.publicTitle), h('button', { type: 'button', onclick: refresh }, P.home.refresh)),
     list,
   );
   refresh();
@@ -233,7 +233,7 @@ export function renderHome(root: HTMLElement): () => void {
   // ---- your games (seat keys held here) and the recently finished public games
   const mine = h('ul', { class: 'rooms', id: 'your-games' });
   const codes = seatCodes();
-  if (codes.length === 0) replace(mine, h('li', { class: 'muted' }, S.replay.yourGamesEmpty));
+  if (codes.length === 0) replace(mine, h('li', { class: 'muted' }, P.replay.yourGamesEmpty));
   else
     listGames(codes, abort.signal)
       .then((games) =>
@@ -241,20 +241,20 @@ export function renderHome(root: HTMLElement): () => void {
           mine,
           [...games].sort((a, b) => b.createdAt - a.createdAt),
           'game',
-          S.replay.yourGamesEmpty,
+          P.replay.yourGamesEmpty,
         ),
       )
       .catch(() => {
-        if (!abort.signal.aborted) replace(mine, h('li', { class: 'muted' }, S.replay.yourGamesFailed));
+        if (!abort.signal.aborted) replace(mine, h('li', { class: 'muted' }, P.replay.yourGamesFailed));
       });
   const recent = h('ul', { class: 'rooms', id: 'recent-games' });
   recentGames(20, abort.signal)
-    .then((games) => showGames(recent, games, 'replay', S.replay.recentEmpty))
+    .then((games) => showGames(recent, games, 'replay', P.replay.recentEmpty))
     .catch(() => {
-      if (!abort.signal.aborted) replace(recent, h('li', { class: 'muted' }, S.replay.recentFailed));
+      if (!abort.signal.aborted) replace(recent, h('li', { class: 'muted' }, P.replay.recentFailed));
     });
-  const mineCard = h('section', { class: 'card' }, h('h2', {}, S.replay.yourGames), mine);
-  const recentCard = h('section', { class: 'card' }, h('h2', {}, S.replay.recentTitle), recent);
+  const mineCard = h('section', { class: 'card' }, h('h2', {}, P.replay.yourGames), mine);
+  const recentCard = h('section', { class: 'card' }, h('h2', {}, P.replay.recentTitle), recent);
 
   replace(
     root,
@@ -263,7 +263,7 @@ export function renderHome(root: HTMLElement): () => void {
       { class: 'top' },
       h('h1', {}, S.appName),
       h('p', { class: 'tagline' }, S.tagline),
-      h('nav', {}, link('/rules', S.nav.rules), link('/replay', S.replay.importNav), languageSelect()),
+      h('nav', {}, link('/rules', S.nav.rules), link('/replay', P.replay.importNav), languageSelect()),
     ),
     h('main', { class: 'page home' }, form, h('div', { class: 'stack' }, playComputerCard(), joinForm, mineCard, publicCard, recentCard)),
   );
@@ -276,7 +276,7 @@ export function renderHome(root: HTMLElement): () => void {
 function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
   const visible = rooms.filter((r) => r.phase !== 'over');
   if (visible.length === 0) {
-    replace(list, h('li', { class: 'muted' }, S.home.publicEmpty));
+    replace(list, h('li', { class: 'muted' }, P.home.publicEmpty));
     return;
   }
   replace(
@@ -295,10 +295,10 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
         'li',
         {},
         h('span', { class: 'code' }, r.code),
-        h('span', {}, S.home.playersOption(r.players)),
-        h('span', { class: 'muted' }, waiting ? S.home.roomWaiting : S.home.roomPlaying),
-        h('span', { class: 'muted', title: colours }, `${S.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
-        link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? S.home.roomJoin : S.home.roomWatch, { class: 'button' }),
+        h('span', {}, P.home.playersOption(r.players)),
+        h('span', { class: 'muted' }, waiting ? P.home.roomWaiting : P.home.roomPlaying),
+        h('span', { class: 'muted', title: colours }, `${P.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
+        link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? P.home.roomJoin : P.home.roomWatch, { class: 'button' }),
       );
     }),
   );
@@ -307,10 +307,10 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
 /** A result in a few words. */
 function resultText(g: GameListItem): string {
   const r = g.summary?.result;
-  if (!r) return g.status === 'finished' ? S.replay.finishedShort : S.replay.inProgressShort;
+  if (!r) return g.status === 'finished' ? P.replay.finishedShort : P.replay.inProgressShort;
   if (r.kind === 'win' && r.winner && (COLOURS as readonly string[]).includes(r.winner)) return S.status.resultWin(r.winner as (typeof COLOURS)[number]);
   if (r.kind === 'draw' && r.reason) return S.status.resultDraw(r.reason as Parameters<typeof S.status.resultDraw>[0]);
-  return S.replay.finishedShort;
+  return P.replay.finishedShort;
 }
 
 /** A list of stored games (newest first, as the server sends them), each linking to its page or replay. */
@@ -331,8 +331,8 @@ function showGames(list: HTMLElement, games: readonly GameListItem[], to: 'game'
         { 'data-code': g.code, 'data-status': g.status },
         h('span', { class: 'code' }, g.code),
         h('span', { class: 'muted' }, resultText(g)),
-        h('span', { class: 'muted' }, `${g.summary ? S.replay.moves(g.summary.moves) : ''}${names ? ` · ${names}` : ''}`),
-        link(path, to === 'replay' ? S.replay.watchReplay : S.replay.openGame, { class: 'button' }),
+        h('span', { class: 'muted' }, `${g.summary ? P.replay.moves(g.summary.moves) : ''}${names ? ` · ${names}` : ''}`),
+        link(path, to === 'replay' ? P.replay.watchReplay : P.replay.openGame, { class: 'button' }),
       );
     }),
   );

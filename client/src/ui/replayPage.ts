@@ -21,7 +21,7 @@ import {
 import { GameSession } from '../game/session.js';
 import { readSnapshot } from '../game/snapshot.js';
 import { languageSelect } from '../i18n/languageSelect.js';
-import { S } from '../i18n/strings.js';
+import { P, S } from '../i18n/strings.js';
 import { getGame, getRecordText, getReveal, recordUrl, type StoredGameInfo } from '../net/api.js';
 import { BoardPane } from './boardPane.js';
 import { h, link, replace, setText } from './dom.js';
@@ -69,28 +69,28 @@ async function renderArchive(
   show: (g: ReplayGame, o: ViewerOptions) => HTMLElement,
 ): Promise<void> {
   document.title = replayRoute ? S.title.replay(code) : S.title.game(code);
-  replace(root, header(S.game.code(code)), h('p', { class: 'loading' }, S.replay.loading));
+  replace(root, header(S.game.code(code)), h('p', { class: 'loading' }, P.replay.loading));
   let info: StoredGameInfo | null;
   let text: string;
   let revealRaw: unknown = null;
   try {
     info = await getGame(code, signal);
-    if (!info) return message(root, S.game.code(code), S.replay.notFound);
+    if (!info) return message(root, S.game.code(code), P.replay.notFound);
     text = await getRecordText(code, signal);
     if (info.status === 'finished') revealRaw = await getReveal(code, signal).catch(() => null);
   } catch (e) {
     if (signal.aborted) return;
-    return message(root, S.game.code(code), S.replay.loadFailed(e instanceof Error ? e.message : String(e)));
+    return message(root, S.game.code(code), P.replay.loadFailed(e instanceof Error ? e.message : String(e)));
   }
   if (signal.aborted) return;
   const game = importRecord(text);
-  if (!game.ok) return message(root, S.game.code(code), S.replay.loadFailed(game.error.message));
+  if (!game.ok) return message(root, S.game.code(code), P.replay.loadFailed(game.error.message));
   const reveal = revealRaw ? check(PressReveal, revealRaw) : null;
   const names: Partial<Record<Colour, string>> = {};
   for (const s of info.seats) if (s.name) names[s.colour as Colour] = s.name;
   for (const [c, n] of Object.entries(info.summary?.players ?? {})) if (n) names[c as Colour] = n;
-  const title = replayRoute ? S.replay.replayTitle(code) : info.status === 'finished' ? S.replay.finishedTitle(code) : S.game.code(code);
-  const nav = replayRoute ? link(`/g/${code}`, S.replay.backToGame, { id: 'to-game' }) : link(`/g/${code}/replay`, S.replay.openReplay, { id: 'to-replay' });
+  const title = replayRoute ? P.replay.replayTitle(code) : info.status === 'finished' ? P.replay.finishedTitle(code) : S.game.code(code);
+  const nav = replayRoute ? link(`/g/${code}`, P.replay.backToGame, { id: 'to-game' }) : link(`/g/${code}/replay`, P.replay.openReplay, { id: 'to-replay' });
   const viewer = show(game.value, {
     code,
     names,
@@ -128,7 +128,7 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
     const game = importRecord(text);
     if (!game.ok) {
       const e = game.error;
-      setText(error, text.trim() === '' ? S.replay.importEmpty : S.replay.importError(e.line ? S.replay.at(e.line, e.column ?? 1) : '', e.message));
+      setText(error, text.trim() === '' ? P.replay.importEmpty : P.replay.importError(e.line ? P.replay.at(e.line, e.column ?? 1) : '', e.message));
       replace(slot);
       return;
     }
@@ -137,16 +137,16 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
   const form = h(
     'form',
     { class: 'card', id: 'import-form' },
-    h('h2', {}, S.replay.importTitle),
-    h('p', { class: 'hint' }, S.replay.importHint),
-    h('label', { for: 'import-text' }, S.replay.importText),
+    h('h2', {}, P.replay.importTitle),
+    h('p', { class: 'hint' }, P.replay.importHint),
+    h('label', { for: 'import-text' }, P.replay.importText),
     area,
     h(
       'div',
       { class: 'row' },
-      h('label', { for: 'import-file' }, S.replay.importFile),
+      h('label', { for: 'import-file' }, P.replay.importFile),
       file,
-      h('button', { type: 'submit', class: 'primary', id: 'import-show' }, S.replay.importShow),
+      h('button', { type: 'submit', class: 'primary', id: 'import-show' }, P.replay.importShow),
     ),
     error,
   );
@@ -162,7 +162,7 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
       run(text);
     });
   });
-  replace(root, header(S.replay.importedTitle), h('main', { class: 'page' }, form), slot);
+  replace(root, header(P.replay.importedTitle), h('main', { class: 'page' }, form), slot);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ class ReplayViewer {
   private readonly label = h('p', { id: 'replay-ply', class: 'turn', 'aria-live': 'polite' });
   private readonly slider: HTMLInputElement;
   private readonly playButton: HTMLButtonElement;
-  private readonly permalink = h('a', { id: 'replay-link' }, S.replay.linkToMove);
+  private readonly permalink = h('a', { id: 'replay-link' }, P.replay.linkToMove);
   private readonly story = h('ol', { id: 'replay-story', class: 'moves story' });
   private readonly urls: string[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -219,17 +219,17 @@ class ReplayViewer {
     this.setOlderButton();
     const button = (id: string, label: string, text: string, onclick: () => void): HTMLButtonElement =>
       h('button', { type: 'button', id, 'aria-label': label, title: label, onclick }, text);
-    this.playButton = button('replay-play', S.replay.play, '▶', () => this.togglePlay());
-    this.slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: total, value: this.cursor.index, 'aria-label': S.replay.slider });
+    this.playButton = button('replay-play', P.replay.play, '▶', () => this.togglePlay());
+    this.slider = h('input', { type: 'range', id: 'replay-slider', min: 0, max: total, value: this.cursor.index, 'aria-label': P.replay.slider });
     this.slider.addEventListener('input', () => this.go(Number(this.slider.value)));
     const controls = h(
       'div',
-      { class: 'prompt-bar replay-controls', role: 'group', 'aria-label': S.replay.slider },
-      button('replay-first', S.replay.first, '«', () => this.step('first')),
-      button('replay-prev', S.replay.prev, '‹', () => this.step('prev')),
+      { class: 'prompt-bar replay-controls', role: 'group', 'aria-label': P.replay.slider },
+      button('replay-first', P.replay.first, '«', () => this.step('first')),
+      button('replay-prev', P.replay.prev, '‹', () => this.step('prev')),
       this.playButton,
-      button('replay-next', S.replay.next, '›', () => this.step('next')),
-      button('replay-last', S.replay.last, '»', () => this.step('last')),
+      button('replay-next', P.replay.next, '›', () => this.step('next')),
+      button('replay-last', P.replay.last, '»', () => this.step('last')),
       this.slider,
     );
     this.permalink.addEventListener('click', (e) => {
@@ -280,24 +280,24 @@ class ReplayViewer {
         ? S.status.resultWin(r.winner)
         : S.status.resultDraw(r.reason)
       : this.opts.finished
-        ? S.replay.noResult
-        : S.replay.inProgress;
+        ? P.replay.noResult
+        : P.replay.inProgress;
     const players = (Object.entries(this.opts.names) as [Colour, string][]).map(([c, n]) => h('li', {}, swatch(c), ` ${n}`));
     return h(
       'section',
       { class: 'card', id: 'replay-result' },
-      h('h2', {}, S.replay.result),
+      h('h2', {}, P.replay.result),
       h('p', { class: 'turn', id: 'replay-outcome' }, text),
       players.length ? h('ul', { class: 'players' }, ...players) : null,
     );
   }
 
   private storyCard(): HTMLElement {
-    const note = !this.opts.revealAsked ? null : !this.opts.reveal ? S.replay.noReveal : this.opts.reveal.conversations ? null : S.replay.revealHidden;
+    const note = !this.opts.revealAsked ? null : !this.opts.reveal ? P.replay.noReveal : this.opts.reveal.conversations ? null : P.replay.revealHidden;
     return h(
       'section',
       { class: 'card moves-card' },
-      h('h2', {}, this.opts.reveal ? S.replay.story : S.moves.title),
+      h('h2', {}, this.opts.reveal ? P.replay.story : S.moves.title),
       note ? h('p', { class: 'hint' }, note) : null,
       this.olderButton,
       h('div', { class: 'moves-scroll story-scroll' }, this.story),
@@ -343,12 +343,12 @@ class ReplayViewer {
     return h(
       'section',
       { class: 'card' },
-      h('h2', {}, S.replay.exportTitle),
+      h('h2', {}, P.replay.exportTitle),
       h(
         'p',
         { class: 'row' },
-        h('a', { id: 'export-text', href: text, download: `${file}.txt` }, S.replay.exportText),
-        h('a', { id: 'export-json', href: json, download: `${file}.json` }, S.replay.exportJson),
+        h('a', { id: 'export-text', href: text, download: `${file}.txt` }, P.replay.exportText),
+        h('a', { id: 'export-json', href: json, download: `${file}.json` }, P.replay.exportJson),
       ),
     );
   }
@@ -400,8 +400,8 @@ class ReplayViewer {
   private setPlayButton(): void {
     const playing = this.timer !== null;
     setText(this.playButton, playing ? '❚❚' : '▶');
-    this.playButton.setAttribute('aria-label', playing ? S.replay.pause : S.replay.play);
-    this.playButton.title = playing ? S.replay.pause : S.replay.play;
+    this.playButton.setAttribute('aria-label', playing ? P.replay.pause : P.replay.play);
+    this.playButton.title = playing ? P.replay.pause : P.replay.play;
   }
 
   private render(updateHash: boolean): void {
@@ -416,8 +416,8 @@ class ReplayViewer {
     setText(
       this.label,
       n === 0
-        ? `${S.replay.position(0, total)} · ${S.replay.start}`
-        : `${S.replay.position(n, total)} · ${last?.colour ? `${S.colour(last.colour)} ` : ''}${last ? moveText(last) : ''}`,
+        ? `${P.replay.position(0, total)} · ${P.replay.start}`
+        : `${P.replay.position(n, total)} · ${last?.colour ? `${S.colour(last.colour)} ` : ''}${last ? moveText(last) : ''}`,
     );
     this.slider.value = String(n);
     this.element.dataset.ply = String(n);

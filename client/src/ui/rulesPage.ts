@@ -1,7 +1,7 @@
 /** Rules page: the pieces and the rules, with small diagrams drawn in plain DOM. */
 import { type Colour, DIRECTIONS, KINDS, type Kind } from '@djambi/shared';
 import { languageSelect } from '../i18n/languageSelect.js';
-import { S } from '../i18n/strings.js';
+import { P, S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 
 interface DiagramPiece {
@@ -134,7 +134,7 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramShape> = {
 
 /** Render the rules page; returns its cleanup. */
 export function renderRules(root: HTMLElement): () => void {
-  const R = S.rulesPage;
+  const R = P.rulesPage;
   const back = history.length > 1 ? h('button', { type: 'button', class: 'link', onclick: () => history.back() }, S.nav.back) : null;
   replace(
     root,
