@@ -47,11 +47,15 @@ const KIND_LETTERS = 'cardnm';
 /**
  * One-line position text (docs/NOTATION.md), e.g. the standard start:
  * `RcRaRm3BmBaBc/RrRdRm3BmBdBr/RmRmRn3BnBmBm/9/9/9/GmGmGn3YnYmYm/GrGdGm3YmYdYr/GcGaGm3YmYaYc RBYG RBYG R n R 0 0 *`
+ *
+ * The server writes the text of every position it reaches, so it is built as character codes
+ * in one scratch array and made into a single string: no partial strings per piece or field.
  */
 export function makeFen(pos: Position): string {
-  const ranks: string[] = [];
+  const c = FEN_CODES;
+  let n = 0;
   for (let rank = 9; rank >= 1; rank--) {
-    let row = '';
+    if (rank < 9) c[n++] = SLASH;
     let empty = 0;
     for (let file = 0; file < 9; file++) {
       const i = pos.board[sqOf(file, rank)];
@@ -59,28 +63,56 @@ export function makeFen(pos: Position): string {
         empty++;
         continue;
       }
-      if (empty) row += String(empty);
+      if (empty) c[n++] = DIGIT_0 + empty;
       empty = 0;
-      const colour = COLOURS[pos.army[i]];
-      row += (pos.alive[i] ? colour : colour.toLowerCase()) + KIND_LETTERS[pos.kind[i]];
+      c[n++] = (pos.alive[i] ? LIVING_CODES : DEAD_CODES)[pos.army[i]];
+      c[n++] = KIND_CODES[pos.kind[i]];
     }
-    if (empty) row += String(empty);
-    ranks.push(row);
+    if (empty) c[n++] = DIGIT_0 + empty;
   }
-  const control = Array.from(pos.control, (c) => (c === ABSENT ? '-' : c === FROZEN ? 'f' : c === HOSTAGE ? 'h' : COLOURS[c])).join('');
-  const active = COLOURS.filter((_, c) => (pos.activeMask >> c) & 1).join('') || '-';
-  return [
-    ranks.join('/'),
-    control,
-    active,
-    pos.toMove ?? '-',
-    pos.turnKind === 'normal' ? 'n' : 'x',
-    pos.cursor,
-    String(pos.quiet),
-    String(pos.ply),
-    makeResult(pos.result),
-  ].join(' ');
+  c[n++] = SPACE;
+  for (let a = 0; a < 4; a++) c[n++] = CONTROL_CODES[pos.control[a] - ABSENT];
+  c[n++] = SPACE;
+  const start = n;
+  for (let a = 0; a < 4; a++) if ((pos.activeMask >> a) & 1) c[n++] = LIVING_CODES[a];
+  if (n === start) c[n++] = DASH;
+  n = putField(c, n, pos.toMove ?? '-');
+  n = putField(c, n, pos.turnKind === 'normal' ? 'n' : 'x');
+  n = putField(c, n, pos.cursor);
+  n = putField(c, n, String(pos.quiet));
+  n = putField(c, n, String(pos.ply));
+  n = putField(c, n, makeResult(pos.result));
+  c.length = n;
+  return String.fromCharCode(...c);
 }
+
+/** Writes a space and `text` into `c` from `n`; returns the new end. */
+function putField(c: number[], n: number, text: string): number {
+  c[n++] = SPACE;
+  for (let k = 0; k < text.length; k++) c[n++] = text.charCodeAt(k);
+  return n;
+}
+
+const SLASH = '/'.charCodeAt(0);
+const SPACE = ' '.charCodeAt(0);
+const DASH = '-'.charCodeAt(0);
+const DIGIT_0 = '0'.charCodeAt(0);
+/** A living piece's colour letter by army, then a corpse's. */
+const LIVING_CODES: readonly number[] = COLOURS.map((c) => c.charCodeAt(0));
+const DEAD_CODES: readonly number[] = COLOURS.map((c) => c.toLowerCase().charCodeAt(0));
+const KIND_CODES: readonly number[] = Array.from(KIND_LETTERS, (k) => k.charCodeAt(0));
+/** Control field letter by controller code - ABSENT. */
+const CONTROL_CODES: readonly number[] = Array.from({ length: HOSTAGE - ABSENT + 1 }, (_, k) => {
+  const code = k + ABSENT;
+  return (code === ABSENT ? '-' : code === FROZEN ? 'f' : code === HOSTAGE ? 'h' : COLOURS[code]).charCodeAt(0);
+});
+/** Longest position text but for unbounded counters (the array grows past it if need be). */
+const FEN_CAPACITY = 256;
+/**
+ * `makeFen`'s scratch space. It holds nothing from one call to the next (each call writes it
+ * from the start and reads only what it wrote), so sharing it is safe: the engine is synchronous.
+ */
+const FEN_CODES: number[] = Array.from({ length: FEN_CAPACITY }, () => 0);
 
 function makeResult(r: GameResult | null): string {
   if (!r) return '*';

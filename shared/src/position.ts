@@ -76,7 +76,11 @@ export type Draft = { -readonly [K in keyof Position]: Position[K] };
 /** Colour index of a colour. */
 export const colourIndex = (c: Colour): number => COLOURS.indexOf(c);
 
-/** Copy a position into a draft that may be changed. */
+/**
+ * Copy a position into a draft that may be changed. `board` and `sq` change on every turn and are
+ * copied; `alive` and `control` change on few turns and stay shared with `pos`: they are replaced
+ * (`withEntry`), never written, as `eliminations` is.
+ */
 export function draft(pos: Position): Draft {
   // One literal with every field keeps a single object shape; army and kind never change: shared.
   return {
@@ -85,9 +89,9 @@ export function draft(pos: Position): Draft {
     army: pos.army,
     kind: pos.kind,
     sq: pos.sq.slice(),
-    alive: pos.alive.slice(),
+    alive: pos.alive,
     chiefs: pos.chiefs,
-    control: pos.control.slice(),
+    control: pos.control,
     activeMask: pos.activeMask,
     toMove: pos.toMove,
     turnKind: pos.turnKind,
@@ -97,6 +101,13 @@ export function draft(pos: Position): Draft {
     result: pos.result,
     eliminations: pos.eliminations,
   };
+}
+
+/** A copy of `xs` with entry i set to v (for the arrays a draft shares with its position). */
+export function withEntry(xs: readonly number[], i: number, v: number): number[] {
+  const out = xs.slice();
+  out[i] = v;
+  return out;
 }
 
 /** Seats that take turns under these rules (N-1). */
@@ -307,10 +318,13 @@ export function controllerOf(pos: Position, armyColour: Colour): Controller | nu
   return makeController(pos.control[colourIndex(armyColour)]);
 }
 
-/** Active players in seat order (N-1). */
+/** Active players in seat order (N-1), a new array. */
 export function activePlayers(pos: Position): Colour[] {
-  return COLOURS.filter((_, i) => (pos.activeMask >> i) & 1);
+  return PLAYERS_OF_MASK[pos.activeMask].slice();
 }
+
+/** The players of each active-player mask, in seat order (read on every turn by the server). */
+const PLAYERS_OF_MASK: readonly (readonly Colour[])[] = Array.from({ length: 1 << COLOURS.length }, (_, mask) => COLOURS.filter((_, i) => (mask >> i) & 1));
 
 /** True when the player is still in the game. */
 export function isActive(pos: Position, colour: Colour): boolean {

@@ -1,4 +1,4 @@
-import { CHIEF, FROZEN, colourIndex, draft, makeController, rulerIndex, type Draft, type Position } from './position.js';
+import { CHIEF, FROZEN, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
@@ -6,6 +6,8 @@ import {
   emptyFieldCount,
   exitOptions,
   genDestinations,
+  hasDestination,
+  isPlacementOption,
   mazePlacementOptions,
   placementOptions,
   reporterVictims,
@@ -58,12 +60,7 @@ const moverOf = (pos: Position): number => (pos.toMove === null || pos.result ? 
 
 /** Does player p have at least one legal complete turn? */
 export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>, p: number): boolean {
-  const buf: number[] = [];
-  for (let i = 0; i < pos.army.length; i++) {
-    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
-    genDestinations(pos, i, p, buf, true);
-    if (buf.length) return true;
-  }
+  for (let i = 0; i < pos.army.length; i++) if (pos.alive[i] && pos.control[pos.army[i]] === p && hasDestination(pos, i, p)) return true;
   return false;
 }
 
@@ -90,13 +87,7 @@ export function legalDestinations(pos: Position, from: string): SquareName[] {
 /** Squares of the pieces the player to move can move (those with at least one destination). */
 function movablePieces(pos: Position, p: number): Square[] {
   const out: Square[] = [];
-  const buf: number[] = [];
-  for (let i = 0; i < pos.army.length; i++) {
-    if (!pos.alive[i] || pos.control[pos.army[i]] !== p) continue;
-    buf.length = 0;
-    genDestinations(pos, i, p, buf, true);
-    if (buf.length) out.push(pos.sq[i]);
-  }
+  for (let i = 0; i < pos.army.length; i++) if (pos.alive[i] && pos.control[pos.army[i]] === p && hasDestination(pos, i, p)) out.push(pos.sq[i]);
   return out.sort((a, b) => a - b);
 }
 
@@ -116,7 +107,7 @@ interface RawTurn {
 type Step =
   | { need: 'placement' | 'exit'; options: Square[] }
   | { need: 'reporter'; options: Square[]; required: boolean }
-  | { need: 'complete'; action: Action; piece: number; victims: Square[] }
+  | { need: 'complete'; action: Action; piece: number; victims: readonly Square[] }
   | { need: 'error'; code: TurnErrorCode; message: string; options?: Square[]; choice?: 'destination' | 'placement' | 'exit' | 'reporter' };
 
 const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'placement' | 'exit' | 'reporter', options?: Square[]): Step => ({
@@ -126,6 +117,23 @@ const error = (code: TurnErrorCode, message: string, choice?: 'destination' | 'p
   choice,
   options,
 });
+
+/** Choices a move may not have, for `unexpected`. */
+const PLACEMENT = 1;
+const EXIT = 2;
+const TARGET = 4;
+
+/** The error for the first of the `forbidden` choices the turn has, or null. */
+function unexpected(t: RawTurn, forbidden: number): Step | null {
+  if (forbidden & PLACEMENT && t.placement !== UNSET) return error('unexpected_choice', 'this move places no piece');
+  if (forbidden & EXIT && t.exit !== UNSET) return error('unexpected_choice', 'this move does not leave the maze');
+  if (forbidden & TARGET && t.target !== UNSET && t.target !== NO_KILL) return error('unexpected_choice', 'only a reporter names a victim');
+  return null;
+}
+
+const NO_VICTIMS: readonly Square[] = [];
+
+const complete = (action: Action, piece: number, victims = NO_VICTIMS): Step => ({ need: 'complete', action, piece, victims });
 
 /** Validate a (partial) turn with from and to set, and tell what it needs next. */
 function step(pos: Position, p: number, t: RawTurn): Step {
@@ -144,46 +152,43 @@ function step(pos: Position, p: number, t: RawTurn): Step {
   }
   const action = found as Action;
   const { from, to } = t;
-  const noPlacement = () => (t.placement !== UNSET ? error('unexpected_choice', 'this move places no piece') : null);
-  const noExit = () => (t.exit !== UNSET ? error('unexpected_choice', 'this move does not leave the maze') : null);
-  const noTarget = () => (t.target !== UNSET && t.target !== NO_KILL ? error('unexpected_choice', 'only a reporter names a victim') : null);
-  const complete = (victims: Square[] = []): Step => ({ need: 'complete', action, piece, victims });
 
   switch (action) {
     case Action.Move:
     case Action.KillAssassin:
-      return noPlacement() ?? noExit() ?? noTarget() ?? complete();
+      return unexpected(t, PLACEMENT | EXIT | TARGET) ?? complete(action, piece);
     case Action.Report: {
-      const extra = noPlacement() ?? noExit();
+      const extra = unexpected(t, PLACEMENT | EXIT);
       if (extra) return extra;
       const mode = pos.rules.reporter;
       if (mode === 'all_adjacent') {
         if (t.target >= 0) return error('unexpected_choice', 'with reporter=all_adjacent the victims are not named');
-        return complete(reporterVictims(pos, from, to, p));
+        return complete(action, piece, reporterVictims(pos, from, to, p));
       }
       const targets = reporterVictims(pos, from, to, p);
       if (targets.length === 0) {
         if (t.target >= 0) return error('illegal_reporter_target', 'no victim next to the reporter', 'reporter', targets);
-        return complete();
+        return complete(action, piece);
       }
       const required = mode === 'mandatory_single';
       if (t.target === UNSET) return { need: 'reporter', options: targets, required };
-      if (t.target === NO_KILL) return required ? error('missing_choice', 'the reporter must kill', 'reporter', targets) : complete();
+      if (t.target === NO_KILL) return required ? error('missing_choice', 'the reporter must kill', 'reporter', targets) : complete(action, piece);
       if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${makeSquare(t.target)}`, 'reporter', targets);
-      return complete([t.target]);
+      return complete(action, piece, [t.target]);
     }
     case Action.KillPlace:
     case Action.Corpse:
     case Action.Displace: {
-      const extra = noExit() ?? noTarget();
+      const extra = unexpected(t, EXIT | TARGET);
       if (extra) return extra;
-      const options = placementOptions(pos, from, to, action);
-      if (t.placement === UNSET) return { need: 'placement', options };
-      if (!options.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', options);
-      return complete();
+      if (t.placement === UNSET) return { need: 'placement', options: placementOptions(pos, from, to, action) };
+      // A complete turn only needs its placement checked; the options are listed for the error alone.
+      if (!isPlacementOption(pos, from, to, action, t.placement))
+        return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', placementOptions(pos, from, to, action));
+      return complete(action, piece);
     }
     default: {
-      const extra = noTarget();
+      const extra = unexpected(t, TARGET);
       if (extra) return extra;
       const assassin = action === Action.MazeAssassin;
       if (assassin && t.placement !== UNSET) return error('unexpected_choice', "the assassin's victim goes to its start square");
@@ -191,11 +196,11 @@ function step(pos: Position, p: number, t: RawTurn): Step {
         const exits = exitOptions(pos, from, UNSET, assassin);
         if (t.exit === UNSET) return t.placement !== UNSET ? error('missing_choice', 'the exit comes first') : { need: 'exit', options: exits };
         if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
-        if (assassin) return complete();
+        if (assassin) return complete(action, piece);
         const places = mazePlacementOptions(pos, action, from, t.exit);
         if (t.placement === UNSET) return { need: 'placement', options: places };
         if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', places);
-        return complete();
+        return complete(action, piece);
       }
       let placed = from;
       if (!assassin) {
@@ -207,7 +212,7 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       const exits = exitOptions(pos, from, placed, false);
       if (t.exit === UNSET) return { need: 'exit', options: exits };
       if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
-      return complete();
+      return complete(action, piece);
     }
   }
 }
@@ -227,8 +232,13 @@ function optSquare(v: unknown, allowNull = false): number {
 export function isTurn(turn: TurnInput): turn is Turn {
   if ('pass' in turn) return turn.pass === true;
   const { from, to, placement, exit, reporterTarget } = turn;
-  return isSquare(from) && isSquare(to) && [placement, exit, reporterTarget].every((s) => s === undefined || isSquare(s));
+  return isSquare(from) && isSquare(to) && isOptionalSquare(placement) && isOptionalSquare(exit) && isOptionalSquare(reporterTarget);
 }
+
+const isOptionalSquare = (s: unknown): boolean => s === undefined || isSquare(s);
+
+/** The fields a turn object may have. */
+const TURN_FIELDS: readonly string[] = ['from', 'to', 'placement', 'exit', 'reporterTarget', 'pass'];
 
 type Parsed = { ok: true; turn: RawTurn | 'pass' | null } | { ok: false; error: TurnError };
 
@@ -237,8 +247,7 @@ function parseRaw(input: unknown): Parsed {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: { code: 'bad_turn', message: 'a turn is an object' } };
   const o = input as Record<string, unknown>;
   for (const k of Object.keys(o))
-    if (!['from', 'to', 'placement', 'exit', 'reporterTarget', 'pass'].includes(k))
-      return { ok: false, error: { code: 'bad_turn', message: `unknown turn field ${JSON.stringify(k).slice(0, 30)}` } };
+    if (!TURN_FIELDS.includes(k)) return { ok: false, error: { code: 'bad_turn', message: `unknown turn field ${JSON.stringify(k).slice(0, 30)}` } };
   if (o.pass !== undefined) {
     if (o.pass !== true || Object.keys(o).length !== 1) return { ok: false, error: { code: 'bad_turn', message: 'a pass is {pass: true}' } };
     return { ok: true, turn: 'pass' };
@@ -383,8 +392,6 @@ export function playTurn(pos: Position, turn: TurnInput): Result<TurnOutcome, Tu
   return { ok: true, value: applyMove(pos, p, t, s.action, s.piece, s.victims, true) };
 }
 
-const NO_VICTIMS: readonly Square[] = [];
-
 /**
  * Applies a turn that was validated when it was first played (a replayed log): the same
  * position and effects as `playTurn`, without the legality search (no destination generation,
@@ -423,7 +430,7 @@ function movePiece(d: Draft, piece: number, to: Square): void {
 
 /** Kill a piece where it stands; a chief's death hands over armies at once (R-6.3). */
 function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects, group: number): void {
-  d.alive[victim] = 0;
+  d.alive = withEntry(d.alive, victim, 0);
   fx?.push({ type: 'kill', piece: victim, by: byPiece, square: makeSquare(d.sq[victim]) });
   if (d.kind[victim] !== CHIEF) return;
   const x = d.army[victim];
@@ -437,7 +444,7 @@ function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects,
 
 function setControl(d: Draft, army: number, to: number, fx: Effects): void {
   const from = d.control[army];
-  d.control[army] = to;
+  d.control = withEntry(d.control, army, to);
   fx?.push({ type: 'control', army: COLOURS[army], from: makeController(from)!, to: makeController(to)! });
 }
 
@@ -450,19 +457,21 @@ function eliminate(d: Draft, x: number, cause: EliminationCause, by: number, gro
 
 function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: number, victims: readonly Square[], wantEffects: boolean): TurnOutcome {
   const d = draft(pos);
-  const fx: Effects = wantEffects ? [] : null;
   const rulerBefore = rulerIndex(pos);
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   const { from, to } = t;
   const victim = d.board[to];
   let progress = false;
+  // Every action starts with the actor landing on `to`; an occupant is lifted off (it stays
+  // recorded on its square). The effects start as a one-entry literal: a plain move has no other.
+  d.board[to] = -1;
+  movePiece(d, piece, to);
+  const fx: Effects = wantEffects ? [{ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) }] : null;
 
   switch (action) {
     case Action.Move:
-      land(d, piece, from, to, fx);
       break;
     case Action.Report:
-      land(d, piece, from, to, fx);
       for (const v of victims) {
         const occ = d.board[v];
         if (occ >= 0 && d.alive[occ]) {
@@ -473,20 +482,17 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       break;
     case Action.KillPlace:
     case Action.KillAssassin:
-      land(d, piece, from, to, fx);
       kill(d, victim, piece, p, fx, group);
       put(d, victim, action === Action.KillAssassin ? from : t.placement, false, piece, fx);
       progress = true;
       break;
     case Action.Displace:
     case Action.Corpse:
-      land(d, piece, from, to, fx);
       put(d, victim, t.placement, action === Action.Displace, piece, fx);
       progress ||= action === Action.Displace;
       break;
     default: {
       // Maze entry (R-7.4): act, then exit and placement in the room's order.
-      land(d, piece, from, to, fx);
       if (action === Action.MazeAssassin) {
         kill(d, victim, piece, p, fx, group);
         progress = true;
@@ -518,13 +524,6 @@ function put(d: Draft, x: number, at: Square, alive: boolean, by: number, fx: Ef
       ? { type: 'displace', piece: x, by, from: makeSquare(was), to: makeSquare(at) }
       : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) },
   );
-}
-
-/** The actor lands on `to`; an occupant has already been lifted off (it stays recorded on its square). */
-function land(d: Draft, piece: number, from: Square, to: Square, fx: Effects): void {
-  d.board[to] = -1;
-  movePiece(d, piece, to);
-  fx?.push({ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) });
 }
 
 /** The actor leaves the maze for `at`. */
@@ -577,7 +576,7 @@ function settle(d: Draft, mover: number, group: number, fx: Effects): void {
     if (encircled.length === 0) break;
     for (const c of encircled) {
       const chief = livingChief(d, c);
-      d.alive[chief] = 0;
+      d.alive = withEntry(d.alive, chief, 0);
       fx?.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
       eliminate(d, c, 'encircled', mover, group, fx);
     }
@@ -644,7 +643,7 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   const chief = livingChief(d, x);
   if (chief >= 0) {
-    d.alive[chief] = 0;
+    d.alive = withEntry(d.alive, chief, 0);
     fx.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
   }
   eliminate(d, x, 'resigned', -1, group, fx);

@@ -43,44 +43,51 @@ function isKillable(b: Board, piece: number, p: number): boolean {
   return b.rules.self_kill && b.alive[piece] === 1 && b.control[b.army[piece]] === p && b.kind[piece] !== CHIEF;
 }
 
-/**
- * Destinations of a piece for player p, with their actions, pushed as pairs [square, action].
- * Only destinations with at least one complete turn are produced. `stopAtFirst` ends after one.
- */
-export function genDestinations(b: Board, piece: number, p: number, out: number[], stopAtFirst = false): void {
+/** Destinations of a piece for player p, with their actions, pushed as pairs [square, action]. Only destinations with at least one complete turn are produced. */
+export function genDestinations(b: Board, piece: number, p: number, out: number[]): void {
   const from = b.sq[piece];
   const kind = b.kind[piece];
   const rays = RAYS[from];
-  for (let d = 0; d < 8; d++) {
-    scanRay(b, kind, from, rays[d], p, out, stopAtFirst);
-    if (stopAtFirst && out.length) return;
-  }
+  for (let d = 0; d < 8; d++) scanRay(b, kind, from, rays[d], p, out);
 }
 
-/** Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`). */
-function scanRay(b: Board, kind: number, from: Square, ray: Int8Array, p: number, out: number[], stopAtFirst: boolean): void {
-  const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
+/** Does the piece have at least one destination (see `genDestinations`)? Allocates nothing. */
+export function hasDestination(b: Board, piece: number, p: number): boolean {
+  const from = b.sq[piece];
+  const kind = b.kind[piece];
+  const rays = RAYS[from];
+  for (let d = 0; d < 8; d++) if (scanRay(b, kind, from, rays[d], p, null)) return true;
+  return false;
+}
+
+/** Squares of `ray` a piece of kind `kind` may reach when nothing stands in the way. */
+const reach = (kind: number, ray: Int8Array): number => (kind === MILITANT && ray.length > 2 ? 2 : ray.length);
+
+/** The action of stopping on the empty square t, or -1 (only a chief may stop on the empty maze, R-7.1). */
+const emptyAction = (kind: number, t: Square): Action | -1 =>
+  t === MAZE_SQ ? (kind === CHIEF ? Action.Move : -1) : kind === REPORTER ? Action.Report : Action.Move;
+
+/**
+ * Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`), pushed
+ * into `out`; with no `out`, stops at the first. True when it found one.
+ */
+function scanRay(b: Board, kind: number, from: Square, ray: Int8Array, p: number, out: number[] | null): boolean {
+  const len = reach(kind, ray);
   const board = b.board;
-  const plain = kind === REPORTER ? Action.Report : Action.Move;
+  let found = false;
   for (let k = 0; k < len; k++) {
     const t = ray[k];
     const occ = board[t];
-    if (occ < 0) {
-      if (t === MAZE_SQ) {
-        if (kind === CHIEF) {
-          out.push(t, Action.Move);
-          if (stopAtFirst) return;
-        }
-        continue; // the empty maze can be crossed
-      }
-      out.push(t, plain);
-      if (stopAtFirst) return;
-      continue;
+    // The empty maze can be crossed even by pieces that may not stop on it.
+    const action = occ < 0 ? emptyAction(kind, t) : interaction(b, kind, occ, t, p, from);
+    if (action >= 0) {
+      if (!out) return true;
+      out.push(t, action);
+      found = true;
     }
-    const action = interaction(b, kind, occ, t, p, from);
-    if (action >= 0) out.push(t, action);
-    return;
+    if (occ >= 0) break;
   }
+  return found;
 }
 
 /** The action of moving a piece to `to`, or -1 when that is not a legal destination. Walks one line only. */
@@ -91,10 +98,14 @@ export function destinationAction(b: Board, piece: number, p: number, to: Square
   if (df === 0 && dr === 0) return -1;
   const d = DIRECTION_INDEX[(df + 1) * 3 + (dr + 1)];
   const ray = RAYS[from][d];
-  if (ray.indexOf(to) < 0) return -1;
-  const out: number[] = [];
-  scanRay(b, b.kind[piece], from, ray, p, out, false);
-  for (let k = 0; k < out.length; k += 2) if (out[k] === to) return out[k + 1];
+  const kind = b.kind[piece];
+  const len = reach(kind, ray);
+  for (let k = 0; k < len; k++) {
+    const t = ray[k];
+    const occ = b.board[t];
+    if (t === to) return occ < 0 ? emptyAction(kind, t) : interaction(b, kind, occ, t, p, from);
+    if (occ >= 0) return -1;
+  }
   return -1;
 }
 
@@ -165,22 +176,19 @@ function hasPlacement(b: Board, from: Square): boolean {
 }
 
 /**
- * Placement options after a move off the maze (kill with placement, displacement, corpse move):
- * empty field squares with `from` empty and `to` occupied; the maze too for a displaced chief
- * when it is empty (R-5.5).
+ * Is s a placement option after a move off the maze (kill with placement, displacement, corpse
+ * move)? Empty field squares with `from` empty and `to` occupied; the maze too for a displaced
+ * chief when it is empty (R-5.5).
  */
+export function isPlacementOption(b: Board, from: Square, to: Square, action: Action, s: Square): boolean {
+  if (s === to || (b.board[s] >= 0 && s !== from)) return false;
+  return s !== MAZE_SQ || (action === Action.Displace && b.kind[b.board[to]] === CHIEF);
+}
+
+/** Every placement option (see `isPlacementOption`), in square order. */
 export function placementOptions(b: Board, from: Square, to: Square, action: Action): Square[] {
   const out: Square[] = [];
-  for (let s = 0; s < NSQ; s++) {
-    if (s === to) continue;
-    const empty = b.board[s] < 0 || s === from;
-    if (!empty) continue;
-    if (s === MAZE_SQ) {
-      if (action === Action.Displace && b.kind[b.board[to]] === CHIEF) out.push(s);
-      continue;
-    }
-    out.push(s);
-  }
+  for (let s = 0; s < NSQ; s++) if (isPlacementOption(b, from, to, action, s)) out.push(s);
   return out;
 }
 
