@@ -3,6 +3,7 @@
  * everything, WAL and synchronous=NORMAL are set, migrations run once), and the journal's
  * synchronous path over it (saved and applied in the tick the intent is submitted in).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,20 @@ describe('sqlite file', () => {
     const reopened = SqliteStore.open(file);
     expect((await reopened.load(code))?.events).toHaveLength(3000);
     await reopened.close();
+  });
+
+  test('close settles in a process with nothing else pending (the checkpoint thread is waited for)', () => {
+    const file = join(dir, 'alone.sqlite');
+    // A process whose only pending work is the close: it must end with the store closed (exit code
+    // 13 would mean the top-level await never settled), the log folded into the file.
+    const script = `const { SqliteStore } = await import(process.argv[1]);
+      const store = SqliteStore.open(process.argv[2]);
+      await store.close();
+      process.stdout.write('closed');`;
+    const source = join(__dirname, '../../server/src/store/sqlite.ts');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, source, file], { encoding: 'utf8', timeout: 20_000 });
+    expect(out).toBe('closed');
+    expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
   });
 
   test('a write the database refuses (read-only) rejects with StoreUnavailable', async () => {

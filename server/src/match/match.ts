@@ -452,7 +452,10 @@ export class Match {
   }
 
   private pressNow(intent: Extract<Intent, { type: 'press' }>, now: number): Outcome {
-    const res = this.press.handle(intent.member, intent.message, intent.payload, now);
+    // A replayed message passed its payload schema when it was accepted (`pressIntent` checked its type).
+    const res = this.source.replaying
+      ? this.press.replay(intent.member, intent.message, intent.payload, now)
+      : this.press.handle(intent.member, intent.message, intent.payload, now);
     if (!res.ok) return { ok: false, rejection: res.error };
     if (res.drawAgreed) {
       const before = this.game.position;

@@ -183,6 +183,18 @@ export class Press {
     return this.dispatch(type, member, payload, now);
   }
 
+  /**
+   * `handle` for a message of a log being replayed: its payload passed the schema when it was
+   * first accepted, so it goes to its handler unchecked (as the engine applies a stored turn
+   * without its legality search). The press's own rules (text, membership, rate limits) still
+   * run: they are what rebuilds the state.
+   */
+  replay<K extends PressClientMessage>(member: MemberId, type: K, payload: unknown, now: number): PressResult {
+    // The schemas are strict objects that read a missing payload as `{}` and change nothing
+    // else: an accepted payload is its own output.
+    return this.handlers[type](member, (payload ?? {}) as PressClientPayload<K>, now);
+  }
+
   private dispatch<K extends PressClientMessage>(type: K, member: MemberId, payload: unknown, now: number): PressResult {
     const shape = check(PRESS_CLIENT_SCHEMAS[type], payload);
     if (!shape.ok) {

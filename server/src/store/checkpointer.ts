@@ -50,6 +50,9 @@ export class Checkpointer {
   /** Stops the thread (its connection closes); resolves once it has exited. */
   async stop(): Promise<void> {
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Held until it has exited: unreferenced, a process with nothing else pending would end here,
+    // with `close` never settling and the store's final checkpoint never run.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]);
     await this.worker.terminate().catch(() => undefined);
