@@ -48,7 +48,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
-  override state = new DjambiState();
+  /** The synced state: undefined until the first join (see `commit`; Colyseus sends none before). */
+  declare state: DjambiState;
 
   code = '';
   links!: Connections;
@@ -65,8 +66,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   readonly rematch: Rematch = new Rematch(this, (intent, taken) => this.pipeline.step(intent, undefined, intent.type, undefined, taken));
   private createdAt = 0;
   private everJoined = false;
-  /** Whether the schema is written (see `commit`). */
-  private mirrored = false;
   private readonly patchMs = PATCH_MS + Math.floor(Math.random() * PATCH_SPREAD_MS);
   /** The flag timer and the idle timer (plain timers: an empty room runs no patch interval). */
   private readonly alarms = new Alarms({
@@ -98,7 +97,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       this.setPatchRate(null); // no patch interval while nobody is connected (see `clientsChanged`)
-      this.shareHandshake();
       this.port.commit(true);
       this.alarms.scheduleFlag();
       this.alarms.armIdle();
@@ -162,7 +160,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     this.everJoined = true;
-    if (!this.mirrored) this.port.commit(false);
+    if (!this.state) this.port.commit(false);
     this.door.joined(client.sessionId, auth);
     this.clientsChanged();
     this.alarms.clearIdle();
@@ -204,10 +202,13 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   /** Mirrors the match into the schema and sends the patch now (and the listing when it changed); `port.commit` adds the bots' hooks. */
   private commit(listing: boolean): void {
-    // The schema is written from the first join on: a room nobody has joined yet (a game re-opened
-    // at boot, say) skips it, and its first client gets the whole state mirrored then.
-    this.mirrored ||= this.clients.length > 0;
-    if (this.mirrored) {
+    // The schema exists from the first join on: a room nobody has joined yet (a game re-opened at
+    // boot, say) builds none, and its first client gets the whole state mirrored then.
+    if (!this.state && this.clients.length > 0) {
+      this.state = new DjambiState();
+      this.shareHandshake();
+    }
+    if (this.state) {
       mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);
       this.broadcastPatch();
     }
