@@ -27,15 +27,30 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ChildStats, GenWorker, judgeGenerator, percentile, ServerProcess, workerCount } from './loadgen/run.js';
+import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
+import {
+  askAll,
+  type ChildStats,
+  type GenWorker,
+  type LoadFigures,
+  type LoadOptions,
+  loadFigures,
+  percentile,
+  playAndMeasure,
+  round,
+  ServerProcess,
+  sleep,
+  startGenerator,
+} from './loadgen/run.js';
 import type { TakeoverResult } from './loadgen/rooms.js';
-import type { TakeoverReport, WorkerReport } from './loadgen/worker.js';
+import type { TakeoverReport } from './loadgen/worker.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
@@ -48,20 +63,13 @@ const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5
 // so the one name it reads is given before it loads (it only derives the repository root from it).
 (globalThis as { __dirname?: string }).__dirname ??= path.join(ROOT, 'tests/support');
 const nginxSupport: typeof import('../support/nginx.js') = await import('../support/nginx.js');
-const { checkConf, freePort, NGINX_BIN, NGINX_CONF, nginxDir, renderLoopbackConf } = nginxSupport;
+const { freePort, hardFileLimit, NGINX_BIN, NGINX_CONF, startNginx } = nginxSupport;
+type RunningNginx = import('../support/nginx.js').RunningNginx;
+/** nginx's workers: one per core, as `worker_processes auto` in deploy/nginx.conf. */
+const NGINX_WORKERS = os.availableParallelism();
 
-interface Options {
-  rooms: number;
-  seconds: number;
-  warmup: number;
-  interval: number;
-  spectators: number;
+interface Options extends LoadOptions {
   processes: number;
-  seed: number;
-  workers: number;
-  fullEvery: number;
-  maxGenLag: number;
-  concurrency: number;
   kill: boolean;
   /** Seconds the orphaned games have to be playable again after the kill. */
   killTimeout: number;
@@ -123,8 +131,8 @@ function parseArgs(argv: string[]): Options {
   return o;
 }
 
-const round = (x: number, d = 2) => +x.toFixed(d);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The last `n` lines of a text. */
+const lastLines = (text: string, n: number) => text.split('\n').slice(-n).join('\n');
 /** Milliseconds on a clock shared by every thread of this process. */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -165,7 +173,7 @@ async function waitListening(port: number, alive: () => boolean, what: string, t
   }
 }
 
-/** A child process of the harness that is not a server (redis-server, nginx). */
+/** A child process of the harness that is not a server (redis-server). */
 class Helper {
   output = '';
   constructor(private readonly child: ChildProcess) {
@@ -214,18 +222,23 @@ function widenConf(conf: string, n: number): string {
   return out;
 }
 
-/** nginx with deploy/nginx.conf for `replicas` (name → 127.0.0.1 port) on `port`. */
-async function startNginx(replicas: Record<string, number>, port: number): Promise<{ helper: Helper; dir: string }> {
-  const dir = nginxDir();
-  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, `${t}_temp`));
-  const conf = renderLoopbackConf({ listenPort: port, replicas, dir }, widenConf(readFileSync(NGINX_CONF, 'utf8'), Object.keys(replicas).length));
-  const checked = await checkConf(conf, dir);
-  if (!checked.ok) throw new Error(`nginx -t refused the rendered config:\n${checked.output}`);
-  const helper = new Helper(
-    spawn(NGINX_BIN, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', checked.file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] }),
-  );
-  await waitListening(port, () => helper.alive, `nginx (${helper.output})`);
-  return { helper, dir };
+/**
+ * Connections a generator or nginx worker may need beyond the WebSockets counted (HTTP keep-alive
+ * sockets of the matchmaking, the takeover's reclaims): the share of their file limit kept free.
+ */
+const FILE_HEADROOM = 0.2;
+
+/**
+ * Why this machine cannot carry `webSockets` WebSockets through `nginx` and one generator process
+ * (null: it can). Every process here inherits the hard file limit (`ulimit -Hn`), which none can
+ * raise; a process past it refuses connections (nginx answers upgrades with 500).
+ */
+function capacityProblem(webSockets: number, nginx: RunningNginx): string | null {
+  const fits = (capacity: number) => webSockets <= capacity * (1 - FILE_HEADROOM);
+  if (!fits(nginx.webSockets))
+    return `${webSockets} WebSockets need more than nginx's ${nginx.webSockets} (${NGINX_WORKERS} workers at the file limit ${hardFileLimit()}): raise the hard file limit (ulimit -Hn)`;
+  if (!fits(hardFileLimit())) return `${webSockets} WebSockets exceed what one generator process can open under the file limit ${hardFileLimit()} (ulimit -Hn)`;
+  return null;
 }
 
 /** A redis-server of the run's own, saving nothing. */
@@ -337,7 +350,8 @@ async function startReplica(i: number, entryPort: number, redisUrl: string, data
   };
   const replica: Replica = { name, port, publicAddress, server: undefined as unknown as ServerProcess, output: '', dead: false };
   const server = await Promise.race([
-    ServerProcess.fork(ENTRY, ['--import', PROBE], env, (chunk) => {
+    // Production's Node flags (server/src/obs/heap.ts), as npm start and the Dockerfile pass them.
+    ServerProcess.fork(ENTRY, [...SERVER_NODE_FLAGS, '--import', PROBE], env, (chunk) => {
       replica.output = (replica.output + chunk).slice(-16_000);
     }),
     sleep(30_000).then(() => {
@@ -398,42 +412,21 @@ interface TakeoverFigures {
   readonly failures: string[];
 }
 
-interface ClusterResult {
+interface ClusterResult extends LoadFigures {
   readonly processes: number;
   readonly rooms: number;
-  readonly clientsPerRoom: number;
-  readonly meanTurnIntervalMs: number;
-  readonly workers: number;
-  readonly decodingRooms: number;
-  readonly measuredSeconds: number;
-  readonly turns: number;
-  readonly turnsPerSecond: number;
-  readonly samples: number;
-  readonly setupSeconds: number;
-  readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
   readonly perProcess: ProcessFigures[];
   readonly serverCpuPercentTotal: number;
   /** CPU of the rest of the deployment, % of one core (PostgreSQL: the backends of the run's database only). */
   readonly infraCpuPercentOfOneCore: { nginx: number; redis: number; postgres: number };
-  readonly generator: {
-    readonly cpuPercentOfOneCore: number;
-    readonly mainEventLoopDelayMs: { p50: number; p99: number; max: number };
-    readonly workers: { eventLoopDelayMs: { p50: number; p99: number; max: number }; utilisation: number; turns: number }[];
-  };
-  readonly checks: { ok: number; failed: number; firstFailure: string };
-  readonly rejected: Record<string, number>;
-  readonly gamesFinished: number;
   readonly takeover: TakeoverFigures | null;
-  readonly refused: string[];
 }
-
-/** Sampling period of the main thread's event-loop delay monitor, ms. */
-const LOOP_RESOLUTION_MS = 2;
 
 async function run(o: Options, log: (line: string) => void): Promise<ClusterResult> {
   const cleanup: (() => Promise<unknown>)[] = [];
   const replicas: Replica[] = [];
   const workers: GenWorker[] = [];
+  let nginx: RunningNginx | null = null;
   // Ctrl-C: the processes of the run go with it (the cleanup steps, then exit 130).
   const interrupted = () => {
     console.error('[cluster] interrupted: stopping the processes of the run');
@@ -458,39 +451,26 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
     cleanup.push(() =>
       Promise.all(replicas.map((r) => (r.dead ? undefined : Promise.race([r.server.signal('SIGTERM'), sleep(15_000)]).then(() => r.server.kill())))),
     );
-    const nginx = await startNginx(Object.fromEntries(replicas.map((r) => [r.name, r.port])), entryPort);
-    cleanup.push(async () => {
-      await nginx.helper.stop('SIGQUIT');
-      rmSync(nginx.dir, { recursive: true, force: true });
+    const started = await startNginx(Object.fromEntries(replicas.map((r) => [r.name, r.port])), entryPort, {
+      workers: NGINX_WORKERS,
+      conf: widenConf(readFileSync(NGINX_CONF, 'utf8'), replicas.length),
     });
+    nginx = started;
+    cleanup.push(() => started.stop());
+    const problem = capacityProblem(o.rooms * (4 + o.spectators), started);
+    if (problem) throw new Error(`bench:cluster cannot run ${o.rooms} rooms here: ${problem}`);
     const httpBase = `http://127.0.0.1:${entryPort}`;
-    const nWorkers = Math.min(workerCount(o), o.rooms);
+    workers.push(...startGenerator('djambi', httpBase, o));
     log(
-      `[cluster] ${o.processes} processes (${replicas.map((r) => `${r.name} pid ${r.server.pid} port ${r.port}`).join(', ')}) behind nginx on ${entryPort}, redis on ${redis.port}, PostgreSQL; ` +
-        `${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${nWorkers} worker(s)`,
+      `[cluster] ${o.processes} processes (${replicas.map((r) => `${r.name} pid ${r.server.pid} port ${r.port}`).join(', ')}) behind nginx on ${entryPort} (${NGINX_WORKERS} workers), redis on ${redis.port}, PostgreSQL; ` +
+        `${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${workers.length} worker(s)`,
     );
     const gcAll = () => Promise.all(replicas.map((r) => r.server.request('gc')));
     const statsAll = () => Promise.all(replicas.map((r) => r.server.request('stats')));
     const base = await gcAll();
     const setupStart = performance.now();
-    for (let w = 0; w < nWorkers; w++) {
-      const rooms: number[] = [];
-      for (let i = w; i < o.rooms; i += nWorkers) rooms.push(i);
-      workers.push(
-        new GenWorker({
-          target: 'djambi',
-          httpBase,
-          rooms,
-          fullEvery: o.fullEvery,
-          spectators: o.spectators,
-          interval: o.interval,
-          seed: o.seed * 1000 + w,
-          concurrency: o.concurrency,
-        }),
-      );
-    }
     await Promise.all(workers.map((w) => w.ready));
-    await Promise.all(workers.map((w) => w.ask({ type: 'open', share: 1 }, 'opened')));
+    await askAll(workers, { type: 'open', share: 1 }, 'opened');
     const setupMs = performance.now() - setupStart;
     const afterSetup = await gcAll();
     const placed = await Promise.all(replicas.map((r) => health(r.port)));
@@ -498,40 +478,14 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
       `[cluster] rooms ready in ${(setupMs / 1000).toFixed(1)} s (${replicas.map((r, i) => `${r.name}: ${placed[i].rooms} rooms, ${placed[i].ccu} clients`).join('; ')}); warming up ${o.warmup} s, measuring ${o.seconds} s`,
     );
 
-    await Promise.all(workers.map((w) => w.ask({ type: 'play' }, 'playing')));
-    await sleep(o.warmup * 1000);
-    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    await Promise.all(workers.map((w) => w.ask({ type: 'measure' }, 'measuring')));
-    loop.enable();
-    const infraPids = async () => ({ nginx: withChildren(nginx.helper.pid), redis: [redis.helper.pid], postgres: await backends(db.url) });
-    const pids0 = await infraPids();
-    const i0 = { nginx: sampleCpu(pids0.nginx), redis: sampleCpu(pids0.redis), postgres: sampleCpu(pids0.postgres) };
-    const s0 = await statsAll();
-    const g0 = process.cpuUsage();
-    const t0 = performance.now();
-    await sleep(o.seconds * 1000);
-    const s1 = await statsAll();
-    const g1 = process.cpuUsage(g0);
-    const i1 = { nginx: sampleCpu(pids0.nginx), redis: sampleCpu(pids0.redis), postgres: sampleCpu(pids0.postgres) };
-    const wall = performance.now() - t0;
-    const infraCpu = {
-      nginx: cpuPercent(i0.nginx, i1.nginx, wall),
-      redis: cpuPercent(i0.redis, i1.redis, wall),
-      postgres: cpuPercent(i0.postgres, i1.postgres, wall),
-    };
-    loop.disable();
-    const reports = await Promise.all(workers.map((w) => w.ask<WorkerReport>({ type: 'report' }, 'report')));
-    await Promise.all(workers.map((w) => w.ask({ type: 'stop' }, 'stopped')));
+    const infra = { nginx: withChildren(started.pid), redis: [redis.helper.pid], postgres: await backends(db.url) };
+    const m = await playAndMeasure(workers, o, async () => ({
+      stats: await statsAll(),
+      infra: { nginx: sampleCpu(infra.nginx), redis: sampleCpu(infra.redis), postgres: sampleCpu(infra.postgres) },
+    }));
     const afterPlay = await gcAll();
-
-    const all = new Float64Array(reports.reduce((n, r) => n + r.latencies.length, 0));
-    let at = 0;
-    for (const r of reports) {
-      all.set(r.latencies, at);
-      at += r.latencies.length;
-    }
-    all.sort();
-    const turns = reports.reduce((n, r) => n + r.turns, 0);
+    const load = loadFigures(o, m, setupMs);
+    const [s0, s1] = [m.start.stats, m.end.stats];
     const used = (s: ChildStats) => s.memory.heapUsed + s.memory.external;
     const perProcess: ProcessFigures[] = replicas.map((r, i) => {
       const rooms = placed[i].rooms;
@@ -549,46 +503,30 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
         rssMB: { base: round(base[i].memory.rss / 2 ** 20, 1), end: round(afterPlay[i].memory.rss / 2 ** 20, 1) },
       };
     });
-    const { rejected, checks, mainLoop, genWorkers, refused } = judgeGenerator(reports, loop, o.maxGenLag, turns);
+    const infraCpu = (kind: keyof typeof infra) => cpuPercent(m.start.infra[kind], m.end.infra[kind], m.wallMs);
 
     const takeover = o.kill ? await killAndTakeOver(o, replicas, workers, redis.port, log) : null;
+    const refused = [...load.refused];
     if (takeover && takeover.failures.length > 0) refused.push(`takeover: ${takeover.failures.length} failures (first: ${takeover.failures[0]})`);
     if (takeover && takeover.eventsLost !== 0) refused.push(`takeover: ${takeover.eventsLost} accepted events lost`);
 
-    await Promise.all(workers.map((w) => w.ask({ type: 'close' }, 'closed')));
+    await askAll(workers, { type: 'close' }, 'closed');
     return {
       processes: o.processes,
       rooms: o.rooms,
-      clientsPerRoom: 4 + o.spectators,
-      meanTurnIntervalMs: o.interval,
-      workers: nWorkers,
-      decodingRooms: reports.reduce((n, r) => n + r.fullRooms, 0),
-      measuredSeconds: round(wall / 1000),
-      turns,
-      turnsPerSecond: round(turns / (wall / 1000), 1),
-      samples: all.length,
-      setupSeconds: round(setupMs / 1000, 1),
-      latencyMs: {
-        p50: round(percentile(all, 50)),
-        p90: round(percentile(all, 90)),
-        p99: round(percentile(all, 99)),
-        max: round(all[all.length - 1] ?? Number.NaN),
-      },
+      ...load,
       perProcess,
       serverCpuPercentTotal: round(
         perProcess.reduce((n, p) => n + p.cpuPercentOfOneCore, 0),
         1,
       ),
-      infraCpuPercentOfOneCore: infraCpu,
-      generator: { cpuPercentOfOneCore: round(((g1.user + g1.system) / 1000 / wall) * 100, 1), mainEventLoopDelayMs: mainLoop, workers: genWorkers },
-      checks,
-      rejected,
-      gamesFinished: reports.reduce((n, r) => n + r.gamesFinished, 0),
+      infraCpuPercentOfOneCore: { nginx: infraCpu('nginx'), redis: infraCpu('redis'), postgres: infraCpu('postgres') },
       takeover,
       refused,
     };
   } catch (e) {
-    for (const r of replicas) if (r.output.trim()) console.error(`--- ${r.name} output (last lines):\n${r.output.split('\n').slice(-30).join('\n')}`);
+    for (const r of replicas) if (r.output.trim()) console.error(`--- ${r.name} output (last lines):\n${lastLines(r.output, 30)}`);
+    if (nginx?.errorLog().trim()) console.error(`--- nginx error log (last lines):\n${lastLines(nginx.errorLog(), 30)}`);
     throw e;
   } finally {
     process.off('SIGINT', interrupted);
@@ -608,8 +546,8 @@ async function killAndTakeOver(
   redisPort: number,
   log: (line: string) => void,
 ): Promise<TakeoverFigures> {
-  // Turns in flight at the stop land first (persist, apply, publish: a patch seen is a move logged).
-  await sleep(1000);
+  // The rooms stopped once their turns in flight were answered (persist, apply, publish: a patch
+  // seen is a move logged).
   const victim = replicas[0];
   const listed = listings(redisPort);
   const codes = (await Promise.all(workers.map((w) => w.ask<{ codes: string[] }>({ type: 'codes' }, 'codes')))).map((c) =>

@@ -6,7 +6,7 @@
  *   npm run bench:restore [-- --games 1000 --events 100 --store sqlite|postgres|memory --server dist|src --json]
  *
  * The server runs in a child process (`restore-child.mjs`): by default the compiled server
- * (`--server dist`, what `npm start` runs; the script builds shared and server first), or the
+ * (`--server dist`, what `npm start` runs, with its Node flags; the script builds shared and server first), or the
  * sources under tsx (`--server src`). The memory store cannot be shared with a child: with it the
  * server starts in this process, from the sources.
  */
@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CODE_ALPHABET, CODE_LENGTH, randomTurn } from '../../shared/src/index.js';
 import { createServer } from '../../server/src/app.js';
+import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
 import { Match } from '../../server/src/match/match.js';
 import { parseRoomConfig } from '../../server/src/rooms/options.js';
 import { openStore } from '../../server/src/store/open.js';
@@ -119,7 +120,8 @@ async function child(server: string, url: string, store: GameStore): Promise<Res
   let out: string;
   if (server === 'dist') {
     execFileSync('npm', ['run', '-s', 'build', '-w', 'shared', '-w', 'server'], { cwd: root, stdio: 'inherit' });
-    out = execFileSync(process.execPath, [entry, 'dist', url], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    // As `npm start` runs it: the compiled server with production's Node flags.
+    out = execFileSync(process.execPath, [...SERVER_NODE_FLAGS, entry, 'dist', url], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   } else if (server === 'src') {
     out = execFileSync(process.execPath, ['--import', 'tsx', entry, 'src', url], {
       cwd: root,

@@ -28,7 +28,20 @@ export async function matchmake(httpBase: string, method: 'create' | 'joinById',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(options),
   });
-  const body = (await res.json()) as Reservation & { error?: unknown; code?: number };
+  const text = await res.text();
+  let body: Reservation & { error?: unknown; code?: number };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not the matchmaker's answer (e.g. nginx's 502 page): its status and text say who refused.
+    throw new Error(
+      `matchmake ${method} ${target}: ${res.status} ${text
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 200)}`,
+    );
+  }
   if (body.error || !res.ok) {
     const error = typeof body.error === 'string' ? body.error : JSON.stringify(body.error ?? '');
     throw new Error(`matchmake ${method} ${target}: ${res.status} ${body.code ?? ''} ${error}`);

@@ -7,6 +7,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import { initialPosition, makeFen, parseRules, playTurn, type Position, randomTurn } from '../../../shared/src/index.js';
+import { OVERLOAD_CODES } from './codes.js';
 import { joinRaw, type RawConnection } from './protocol.js';
 
 /** The two servers the generator can load: the Djambi server, or the bare baseline room. */
@@ -74,6 +75,18 @@ export interface TakeoverResult {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds on a clock shared by every thread of the generator. */
+const now = () => performance.timeOrigin + performance.now();
+
+/** How often a takeover reads the game's log while its turn's patch is not in it, ms. */
+const LOG_POLL_MS = 500;
+
+/** How one try of a takeover ended (`reclaimedAt`: when the seat's state arrived, if it did). */
+type Attempt = (
+  | { readonly kind: 'accepted'; readonly at: number }
+  | { readonly kind: 'refused'; readonly code: string }
+  | { readonly kind: 'retry'; readonly error: string }
+) & { readonly reclaimedAt?: number };
 
 /** The number of moves in a game's log, through the HTTP API (`GET /api/games/CODE`); null when unknown. */
 async function loggedMoves(httpBase: string, code: string): Promise<number | null> {
@@ -216,11 +229,34 @@ export class BenchRoom {
     this.timer = setTimeout(() => this.play(), this.random() * 2 * this.interval);
   }
 
-  /** Stops playing (no turn in flight is waited for). */
+  /** Stops playing (no turn in flight is waited for: see `settled`). */
   stop(): void {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * Resolves once no turn is in flight (its patch reached every client, or it was refused), or
+   * after `timeoutMs`: a stopped room whose turn was accepted is then one whose move is logged.
+   */
+  settled(timeoutMs: number): Promise<void> {
+    if (!this.next) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.onSettled.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private onSettled: (() => void)[] = [];
+
+  /** The turn in flight is over (accepted or refused). */
+  private settle(): void {
+    this.next = null;
+    for (const done of this.onSettled.splice(0)) done();
   }
 
   /** Leaves with every client (a client of a dead process is given up on after 5 s). */
@@ -232,92 +268,99 @@ export class BenchRoom {
 
   /**
    * After the room's process died (the room stopped, no turn in flight): the seat to move comes
-   * back with its key through `httpBase` (a lightweight client, retrying until `deadline`, a
-   * `Date.now()` time, while the game is taken over), plays one turn, and resolves once the server
-   * has accepted it (a patch after which the game's log holds one more move).
+   * back with its key through `httpBase` (a lightweight client), plays one turn, and resolves once
+   * the server has accepted it (a patch after which the game's log holds one more move). Until
+   * `deadline` (a `Date.now()` time) it tries again, as a player's client would, when the game is
+   * not back yet or its connection closes before the turn is accepted (a copy fenced off by the
+   * game's new host); the same turn with the same version is harmless to resend (the server
+   * answers a second copy `stale`, and the log says whether the first one counted).
    */
   async takeover(httpBase: string, deadline: number): Promise<TakeoverResult> {
     this.stop();
     const code = this.roomId;
     const movesBefore = this.version;
     let reclaimedAt: number | null = null;
-    const fail = (error: string, retries: number, movesAfter: number | null = null): TakeoverResult => ({
+    let retries = 0;
+    const result = (acceptedAt: number | null, movesAfter: number | null, error: string): TakeoverResult => ({
       code,
-      acceptedAt: null,
+      acceptedAt,
       reclaimedAt,
       movesBefore,
       movesAfter,
       retries,
       error,
     });
-    if (this.next) return fail('a turn was in flight at the kill', 0);
+    if (this.next) return result(null, null, 'a turn was in flight at the kill');
     const colour = this.pos.toMove;
     const seatKey = colour ? this.seatKeys.get(colour) : undefined;
-    if (!seatKey) return fail(`no seat key for ${colour ?? 'nobody'} to move`, 0);
-    let retries = 0;
-    let conn: RawConnection | null = null;
-    let stated = (): void => undefined;
-    while (!conn) {
-      try {
-        const joined = await joinRaw(httpBase, 'joinById', code, { seatKey });
-        const state = new Promise<void>((resolve) => {
-          stated = resolve;
-        });
-        joined.onState = () => stated();
-        conn = joined;
-        this.reclaimed.push(joined);
-        await Promise.race([state, sleep(5_000)]);
-        reclaimedAt = performance.timeOrigin + performance.now();
-      } catch (e) {
-        retries++;
-        if (Date.now() > deadline) return fail(`could not reclaim the seat: ${(e as Error).message}`, retries);
-        await sleep(Math.min(500, 50 * 2 ** retries));
-      }
-    }
+    if (!seatKey) return result(null, null, `no seat key for ${colour ?? 'nobody'} to move`);
     const turn = randomTurn(this.pos, this.random);
     const out = playTurn(this.pos, turn);
     if (!out.ok) throw new Error(`the engine refused its own random turn: ${out.error.message}`);
-    const link = conn;
-    const result = await new Promise<TakeoverResult>((resolve) => {
-      let checking = false;
-      let again = false;
+    const message = { ...turn, version: this.version };
+    let lastError = '';
+    while (Date.now() < deadline) {
+      const attempt = await this.reclaimAndPlay(httpBase, seatKey, message, deadline).catch((e: Error): Attempt => ({ kind: 'retry', error: e.message }));
+      if (attempt.reclaimedAt !== undefined) reclaimedAt ??= attempt.reclaimedAt;
+      // The log decides, also after a try that ended otherwise (its turn may have counted).
+      const moves = await loggedMoves(httpBase, code);
+      const counted = moves !== null && moves > movesBefore;
+      if (counted) {
+        this.version++;
+        this.pos = out.value.position;
+        return result(attempt.kind === 'accepted' ? attempt.at : now(), moves, '');
+      }
+      if (attempt.kind === 'refused' && !OVERLOAD_CODES.has(attempt.code)) return result(null, moves, `turn refused: ${attempt.code}`);
+      lastError =
+        attempt.kind === 'retry' ? attempt.error : attempt.kind === 'refused' ? `turn refused: ${attempt.code}` : 'a patch, but the log does not hold the turn';
+      retries++;
+      await sleep(Math.min(500, 50 * 2 ** retries));
+    }
+    return result(null, await loggedMoves(httpBase, code), `not playable again before the deadline (last: ${lastError})`);
+  }
+
+  /** One try of `takeover`: joins the seat, sends the turn once the state is in, and waits for its outcome until `deadline`. */
+  private async reclaimAndPlay(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
+    const conn = await joinRaw(httpBase, 'joinById', this.roomId, { seatKey });
+    this.reclaimed.push(conn);
+    const code = this.roomId;
+    return new Promise<Attempt>((resolve) => {
+      let reclaimedAt: number | undefined;
+      let lastPatchAt = 0;
+      let polling = false;
       let done = false;
-      const finish = (r: TakeoverResult) => {
+      const finish = (a: Attempt) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        resolve(r);
+        resolve({ ...a, reclaimedAt });
       };
-      const timer = setTimeout(() => void loggedMoves(httpBase, code).then((m) => finish(fail('no patch of the turn within 10 s', retries, m))), 10_000);
-      // A patch may be the seat's reconnection rather than the turn: the log says which.
-      const check = (at: number) => {
-        if (checking) {
-          again = true;
-          return;
-        }
-        checking = true;
+      const timer = setTimeout(() => finish({ kind: 'retry', error: 'no answer to the turn' }), Math.max(0, deadline - Date.now()));
+      // A patch after the turn was sent may still be the seat's reconnection, and the room sends
+      // none when nothing changes: the log says when the turn counted (polled until it does).
+      const poll = () => {
+        if (polling || done) return;
+        polling = true;
         void loggedMoves(httpBase, code).then((moves) => {
-          checking = false;
-          if (moves !== null && moves > movesBefore) finish({ code, acceptedAt: at, reclaimedAt, movesBefore, movesAfter: moves, retries, error: '' });
-          else if (again) {
-            again = false;
-            check(at);
-          }
+          polling = false;
+          if (moves !== null && moves > this.version) finish({ kind: 'accepted', at: lastPatchAt });
+          else if (!done) setTimeout(poll, LOG_POLL_MS);
         });
       };
-      link.onPatch = () => check(performance.timeOrigin + performance.now());
-      link.onMessage = (type, payload) => {
-        if (type !== 'rejected') return;
-        const p = payload() as { code?: string; type?: string } | undefined;
-        if (p?.type === 'turn') void loggedMoves(httpBase, code).then((m) => finish(fail(`turn refused: ${p.code ?? '?'}`, retries, m)));
+      conn.onState = () => {
+        if (reclaimedAt !== undefined) return;
+        reclaimedAt = now();
+        conn.send('turn', turn);
       };
-      link.send('turn', { ...turn, version: this.version });
+      conn.onPatch = () => {
+        if (reclaimedAt === undefined) return;
+        lastPatchAt = now();
+        poll();
+      };
+      conn.onClose = (closeCode) => finish({ kind: 'retry', error: `the connection closed (${closeCode})` });
+      // The state can come in the same read as the join's confirmation, before these handlers.
+      if (conn.counts.states > 0) conn.onState();
     });
-    if (!result.error) {
-      this.version++;
-      this.pos = out.value.position;
-    }
-    return result;
   }
 
   private play(): void {
@@ -348,7 +391,7 @@ export class BenchRoom {
     this.events.sample(ms);
     this.version++;
     this.pos = this.next;
-    this.next = null;
+    this.settle();
     if (this.full) this.check();
     if (this.pos.result) {
       if (this.target === 'djambi') {
@@ -375,7 +418,7 @@ export class BenchRoom {
     if (i >= 4 || p?.type !== 'turn') return;
     this.events.rejected(p?.code ?? '?');
     this.seen = [];
-    this.next = null;
+    this.settle();
     this.stop(); // the generator's copy of the game can no longer be trusted
   }
 

@@ -4,14 +4,16 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { SERVER_NODE_FLAGS } from '../../../server/src/obs/heap.js';
 import type { ChildRequest } from './child.js';
+import { OVERLOAD_CODES } from './codes.js';
 import type { Target } from './rooms.js';
 import type { Command, WorkerConfig, WorkerReport } from './worker.js';
 
-/** Options of a run (see tests/bench/server.ts for the command line). */
-export interface RunOptions {
+/** The generator's options, common to bench:server and bench:cluster. */
+export interface LoadOptions {
   rooms: number;
   seconds: number;
   warmup: number;
@@ -19,7 +21,6 @@ export interface RunOptions {
   interval: number;
   spectators: number;
   seed: number;
-  store: 'none' | 'sqlite' | 'postgres';
   /** Load-generator worker threads (0 = automatic: 1 up to 250 rooms, 2 above). */
   workers: number;
   /** One room in `fullEvery` uses colyseus.js clients that decode and check the state. */
@@ -28,6 +29,11 @@ export interface RunOptions {
   maxGenLag: number;
   /** Rooms set up at once per worker. */
   concurrency: number;
+}
+
+/** Options of a run (see tests/bench/server.ts for the command line). */
+export interface RunOptions extends LoadOptions {
+  store: 'none' | 'sqlite' | 'postgres';
   /** Seconds of idle server (rooms open, no turn) measured before play, to subtract from CPU per turn. */
   idle: number;
 }
@@ -61,9 +67,11 @@ export class ServerProcess {
     const entry = target === 'djambi' ? path.join(here, 'server-child.ts') : path.join(here, 'baseline', 'child.ts');
     const prof = process.env.BENCH_CPU_PROF;
     const extra = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
-    return ServerProcess.fork(entry, [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...extra], {
+    // Both servers run with production's Node flags; BENCH_SERVER_ARGS come last, so they can override them.
+    return ServerProcess.fork(entry, [...SERVER_NODE_FLAGS, ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...extra], {
       ...process.env,
-      TSX_TSCONFIG_PATH: path.join(here, 'server-tsconfig.json'),
+      // The engine as production loads it (shared/dist); the generator itself runs it from source.
+      TSX_TSCONFIG_PATH: path.join(here, 'child-tsconfig.json'),
       NODE_ENV: 'production',
       BENCH_STORE: store,
     });
@@ -169,11 +177,8 @@ export class GenWorker {
   }
 }
 
-/** The figures of one run. */
-export interface RunResult {
-  readonly target: Target;
-  readonly rooms: number;
-  readonly store: RunOptions['store'];
+/** The generator's side of a run, common to bench:server and bench:cluster. */
+export interface LoadFigures {
   readonly clientsPerRoom: number;
   readonly meanTurnIntervalMs: number;
   readonly workers: number;
@@ -184,19 +189,6 @@ export interface RunResult {
   readonly samples: number;
   /** Turn sent → its patch received by every client of the room. */
   readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
-  readonly server: {
-    readonly cpuPercentOfOneCore: number;
-    readonly cpuMicrosPerTurn: number;
-    /** CPU per turn above the idle server's (`--idle` window before play). */
-    readonly netCpuMicrosPerTurn: number;
-    readonly idleCpuPercentOfOneCore: number;
-    readonly eventLoopDelayMs: { p50: number; p99: number; max: number };
-    readonly gc: { count: number; totalMs: number; maxPauseMs: number };
-    /** JS heap + external buffers per room, KB, after a full GC. */
-    readonly heapPerRoomKB: { afterSetup: number; afterPlay: number; marginal: number };
-    readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
-    readonly rssMB: { base: number; end: number };
-  };
   readonly generator: {
     /** The whole generator process (main thread + workers). */
     readonly cpuPercentOfOneCore: number;
@@ -211,6 +203,26 @@ export interface RunResult {
   readonly refused: string[];
 }
 
+/** The figures of one run. */
+export interface RunResult extends LoadFigures {
+  readonly target: Target;
+  readonly rooms: number;
+  readonly store: RunOptions['store'];
+  readonly server: {
+    readonly cpuPercentOfOneCore: number;
+    readonly cpuMicrosPerTurn: number;
+    /** CPU per turn above the idle server's (`--idle` window before play). */
+    readonly netCpuMicrosPerTurn: number;
+    readonly idleCpuPercentOfOneCore: number;
+    readonly eventLoopDelayMs: { p50: number; p99: number; max: number };
+    readonly gc: { count: number; totalMs: number; maxPauseMs: number };
+    /** JS heap + external buffers per room, KB, after a full GC. */
+    readonly heapPerRoomKB: { afterSetup: number; afterPlay: number; marginal: number };
+    readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
+    readonly rssMB: { base: number; end: number };
+  };
+}
+
 /** Sampling period of the main thread's event-loop delay monitor, ms. */
 const LOOP_RESOLUTION_MS = 2;
 
@@ -221,16 +233,94 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[i];
 }
 
-const round = (x: number, d = 2) => +x.toFixed(d);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `x` rounded to `d` decimals. */
+export const round = (x: number, d = 2) => +x.toFixed(d);
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** What the generator's own figures say about a run: turns refused, decoded-state checks, its loop delays, and why the run is refused (empty: reportable). */
-export function judgeGenerator(
-  reports: readonly WorkerReport[],
-  loop: { percentile(p: number): number; readonly max: number },
-  maxGenLag: number,
-  turns: number,
-) {
+/** Worker count for `rooms` when the option says automatic. */
+function workerCount(o: Pick<LoadOptions, 'workers' | 'rooms'>): number {
+  return Math.min(o.workers > 0 ? o.workers : o.rooms > 250 ? 2 : 1, o.rooms);
+}
+
+/** The generator's worker threads against `httpBase`, room `i` driven by worker `i mod W`. */
+export function startGenerator(target: Target, httpBase: string, o: LoadOptions): GenWorker[] {
+  const n = workerCount(o);
+  return Array.from({ length: n }, (_, w) => {
+    const rooms: number[] = [];
+    for (let i = w; i < o.rooms; i += n) rooms.push(i);
+    return new GenWorker({
+      target,
+      httpBase,
+      rooms,
+      fullEvery: o.fullEvery,
+      spectators: o.spectators,
+      interval: o.interval,
+      seed: o.seed * 1000 + w,
+      concurrency: o.concurrency,
+    });
+  });
+}
+
+/** Sends every worker `cmd` and waits for all their `reply`s. */
+export function askAll<T>(workers: readonly GenWorker[], cmd: Command, reply: string): Promise<T[]> {
+  return Promise.all(workers.map((w) => w.ask<T>(cmd, reply)));
+}
+
+/** A measured window of play, with the caller's own samples taken at both ends. */
+export interface Measured<S> {
+  readonly start: S;
+  readonly end: S;
+  readonly wallMs: number;
+  readonly reports: WorkerReport[];
+  /** The generator process's CPU over the window. */
+  readonly generatorCpu: NodeJS.CpuUsage;
+  /** The generator's main-thread event-loop delay over the window. */
+  readonly loop: IntervalHistogram;
+}
+
+/**
+ * The rooms play: `o.warmup` s of warm-up, then `o.seconds` s measured between two calls of
+ * `sample` (the caller's own figures: the servers' stats, other processes' CPU); then the
+ * workers report and stop playing (the rooms stay open).
+ */
+export async function playAndMeasure<S>(workers: readonly GenWorker[], o: LoadOptions, sample: () => Promise<S>): Promise<Measured<S>> {
+  await askAll(workers, { type: 'play' }, 'playing');
+  await sleep(o.warmup * 1000);
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  await askAll(workers, { type: 'measure' }, 'measuring');
+  loop.enable();
+  const start = await sample();
+  const g0 = process.cpuUsage();
+  const t0 = performance.now();
+  await sleep(o.seconds * 1000);
+  const end = await sample();
+  const generatorCpu = process.cpuUsage(g0);
+  const wallMs = performance.now() - t0;
+  loop.disable();
+  const reports = await askAll<WorkerReport>(workers, { type: 'report' }, 'report');
+  await askAll(workers, { type: 'stop' }, 'stopped');
+  return { start, end, wallMs, reports, generatorCpu, loop };
+}
+
+/** Milliseconds of the event-loop monitor's `ns`, less its sampling period. */
+const loopMs = (ns: number) => round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS));
+
+/**
+ * The generator's figures of a window, and why they cannot be trusted (empty: reportable): a
+ * worker's or the main thread's event-loop delay p99 over `o.maxGenLag`, a decoded state that
+ * differs from what was played, a generated turn the server refused, no turn at all.
+ */
+export function loadFigures(o: LoadOptions, m: Measured<unknown>, setupMs: number): LoadFigures {
+  const { reports, loop } = m;
+  const all = new Float64Array(reports.reduce((n, r) => n + r.latencies.length, 0));
+  let at = 0;
+  for (const r of reports) {
+    all.set(r.latencies, at);
+    at += r.latencies.length;
+  }
+  all.sort();
+  const turns = reports.reduce((n, r) => n + r.turns, 0);
   const rejected: Record<string, number> = {};
   for (const r of reports) for (const [k, v] of Object.entries(r.rejected)) rejected[k] = (rejected[k] ?? 0) + v;
   const checks = { ok: 0, failed: 0, firstFailure: '' };
@@ -239,11 +329,7 @@ export function judgeGenerator(
     checks.failed += r.checks.failed;
     checks.firstFailure ||= r.checks.firstFailure;
   }
-  const mainLoop = {
-    p50: round(Math.max(0, loop.percentile(50) / 1e6 - LOOP_RESOLUTION_MS)),
-    p99: round(Math.max(0, loop.percentile(99) / 1e6 - LOOP_RESOLUTION_MS)),
-    max: round(Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS)),
-  };
+  const mainLoop = { p50: loopMs(loop.percentile(50)), p99: loopMs(loop.percentile(99)), max: loopMs(loop.max) };
   const genWorkers = reports.map((r) => ({
     eventLoopDelayMs: { p50: round(r.eventLoopMs.p50), p99: round(r.eventLoopMs.p99), max: round(r.eventLoopMs.max) },
     utilisation: round(r.utilisation, 3),
@@ -251,55 +337,60 @@ export function judgeGenerator(
   }));
   const refused: string[] = [];
   genWorkers.forEach((w, i) => {
-    if (w.eventLoopDelayMs.p99 > maxGenLag)
-      refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${maxGenLag} ms`);
+    if (w.eventLoopDelayMs.p99 > o.maxGenLag)
+      refused.push(`generator worker ${i} event-loop delay p99 ${w.eventLoopDelayMs.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
   });
-  if (mainLoop.p99 > maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${maxGenLag} ms`);
+  if (mainLoop.p99 > o.maxGenLag) refused.push(`generator main thread event-loop delay p99 ${mainLoop.p99} ms > --max-gen-lag ${o.maxGenLag} ms`);
   if (checks.failed > 0) refused.push(`${checks.failed} decoded states differ from what was played (first: ${checks.firstFailure})`);
-  const refusedTurns = Object.values(rejected).reduce((n, v) => n + v, 0);
-  if (refusedTurns > 0) refused.push(`the server refused ${refusedTurns} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
+  const count = (overload: boolean) =>
+    Object.entries(rejected)
+      .filter(([code]) => OVERLOAD_CODES.has(code) === overload)
+      .reduce((n, [, v]) => n + v, 0);
+  if (count(false) > 0) refused.push(`the server refused ${count(false)} generated turns (${JSON.stringify(rejected)}): generator and server disagree`);
+  if (count(true) > 0) refused.push(`the server could not take ${count(true)} turns (${JSON.stringify(rejected)}): it is overloaded`);
   if (turns === 0) refused.push('no turn was measured');
-  return { rejected, checks, mainLoop, genWorkers, refused };
-}
-
-/** Worker count for `rooms` when the option says automatic. */
-export function workerCount(o: Pick<RunOptions, 'workers' | 'rooms'>): number {
-  return o.workers > 0 ? o.workers : o.rooms > 250 ? 2 : 1;
+  const g = m.generatorCpu;
+  return {
+    clientsPerRoom: 4 + o.spectators,
+    meanTurnIntervalMs: o.interval,
+    workers: reports.length,
+    decodingRooms: reports.reduce((n, r) => n + r.fullRooms, 0),
+    measuredSeconds: round(m.wallMs / 1000),
+    turns,
+    turnsPerSecond: round(turns / (m.wallMs / 1000), 1),
+    samples: all.length,
+    latencyMs: {
+      p50: round(percentile(all, 50)),
+      p90: round(percentile(all, 90)),
+      p99: round(percentile(all, 99)),
+      max: round(all[all.length - 1] ?? Number.NaN),
+    },
+    generator: { cpuPercentOfOneCore: round(((g.user + g.system) / 1000 / m.wallMs) * 100, 1), mainEventLoopDelayMs: mainLoop, workers: genWorkers },
+    checks,
+    rejected,
+    gamesFinished: reports.reduce((n, r) => n + r.gamesFinished, 0),
+    setupSeconds: round(setupMs / 1000, 1),
+    refused,
+  };
 }
 
 /** One run against `target`; `log` gets the progress lines. */
 export async function runOnce(target: Target, o: RunOptions, log: (line: string) => void): Promise<RunResult> {
   const server = await ServerProcess.start(target, target === 'djambi' ? o.store : 'none');
-  const httpBase = `http://127.0.0.1:${server.port}`;
-  const nWorkers = Math.min(workerCount(o), o.rooms);
-  log(`[${target}] server pid ${server.pid} on port ${server.port}; ${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${nWorkers} worker(s)`);
+  const workers = startGenerator(target, `http://127.0.0.1:${server.port}`, o);
+  log(
+    `[${target}] server pid ${server.pid} on port ${server.port}; ${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${workers.length} worker(s)`,
+  );
   const base = await server.request('gc');
   const setupStart = performance.now();
-  const workers: GenWorker[] = [];
-  for (let w = 0; w < nWorkers; w++) {
-    const rooms: number[] = [];
-    for (let i = w; i < o.rooms; i += nWorkers) rooms.push(i);
-    workers.push(
-      new GenWorker({
-        target,
-        httpBase,
-        rooms,
-        fullEvery: o.fullEvery,
-        spectators: o.spectators,
-        interval: o.interval,
-        seed: o.seed * 1000 + w,
-        concurrency: o.concurrency,
-      }),
-    );
-  }
   try {
     await Promise.all(workers.map((w) => w.ready));
     // Rooms are opened in two halves so that the marginal cost of a room (without one-time costs
     // such as compiled code and caches) can be told apart from the average.
-    const halves = await Promise.all(workers.map((w) => w.ask<{ rooms: number }>({ type: 'open', share: 0.5 }, 'opened')));
+    const halves = await askAll<{ rooms: number }>(workers, { type: 'open', share: 0.5 }, 'opened');
     const firstHalf = halves.reduce((n, h) => n + h.rooms, 0);
     const midSetup = await server.request('gc');
-    await Promise.all(workers.map((w) => w.ask({ type: 'open', share: 1 }, 'opened')));
+    await askAll(workers, { type: 'open', share: 1 }, 'opened');
     const setupMs = performance.now() - setupStart;
     const afterSetup = await server.request('gc');
     log(`[${target}] rooms ready in ${(setupMs / 1000).toFixed(1)} s; warming up ${o.warmup} s, measuring ${o.seconds} s`);
@@ -310,55 +401,22 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     const i1 = await server.request('stats');
     /** Share of one core the idle server used. */
     const idleShare = o.idle > 0 ? (i1.cpu.user + i1.cpu.system - i0.cpu.user - i0.cpu.system) / 1000 / (i1.time - i0.time) : 0;
-    await Promise.all(workers.map((w) => w.ask({ type: 'play' }, 'playing')));
-    await sleep(o.warmup * 1000);
-    const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    await Promise.all(workers.map((w) => w.ask({ type: 'measure' }, 'measuring')));
-    loop.enable();
-    const s0 = await server.request('stats');
-    const g0 = process.cpuUsage();
-    const t0 = performance.now();
-    await sleep(o.seconds * 1000);
-    const s1 = await server.request('stats');
-    const g1 = process.cpuUsage(g0);
-    const wall = performance.now() - t0;
-    loop.disable();
-    const reports = await Promise.all(workers.map((w) => w.ask<WorkerReport>({ type: 'report' }, 'report')));
-    await Promise.all(workers.map((w) => w.ask({ type: 'stop' }, 'stopped')));
+    const m = await playAndMeasure(workers, o, () => server.request('stats'));
     const afterPlay = await server.request('gc');
-    await Promise.all(workers.map((w) => w.ask({ type: 'close' }, 'closed')));
+    await askAll(workers, { type: 'close' }, 'closed');
 
-    const all = new Float64Array(reports.reduce((n, r) => n + r.latencies.length, 0));
-    let at = 0;
-    for (const r of reports) {
-      all.set(r.latencies, at);
-      at += r.latencies.length;
-    }
-    all.sort();
-    const turns = reports.reduce((n, r) => n + r.turns, 0);
+    const load = loadFigures(o, m, setupMs);
+    const { start: s0, end: s1 } = m;
     const serverCpuMs = (s1.cpu.user + s1.cpu.system - s0.cpu.user - s0.cpu.system) / 1000;
     const serverWall = s1.time - s0.time;
     const used = (s: ChildStats) => s.memory.heapUsed + s.memory.external;
     const perRoom = (a: number, b: number, n = o.rooms) => round((b - a) / n / 1024, 1);
-    const { rejected, checks, mainLoop, genWorkers, refused } = judgeGenerator(reports, loop, o.maxGenLag, turns);
+    const turns = load.turns;
     return {
       target,
       rooms: o.rooms,
       store: target === 'djambi' ? o.store : 'none',
-      clientsPerRoom: 4 + o.spectators,
-      meanTurnIntervalMs: o.interval,
-      workers: nWorkers,
-      decodingRooms: reports.reduce((n, r) => n + r.fullRooms, 0),
-      measuredSeconds: round(wall / 1000),
-      turns,
-      turnsPerSecond: round(turns / (wall / 1000), 1),
-      samples: all.length,
-      latencyMs: {
-        p50: round(percentile(all, 50)),
-        p90: round(percentile(all, 90)),
-        p99: round(percentile(all, 99)),
-        max: round(all[all.length - 1] ?? Number.NaN),
-      },
+      ...load,
       server: {
         cpuPercentOfOneCore: round((serverCpuMs / serverWall) * 100, 1),
         cpuMicrosPerTurn: round(turns > 0 ? (serverCpuMs * 1000) / turns : Number.NaN, 1),
@@ -374,16 +432,6 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
         rssPerRoomKB: { afterSetup: perRoom(base.memory.rss, afterSetup.memory.rss), afterPlay: perRoom(base.memory.rss, afterPlay.memory.rss) },
         rssMB: { base: round(base.memory.rss / 2 ** 20, 1), end: round(afterPlay.memory.rss / 2 ** 20, 1) },
       },
-      generator: {
-        cpuPercentOfOneCore: round(((g1.user + g1.system) / 1000 / wall) * 100, 1),
-        mainEventLoopDelayMs: mainLoop,
-        workers: genWorkers,
-      },
-      checks,
-      rejected,
-      gamesFinished: reports.reduce((n, r) => n + r.gamesFinished, 0),
-      setupSeconds: round(setupMs / 1000, 1),
-      refused,
     };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));

@@ -23,7 +23,8 @@ export interface WorkerConfig {
 }
 
 /**
- * Commands of the main thread. `codes` asks for the ids of the rooms (reply `codes`); `takeover`
+ * Commands of the main thread. `stop` ends play once the turns in flight are answered (reply
+ * `stopped`); `codes` asks for the ids of the rooms (reply `codes`); `takeover`
  * brings back the given rooms after their process died (`BenchRoom.takeover`, through `httpBase`,
  * retrying until `deadline`, a `Date.now()` time; reply `takenOver`).
  */
@@ -61,6 +62,12 @@ export interface WorkerReport {
 
 /** Sampling period of the event-loop delay monitor, ms (subtracted from its figures). */
 const LOOP_RESOLUTION_MS = 2;
+
+/**
+ * How long `stop` waits for the turns in flight to be answered, ms: longer than a saturated
+ * server takes to accept a turn or refuse it (its store's pool gives up after 5 s).
+ */
+const SETTLE_TIMEOUT_MS = 15_000;
 
 const config = workerData as WorkerConfig;
 const port = parentPort;
@@ -199,6 +206,7 @@ port.on('message', (cmd: Command) => {
       for (const room of rooms) room.stop();
       await Promise.all([...replacing]);
       for (const room of rooms) room.stop();
+      await Promise.all([...rooms].map((room) => room.settled(SETTLE_TIMEOUT_MS)));
       port.postMessage({ type: 'stopped' });
     } else if (cmd.type === 'codes') {
       port.postMessage({ type: 'codes', codes: [...rooms].map((r) => r.roomId) });
