@@ -1,6 +1,7 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
  * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
  * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,

@@ -15,6 +15,7 @@ import {
   SqliteStore,
   StoreUnavailable,
 } from '../../server/src/store/index.js';
+import { storeOptionsFromEnv } from '../../server/src/store/open.js';
 import { storeContract } from './contract.js';
 import { event, newCode, roomConfig } from './helpers.js';
 
@@ -143,6 +144,12 @@ describe('choosing the store', () => {
     expect(() => locateStore({ databaseUrl: 'mysql://root:secret@h/db' })).toThrow(/unknown scheme/);
     expect(() => locateStore({ databaseUrl: 'mysql://root:secret@h/db' })).not.toThrow(/secret/);
     expect(() => locateStore({ databaseUrl: 'sqlite:' })).toThrow(/file path/);
+  });
+
+  test('DATABASE_POOL_MAX: a pool size from 1 to 9999, anything else refused', () => {
+    expect(storeOptionsFromEnv({ DATABASE_URL: 'postgres://h/db' })).toEqual({ databaseUrl: 'postgres://h/db', dataDir: undefined });
+    expect(storeOptionsFromEnv({ DATABASE_POOL_MAX: ' 30 ' }).poolMax).toBe(30);
+    for (const bad of ['0', '-1', '1.5', 'ten', '10000']) expect(() => storeOptionsFromEnv({ DATABASE_POOL_MAX: bad })).toThrow(/DATABASE_POOL_MAX/);
   });
 
   test('the default store creates DATA_DIR and its djambi.sqlite', async () => {

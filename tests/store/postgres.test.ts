@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { PgStore, StoreUnavailable } from '../../server/src/store/index.js';
+import { openStore, storeOptionsFromEnv } from '../../server/src/store/open.js';
 import { storeContract } from './contract.js';
 import { createTestDatabase, event, isPgReachable, newCode, PG_ADMIN_URL, roomConfig, type TestDatabase } from './helpers.js';
 
@@ -46,6 +47,23 @@ if (!reachable) {
         await stores[1]!.append(code, 1, event(2));
         expect((await stores[2]!.load(code))!.events).toHaveLength(1);
         for (const s of stores) await s.close();
+      } finally {
+        await fresh.drop();
+      }
+    });
+
+    test('DATABASE_POOL_MAX bounds the connections a store opens', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        const store = await openStore(storeOptionsFromEnv({ DATABASE_URL: fresh.url, DATABASE_POOL_MAX: '3' }));
+        await Promise.all(Array.from({ length: 12 }, () => store.load(newCode())));
+        const check = new pg.Client({ connectionString: fresh.url });
+        await check.connect();
+        const { rows } = await check.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'djambi'");
+        await check.end();
+        expect(rows[0].n).toBeGreaterThan(0);
+        expect(rows[0].n).toBeLessThanOrEqual(3);
+        await store.close();
       } finally {
         await fresh.drop();
       }

@@ -16,6 +16,8 @@ export interface StoreOptions {
   readonly databaseUrl?: string | undefined;
   /** Directory of the default SQLite file (default `./data`). */
   readonly dataDir?: string | undefined;
+  /** PostgreSQL: connections in the pool (default `DEFAULT_POOL_MAX`). */
+  readonly poolMax?: number | undefined;
   /** PostgreSQL: errors of idle pooled connections (e.g. the server restarted); the pool reconnects. */
   readonly onPoolError?: (err: Error) => void;
 }
@@ -25,6 +27,13 @@ export type StoreLocation =
   | { readonly kind: 'postgres'; readonly url: string }
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'memory' };
+
+/**
+ * PostgreSQL connections per process by default. Every room's appends queue for one of them, so
+ * a busy process can want more (`DATABASE_POOL_MAX`): at 1,000 rooms per process a turn's
+ * latency was the wait for a connection (docs/benchmarks.md, "Cluster").
+ */
+export const DEFAULT_POOL_MAX = 10;
 
 /** The default SQLite file name inside `DATA_DIR`. */
 export const DEFAULT_SQLITE_FILE = 'djambi.sqlite';
@@ -55,7 +64,11 @@ export async function openStore(options: StoreOptions = {}): Promise<GameStore> 
   const location = locateStore(options);
   switch (location.kind) {
     case 'postgres':
-      return PgStore.open({ connectionString: location.url, ...(options.onPoolError ? { onPoolError: options.onPoolError } : {}) });
+      return PgStore.open({
+        connectionString: location.url,
+        max: options.poolMax ?? DEFAULT_POOL_MAX,
+        ...(options.onPoolError ? { onPoolError: options.onPoolError } : {}),
+      });
     case 'memory':
       return new MemoryStore();
     case 'sqlite':
@@ -64,7 +77,9 @@ export async function openStore(options: StoreOptions = {}): Promise<GameStore> 
   }
 }
 
-/** The options from the process environment (`DATABASE_URL`, `DATA_DIR`). */
+/** The options from the process environment (`DATABASE_URL`, `DATA_DIR`, `DATABASE_POOL_MAX`); throws on a bad pool size. */
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
-  return { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR };
+  const pool = env.DATABASE_POOL_MAX?.trim();
+  if (pool && !/^[1-9]\d{0,3}$/.test(pool)) throw new Error(`DATABASE_POOL_MAX must be an integer from 1 to 9999 (got "${pool}")`);
+  return { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, ...(pool ? { poolMax: Number(pool) } : {}) };
 }
