@@ -59,7 +59,9 @@ if (!reachable) {
         await Promise.all(Array.from({ length: 12 }, () => store.load(newCode())));
         const check = new pg.Client({ connectionString: fresh.url });
         await check.connect();
-        const { rows } = await check.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'djambi'");
+        const { rows } = await check.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'djambi'",
+        );
         await check.end();
         expect(rows[0].n).toBeGreaterThan(0);
         expect(rows[0].n).toBeLessThanOrEqual(3);
