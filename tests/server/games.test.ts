@@ -4,7 +4,6 @@
  * gets the same position and move list; the move list replays to the same position.
  */
 import { makeFen, parseTurn, replayRecord, type Colour, type RecordEvent } from '@djambi/shared';
-import type { RunningServer } from '../../server/src/app.js';
 import {
   fullRoom,
   join,
@@ -14,20 +13,14 @@ import {
   quietSdkWarnings,
   rulesOf,
   snapshot,
-  startServer,
+  serverForFile,
   type State,
   type TestClient,
   checkRestores,
 } from './helpers.js';
 
 quietSdkWarnings();
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = serverForFile();
 
 /** Rebuilds the game record from the synced move list. */
 function recordOf(state: State): { rules: ReturnType<typeof rulesOf>; events: RecordEvent[] } {
@@ -50,7 +43,7 @@ describe.each([
   [2, 3003, 20],
 ])('%i-player room', (players, seed, noProgress) => {
   test('plays a complete random game; all clients and a spectator stay identical', async () => {
-    const room = await fullRoom(server, { rules: { players, no_progress_rounds: noProgress } }, 1);
+    const room = await fullRoom(server(), { rules: { players, no_progress_rounds: noProgress } }, 1);
     expect(room.players.map((p) => p.seat!.colour)).toEqual(['R', 'B', 'Y', 'G'].slice(0, players === 2 ? 0 : players).concat(players === 2 ? ['R', 'Y'] : []));
     room.players[0].room.send('start');
     await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing' && s.toMove === 'R', 'start')));
@@ -62,7 +55,7 @@ describe.each([
       afterEvent: async (n) => {
         if (n === 6 && !late) {
           // A spectator joining mid-game gets the same position and move list at once.
-          late = await join(server, room.code, { spectate: true });
+          late = await join(server(), room.code, { spectate: true });
           await late.waitState((s) => s.version === n, 'late spectator state');
           expect(snapshot(late.state)).toMatchObject({ fen: watchers[0].state.fen, version: n });
           expect(late.state.moves.toArray()).toEqual(watchers[0].state.moves.toArray());

@@ -35,6 +35,24 @@ export async function startServer(config: Partial<ServerConfig> = {}): Promise<R
 }
 
 /**
+ * One real server for every test of the calling file: started in `beforeAll`, closed (with the
+ * restore check of `startServer`) in `afterAll`. Call the returned function to reach it.
+ */
+export function serverForFile(config: Partial<ServerConfig> = {}): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(config);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the server starts in beforeAll');
+    return server;
+  };
+}
+
+/**
  * Restores the match of every room of this process from its events, and from the store's log
  * when there is one, and compares both with the live one.
  */

@@ -5,19 +5,12 @@
  * in a `POST /api/rooms` body is replaced: only the returned token hosts.
  */
 import { matchMaker } from '@colyseus/core';
-import type { RunningServer } from '../../server/src/app.js';
 import { hashSeatKey } from '../../server/src/match/seats.js';
-import { join, leaveAll, quietSdkWarnings, sdk, startServer } from './helpers.js';
+import { join, leaveAll, quietSdkWarnings, sdk, serverForFile } from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 
 quietSdkWarnings();
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = serverForFile();
 
 /** A token a forger would like to host with, and its SHA-256. */
 const FORGED_TOKEN = 'f'.repeat(32);
@@ -29,18 +22,18 @@ test.each([
   ['null', null],
 ])('a client passing hostHash (%s) to the matchmaker gets bad_options, and no room is made', async (_label, hostHash) => {
   const before = matchMaker.stats.local.roomCount;
-  await expect(sdk(server).create('djambi', { rules: { players: 2 }, hostHash, name: 'forger' })).rejects.toThrow(/^bad_options: "hostHash"/);
-  await expect(sdk(server).joinOrCreate('djambi', { rules: { players: 2 }, hostHash })).rejects.toThrow(/^bad_options: "hostHash"/);
+  await expect(sdk(server()).create('djambi', { rules: { players: 2 }, hostHash, name: 'forger' })).rejects.toThrow(/^bad_options: "hostHash"/);
+  await expect(sdk(server()).joinOrCreate('djambi', { rules: { players: 2 }, hostHash })).rejects.toThrow(/^bad_options: "hostHash"/);
   expect(matchMaker.stats.local.roomCount).toBe(before);
 });
 
 test('POST /api/rooms hosts the holder of its own token only, whatever hostHash its body names', async () => {
-  const res = await rawPost(server, '/api/rooms', { rules: { players: 2 }, hostHash: FORGED_HASH });
+  const res = await rawPost(server(), '/api/rooms', { rules: { players: 2 }, hostHash: FORGED_HASH });
   expect(res.status).toBe(201);
   const { code, hostToken } = res.json as { code: string; hostToken: string };
-  const forger = await join(server, code, { name: 'forger', hostToken: FORGED_TOKEN });
+  const forger = await join(server(), code, { name: 'forger', hostToken: FORGED_TOKEN });
   expect(forger.state.host).toBe('');
-  const host = await join(server, code, { name: 'host', hostToken });
+  const host = await join(server(), code, { name: 'host', hostToken });
   await forger.waitState((s) => s.host === host.seat!.colour, 'the token holder hosts');
   expect((await forger.sendExpectRejected('start')).code).toBe('not_host');
   await leaveAll([forger, host]);

@@ -1,18 +1,11 @@
 /** Play features beyond turns: resignation, draw offers, clocks and time-outs, renaming. */
-import type { RunningServer } from '../../server/src/app.js';
-import { fullRoom, holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer, type State } from './helpers.js';
+import { fullRoom, holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, serverForFile, type State } from './helpers.js';
 
 quietSdkWarnings();
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = serverForFile();
 
 async function started(options: Record<string, unknown>, spectators = 0) {
-  const room = await fullRoom(server, options, spectators);
+  const room = await fullRoom(server(), options, spectators);
   room.players[0].room.send('start');
   await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
   return room;
@@ -94,7 +87,7 @@ test('clocks: the mover is charged and gets the increment; running out of time r
 });
 
 test('renaming a seat', async () => {
-  const room = await fullRoom(server, { rules: { players: 2 } }, 1);
+  const room = await fullRoom(server(), { rules: { players: 2 } }, 1);
   const [a] = room.players;
   a.room.send('name', { name: '  Niccolò  ' });
   await room.spectators[0].waitState((s) => s.seats.get('R').name === 'Niccolò', 'renamed');
