@@ -66,7 +66,8 @@ test('the Dockerfile: multi-stage, npm ci, build, prune, production, non-root, h
   expect(text).toMatch(/NODE_ENV=production/);
   expect(text).toMatch(/^USER node$/m);
   expect(text).toMatch(/HEALTHCHECK[\s\S]*\/healthz/);
-  expect(text).toMatch(/CMD \["node", "server\/dist\/index\.js"\]/);
+  // The entry point, with production's Node flags before it (checked in tests/server/heap.test.ts).
+  expect(text).toMatch(/CMD \["node", (?:"--[^"]+", )*"server\/dist\/index\.js"\]/);
   // Every workspace the build needs is copied into the build stage.
   for (const ws of ['shared', 'server', 'client']) expect(text).toContain(`COPY ${ws}/package.json ${ws}/`);
   const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8');
