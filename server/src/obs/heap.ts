@@ -4,9 +4,11 @@
  * second at one turn per room per second). With V8's default semi-space (16 MB on 64-bit) a
  * busy process scavenges several times a second, so those objects survive two scavenges and are
  * promoted: the old generation then fills with them, and each full collection's marking slows
- * every room for a few hundred milliseconds (docs/benchmarks.md, "The stall found"). With 32 MB,
- * most die young: the benchmark promoted a third as much per turn. It costs up to 32 MB more
- * resident memory per process (two semi-spaces of 32 MB instead of 16), not per room.
+ * every room for a few hundred milliseconds (docs/benchmarks.md, "The stall found"). With 64 MB,
+ * most die young: at 1,000 rooms the benchmark promoted a quarter as much per turn, and at 2,000
+ * rooms p99 fell from 325 to 56 ms. It costs up to 96 MB more resident memory per process (two
+ * semi-spaces of 64 MB instead of 16; measured: 35-75 MB more than with 32 MB at 1,000-2,000
+ * rooms), not per room.
  *
  * Node reads the setting only at start-up, so it is a command-line flag: `npm start`, the
  * Dockerfile's CMD and the benchmarks' server processes pass `SERVER_NODE_FLAGS` (a test checks
@@ -14,7 +16,7 @@
  */
 
 /** Megabytes of each of the young generation's two semi-spaces. */
-export const SEMI_SPACE_MB = 32;
+export const SEMI_SPACE_MB = 64;
 
 /** The Node flags a production server process starts with. */
 export const SERVER_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
