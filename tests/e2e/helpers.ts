@@ -139,6 +139,15 @@ export async function waitState(page: Page, predicate: string, timeout = 15000):
   await page.waitForFunction(`(() => { const s = window.djambi && window.djambi.state(); return !!s && (${predicate}); })()`, null, { timeout, polling: 50 });
 }
 
+/** Opens the game `code` at `baseUrl` on `page`, takes a free seat as `name` and waits until it holds `colour`. */
+export async function takeSeat(page: Page, baseUrl: string, code: string, name: string, colour: string): Promise<void> {
+  await page.goto(`${baseUrl}/g/${code}`);
+  await waitReady(page);
+  await page.fill('#player-name', name);
+  await page.click('#take-seat');
+  await waitState(page, `s.seat === '${colour}'`);
+}
+
 /** Centre of a square on screen. */
 export async function squareCenter(page: Page, square: string): Promise<{ x: number; y: number }> {
   const c = await page.evaluate(

@@ -4,7 +4,7 @@
  * another device") and leaves it watching with the join form back, and the seat is free again.
  */
 import type { Page } from 'playwright-core';
-import { describeWithBrowser, keepHostToken, postRoom, waitForCount, waitForText, waitReady, waitState } from './helpers.js';
+import { describeWithBrowser, keepHostToken, postRoom, takeSeat, waitForCount, waitForText, waitState } from './helpers.js';
 import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
@@ -14,13 +14,7 @@ describeBrowser('removing a player in Chromium', () => {
   const errors = fixture.errors;
   const newPage = () => fixture.newPage();
 
-  async function sit(page: Page, code: string, name: string, colour: string): Promise<void> {
-    await page.goto(`${fixture.url}/g/${code}`);
-    await waitReady(page);
-    await page.fill('#player-name', name);
-    await page.click('#take-seat');
-    await waitState(page, `s.seat === '${colour}'`);
-  }
+  const sit = (page: Page, code: string, name: string, colour: string) => takeSeat(page, fixture.url, code, name, colour);
 
   test('the host removes a seated player with the Remove button; that page says so', async () => {
     const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 4 } });

@@ -5,7 +5,7 @@
  * move to the new game by themselves, each one colour further, the offerer hosting.
  */
 import type { Page } from 'playwright-core';
-import { describeWithBrowser, keepHostToken, outputFile, postRoom, waitReady, waitState } from './helpers.js';
+import { describeWithBrowser, keepHostToken, outputFile, postRoom, takeSeat, waitReady, waitState } from './helpers.js';
 import { browserFixture } from './fixture.js';
 
 const describeBrowser = describeWithBrowser();
@@ -15,13 +15,7 @@ describeBrowser('the result screen and the rematch in Chromium', () => {
   const errors = fixture.errors;
   const newPage = () => fixture.newPage();
 
-  async function sit(page: Page, code: string, name: string, colour: string): Promise<void> {
-    await page.goto(`${fixture.url}/g/${code}`);
-    await waitReady(page);
-    await page.fill('#player-name', name);
-    await page.click('#take-seat');
-    await waitState(page, `s.seat === '${colour}'`);
-  }
+  const sit = (page: Page, code: string, name: string, colour: string) => takeSeat(page, fixture.url, code, name, colour);
 
   test('both players see the result; an accepted rematch brings both into the new game, seats rotated', async () => {
     const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });

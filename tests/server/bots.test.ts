@@ -4,27 +4,28 @@
  * one person and three bots to its end, games of four bots to their end with no intent of a bot
  * ever refused, and a bot game that survives a restart of its server with its bots.
  */
-import { matchMaker } from '@colyseus/core';
-import type { RunningServer } from '../../server/src/app.js';
 import { Match } from '../../server/src/match/match.js';
-import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { parseRoomConfig } from '../../server/src/rooms/options.js';
-import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
-import { createRoom, join, leaveAll, quietSdkWarnings, randomTurnFor, sdk, seeded, type State, startServer, type TestClient } from './helpers.js';
+import {
+  createRoom,
+  join,
+  leaveAll,
+  quietSdkWarnings,
+  randomTurnFor,
+  sdk,
+  seeded,
+  type State,
+  serverForTests,
+  startServer,
+  type TestClient,
+  roomOf,
+  FAST_BOTS,
+} from './helpers.js';
 import { raw, rawPost } from './httpHelpers.js';
 
 jest.setTimeout(60_000);
 beforeAll(() => quietSdkWarnings());
-
-/** No delay and small node budgets: fast, and still the real pool and worker. */
-const BOTS = { ...DEFAULT_BOT_SETTINGS, minDelayMs: 0, maxDelayMs: 0, nodes: 150, tableMessageMs: 0 };
-
-function roomOf(code: string): DjambiRoom {
-  const room = matchMaker.getLocalRoomById(code) as DjambiRoom | undefined;
-  if (!room) throw new Error(`no room ${code}`);
-  return room;
-}
 
 function seatOf(state: State, colour: string): State {
   return state.seats.get(colour);
@@ -79,13 +80,7 @@ describe('bot seats in the match (no server)', () => {
 });
 
 describe('create options and lobby', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ rooms: { bots: BOTS } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serverForTests({ rooms: { bots: FAST_BOTS } });
 
   test.each([
     [{ bots: { B: 'expert' } }],
@@ -95,31 +90,31 @@ describe('create options and lobby', () => {
     [{ autostart: 'yes' }],
     [{ rules: { players: 3 }, bots: { G: 'easy' } }],
   ])('bad bots option %j: bad_options, no room', async (options) => {
-    await expect(sdk(server).create('djambi', options)).rejects.toThrow(/bad_options/);
-    const res = await rawPost(server, '/api/rooms', options);
+    await expect(sdk(server()).create('djambi', options)).rejects.toThrow(/bad_options/);
+    const res = await rawPost(server(), '/api/rooms', options);
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('bad_options');
   });
 
   test('bots are seated at creation with presence bot, always ready, in the listing too; people get the other seats', async () => {
-    const creator = await createRoom(server, { bots: { B: 'easy', G: 'hard' }, name: 'host' });
+    const creator = await createRoom(server(), { bots: { B: 'easy', G: 'hard' }, name: 'host' });
     const code = creator.state.code as string;
     expect(creator.seat?.colour).toBe('R');
     await creator.waitState((s) => seatOf(s, 'B').presence === 'bot' && seatOf(s, 'G').presence === 'bot', 'bot presence');
     expect(seatOf(creator.state, 'B').name).toBe('Blue (bot, easy)');
     expect(seatOf(creator.state, 'G').name).toBe('Green (bot, hard)');
     expect(seatOf(creator.state, 'B').ready).toBe(true);
-    const other = await join(server, code, { name: 'guest' });
+    const other = await join(server(), code, { name: 'guest' });
     expect(other.seat?.colour).toBe('Y');
-    const listing = await raw(server, `/api/rooms/${code}`);
+    const listing = await raw(server(), `/api/rooms/${code}`);
     expect(listing.json.seats.map((s: { presence: string }) => s.presence)).toEqual(['connected', 'bot', 'connected', 'bot']);
     await leaveAll([creator, other]);
   });
 
   test('"Play against the computer": autostart starts the game when the host takes the last free seat', async () => {
-    const res = await rawPost(server, '/api/rooms', { bots: { B: 'easy', Y: 'easy', G: 'easy' }, autostart: true });
+    const res = await rawPost(server(), '/api/rooms', { bots: { B: 'easy', Y: 'easy', G: 'easy' }, autostart: true });
     expect(res.status).toBe(201);
-    const human = await join(server, res.json.code, { name: 'me', hostToken: res.json.hostToken });
+    const human = await join(server(), res.json.code, { name: 'me', hostToken: res.json.hostToken });
     await human.waitState((s) => s.phase === 'playing', 'started by itself');
     expect(human.seat?.colour).toBe('R');
     expect(human.received('rejected')).toEqual([]);
@@ -127,10 +122,10 @@ describe('create options and lobby', () => {
   });
 
   test('add_bot / remove_bot: the host only, free seats only, before the start; every refusal has its code', async () => {
-    const host = await createRoom(server, { rules: { players: 3 }, name: 'host' });
+    const host = await createRoom(server(), { rules: { players: 3 }, name: 'host' });
     const code = host.state.code as string;
-    const guest = await join(server, code, { name: 'guest' });
-    const watcher = await join(server, code, { spectate: true });
+    const guest = await join(server(), code, { name: 'guest' });
+    const watcher = await join(server(), code, { spectate: true });
     const guestColour = guest.seat!.colour;
     const free = ['R', 'B', 'Y'].find((c) => c !== host.seat!.colour && c !== guestColour)!;
 
@@ -159,16 +154,10 @@ describe('create options and lobby', () => {
 });
 
 describe('games with bots', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ rooms: { bots: BOTS } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serverForTests({ rooms: { bots: FAST_BOTS } });
 
   test('one person and three bots (easy, normal, hard) play to the end; no bot intent is refused', async () => {
-    const human = await createRoom(server, { bots: { B: 'easy', Y: 'normal', G: 'hard' }, name: 'human' });
+    const human = await createRoom(server(), { bots: { B: 'easy', Y: 'normal', G: 'hard' }, name: 'human' });
     const code = human.state.code as string;
     human.room.send('start');
     await human.waitState((s) => s.phase === 'playing', 'started');
@@ -181,7 +170,7 @@ describe('games with bots', () => {
   });
 
   test('bots answer a pact proposal and a draw offer through press intents', async () => {
-    const human = await createRoom(server, { bots: { B: 'normal', Y: 'normal', G: 'normal' }, name: 'human' });
+    const human = await createRoom(server(), { bots: { B: 'normal', Y: 'normal', G: 'normal' }, name: 'human' });
     const code = human.state.code as string;
     human.room.send('start');
     await human.waitState((s) => s.phase === 'playing', 'started');
@@ -204,11 +193,11 @@ describe('games with bots', () => {
   test('four bots play several games to their end, started at creation; no bot intent is ever refused', async () => {
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await rawPost(server, '/api/rooms', { bots: { R: 'easy', B: 'easy', Y: 'easy', G: 'easy' } });
+      const res = await rawPost(server(), '/api/rooms', { bots: { R: 'easy', B: 'easy', Y: 'easy', G: 'easy' } });
       expect(res.status).toBe(201);
       codes.push(res.json.code);
     }
-    const watchers = await Promise.all(codes.map((code) => join(server, code, { spectate: true })));
+    const watchers = await Promise.all(codes.map((code) => join(server(), code, { spectate: true })));
     await Promise.all(watchers.map((w) => w.waitState((s) => s.phase === 'over', 'bot game over', 50_000)));
     for (const code of codes) {
       const room = roomOf(code);
@@ -222,7 +211,7 @@ describe('games with bots', () => {
 
 test('a bot game survives a restart of its server with its bots, and then plays to the end', async () => {
   const store = new MemoryStore();
-  const first = await startServer({ store, rooms: { bots: BOTS } });
+  const first = await startServer({ store, rooms: { bots: FAST_BOTS } });
   const human = await createRoom(first, { rules: { players: 3 }, bots: { B: 'normal', Y: 'easy' }, name: 'human' });
   const code = human.state.code as string;
   const key = human.seat!.seatKey;
@@ -240,7 +229,7 @@ test('a bot game survives a restart of its server with its bots, and then plays 
   const before = human.state.version as number;
   await first.close();
 
-  const second = await startServer({ store, rooms: { bots: BOTS } });
+  const second = await startServer({ store, rooms: { bots: FAST_BOTS } });
   try {
     expect(second.restored.restored).toBe(1);
     const room = roomOf(code);
@@ -259,7 +248,7 @@ test('a bot game survives a restart of its server with its bots, and then plays 
 });
 
 test('stand-in: a bot plays for a player who dropped, the record marks its turns, and the player takes the seat back by reconnecting', async () => {
-  const server = await startServer({ rooms: { bots: { ...BOTS, standInMs: 0 } } });
+  const server = await startServer({ rooms: { bots: { ...FAST_BOTS, standInMs: 0 } } });
   try {
     const a = await createRoom(server, { rules: { players: 2 }, name: 'a' });
     const code = a.state.code as string;

@@ -8,29 +8,32 @@
  * its former partner with the turn it plays right after leaving; and `autostart` / `stand_in`
  * across a restart.
  */
-import { matchMaker } from '@colyseus/core';
 import { type Colour, hostileActs, initialPosition, legalTurns, type PactView, playTurn, type Position } from '@djambi/shared';
 import { BotPool } from '../../server/src/bots/pool.js';
 import { drawPersonality, Negotiator, type PactDecision, pactValue, PERSONALITY_WEIGHTS } from '../../server/src/bots/pact.js';
 import type { RunningServer } from '../../server/src/app.js';
 import { Match } from '../../server/src/match/match.js';
-import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
-import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import { chiefKill } from '../bots/positions.js';
-import { createRoom, join, leaveAll, positionOf, quietSdkWarnings, randomTurnFor, sdk, seeded, startServer, type TestClient } from './helpers.js';
+import {
+  createRoom,
+  join,
+  leaveAll,
+  positionOf,
+  quietSdkWarnings,
+  randomTurnFor,
+  sdk,
+  seeded,
+  serverForTests,
+  startServer,
+  type TestClient,
+  roomOf,
+  FAST_BOTS,
+} from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 
 jest.setTimeout(90_000);
 beforeAll(() => quietSdkWarnings());
-
-const BOTS = { ...DEFAULT_BOT_SETTINGS, minDelayMs: 0, maxDelayMs: 0, nodes: 150, tableMessageMs: 0 };
-
-function roomOf(code: string): DjambiRoom {
-  const room = matchMaker.getLocalRoomById(code) as DjambiRoom | undefined;
-  if (!room) throw new Error(`no room ${code}`);
-  return room;
-}
 
 /** A pact in force between `members`, as its members see it. */
 function inForce(id: string, members: PactView['members']): PactView {
@@ -123,13 +126,7 @@ describe('Negotiator (no server)', () => {
 });
 
 describe('the personality create option', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ rooms: { bots: BOTS } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serverForTests({ rooms: { bots: FAST_BOTS } });
 
   test.each([
     [{ bots: { B: { level: 'hard', personality: 'evil' } } }],
@@ -139,14 +136,14 @@ describe('the personality create option', () => {
     [{ bots: { B: ['hard'] } }],
     [{ bots: { B: { level: 'expert', personality: 'loyal' } } }],
   ])('bad bots option %j: bad_options, no room', async (options) => {
-    await expect(sdk(server).create('djambi', options)).rejects.toThrow(/bad_options/);
-    const res = await rawPost(server, '/api/rooms', options);
+    await expect(sdk(server()).create('djambi', options)).rejects.toThrow(/bad_options/);
+    const res = await rawPost(server(), '/api/rooms', options);
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('bad_options');
   });
 
   test('the extended form is accepted beside the short one; the personality is the bot’s secret, stored with the game', async () => {
-    const human = await createRoom(server, { bots: { B: { level: 'hard', personality: 'treacherous' }, Y: 'easy', G: { level: 'normal' } }, name: 'me' });
+    const human = await createRoom(server(), { bots: { B: { level: 'hard', personality: 'treacherous' }, Y: 'easy', G: { level: 'normal' } }, name: 'me' });
     const code = human.state.code as string;
     await human.waitState((s) => s.seats.get('G').presence === 'bot', 'bots seated');
     const room = roomOf(code);
@@ -162,13 +159,7 @@ describe('the personality create option', () => {
 });
 
 describe('bot games with pacts through the real server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ rooms: { bots: BOTS } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = serverForTests({ rooms: { bots: FAST_BOTS } });
 
   test('four normal bots of every personality: they propose, answer and leave pacts by press intents only, all accepted; only a treacherous bot betrays', async () => {
     const personalities = [
@@ -179,11 +170,11 @@ describe('bot games with pacts through the real server', () => {
     for (const p of personalities) {
       const bots = Object.fromEntries(Object.entries(p).map(([c, personality]) => [c, { level: 'normal', personality }]));
       // Peaceful bots can shuffle for ever: a short no-progress limit ends the game as a draw.
-      const res = await rawPost(server, '/api/rooms', { bots, rules: { no_progress_rounds: 12 } });
+      const res = await rawPost(server(), '/api/rooms', { bots, rules: { no_progress_rounds: 12 } });
       expect(res.status).toBe(201);
       codes.push(res.json.code);
     }
-    const watchers = await Promise.all(codes.map((code) => join(server, code, { spectate: true })));
+    const watchers = await Promise.all(codes.map((code) => join(server(), code, { spectate: true })));
     // To the end, or 300 plies (some peaceful games go round in circles: progress is not the point here).
     await Promise.all(watchers.map((w) => w.waitState((s) => s.phase === 'over' || s.version >= 300, 'bot game over or long', 80_000)));
     await leaveAll(watchers);
@@ -243,7 +234,7 @@ describe('leaving a pact openly, through the real server', () => {
   const pool = new CostlyPacts();
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ rooms: { bots: { ...BOTS, pool } } });
+    server = await startServer({ rooms: { bots: { ...FAST_BOTS, pool } } });
   });
   afterAll(async () => {
     await server.close();
@@ -330,7 +321,7 @@ describe('leaving a pact openly, through the real server', () => {
 
 test('autostart and stand_in survive a restart before the start: the game starts by itself, and no bot stands in when stand_in is off', async () => {
   const store = new MemoryStore();
-  const first = await startServer({ store, rooms: { bots: { ...BOTS, standInMs: 0 } } });
+  const first = await startServer({ store, rooms: { bots: { ...FAST_BOTS, standInMs: 0 } } });
   const auto = await rawPost(first, '/api/rooms', { bots: { B: 'easy', Y: 'easy', G: 'easy' }, autostart: true });
   const noStandIn = await rawPost(first, '/api/rooms', { rules: { players: 2 }, stand_in: false });
   expect([auto.status, noStandIn.status]).toEqual([201, 201]);
@@ -338,7 +329,7 @@ test('autostart and stand_in survive a restart before the start: the game starts
   const aKey = a.seat!.seatKey;
   await first.close();
 
-  const second = await startServer({ store, rooms: { bots: { ...BOTS, standInMs: 0 } } });
+  const second = await startServer({ store, rooms: { bots: { ...FAST_BOTS, standInMs: 0 } } });
   try {
     expect(second.restored.restored).toBe(2);
     // autostart: the host takes the last free seat and the game starts, with no "start" sent.

@@ -4,23 +4,15 @@
  * always busy), two people in another room play twenty turns, and each turn's patch comes back
  * quickly. A responsiveness check with a generous bound, not a benchmark.
  */
-import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
-import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
-import { createRoom, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer, type TestClient } from './helpers.js';
+import { createRoom, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer, type TestClient, roomOf } from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 
 jest.setTimeout(90_000);
 beforeAll(() => quietSdkWarnings());
 
 const TURNS = 20;
-
-function roomOf(code: string): DjambiRoom {
-  const room = matchMaker.getLocalRoomById(code) as DjambiRoom | undefined;
-  if (!room) throw new Error(`no room ${code}`);
-  return room;
-}
 
 /** Resolves once `check` holds (polled), rejects after `ms`. */
 function until(check: () => boolean, ms: number, label: string): Promise<void> {

@@ -13,14 +13,14 @@ import {
   quietSdkWarnings,
   rulesOf,
   snapshot,
-  serverForFile,
+  serverForTests,
   type State,
   type TestClient,
   checkRestores,
 } from './helpers.js';
 
 quietSdkWarnings();
-const server = serverForFile();
+const server = serverForTests();
 
 /** Rebuilds the game record from the synced move list. */
 function recordOf(state: State): { rules: ReturnType<typeof rulesOf>; events: RecordEvent[] } {

@@ -11,6 +11,7 @@ import { snapshotOf } from '../../server/src/match/snapshot.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import type { GameStore } from '../../server/src/store/types.js';
 import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
+import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
 import { seeded } from '../support/random.js';
 
 export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -34,11 +35,22 @@ export async function startServer(config: Partial<ServerConfig> = {}): Promise<R
   };
 }
 
+/** The room `code` of this process (throws when it is not here). */
+export function roomOf(code: string): DjambiRoom {
+  const room = matchMaker.getLocalRoomById(code) as DjambiRoom | undefined;
+  if (!room) throw new Error(`no room ${code} in this process`);
+  return room;
+}
+
+/** Bot settings for tests: no delays and small node budgets (fast, still the real pool and worker). */
+export const FAST_BOTS = { ...DEFAULT_BOT_SETTINGS, minDelayMs: 0, maxDelayMs: 0, nodes: 150, tableMessageMs: 0 };
+
 /**
- * One real server for every test of the calling file: started in `beforeAll`, closed (with the
- * restore check of `startServer`) in `afterAll`. Call the returned function to reach it.
+ * One real server for the tests of the calling file or `describe` block: started in its
+ * `beforeAll`, closed (with the restore check of `startServer`) in its `afterAll`. Call the
+ * returned function to reach it.
  */
-export function serverForFile(config: Partial<ServerConfig> = {}): () => RunningServer {
+export function serverForTests(config: Partial<ServerConfig> = {}): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
     server = await startServer(config);

@@ -6,11 +6,11 @@
  */
 import { matchMaker } from '@colyseus/core';
 import { hashSeatKey } from '../../server/src/match/seats.js';
-import { join, leaveAll, quietSdkWarnings, sdk, serverForFile } from './helpers.js';
+import { join, leaveAll, quietSdkWarnings, sdk, serverForTests } from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 
 quietSdkWarnings();
-const server = serverForFile();
+const server = serverForTests();
 
 /** A token a forger would like to host with, and its SHA-256. */
 const FORGED_TOKEN = 'f'.repeat(32);

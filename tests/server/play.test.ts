@@ -1,8 +1,8 @@
 /** Play features beyond turns: resignation, draw offers, clocks and time-outs, renaming. */
-import { fullRoom, holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, serverForFile, type State } from './helpers.js';
+import { fullRoom, holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, serverForTests, type State } from './helpers.js';
 
 quietSdkWarnings();
-const server = serverForFile();
+const server = serverForTests();
 
 async function started(options: Record<string, unknown>, spectators = 0) {
   const room = await fullRoom(server(), options, spectators);

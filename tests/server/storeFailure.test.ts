@@ -11,10 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import { snapshotOf } from '../../server/src/match/snapshot.js';
-import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { FaultyStore, MemoryStore } from '../../server/src/store/memory.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
 import {
@@ -30,6 +28,7 @@ import {
   snapshot,
   startServer,
   type TestClient,
+  roomOf,
 } from './helpers.js';
 
 quietSdkWarnings();
@@ -57,12 +56,6 @@ const FAULTS: readonly Fault[] = ['appends', 'read_only', 'down'];
 function inject(fault: Fault): void {
   if (fault === 'appends') store.failAppends();
   else store.mode(fault);
-}
-
-function roomOf(code: string): DjambiRoom {
-  const room = matchMaker.getLocalRoomById(code) as DjambiRoom | undefined;
-  if (!room) throw new Error(`no room ${code} in this process`);
-  return room;
 }
 
 /** Everything that must not change when an intent is refused: every client's view, the match, every member's press history, the log. */
