@@ -27,6 +27,15 @@ export {
   isActive,
   armiesOf,
   ruler,
+  rulerIndex,
+  colourIndex,
+  CHIEF,
+  ASSASSIN,
+  REPORTER,
+  DIPLOMAT,
+  NECROMOBILE,
+  MILITANT,
+  FROZEN,
   MAX_NO_PROGRESS_ROUNDS,
   type Position,
   type PositionSetup,
@@ -66,6 +75,8 @@ export {
   type NotationError,
 } from './notation.js';
 export { hostileActs, pactBreaches } from './betrayal.js';
+export { isHostile } from './rules/moves.js';
+export { livingChief } from './rules/encirclement.js';
 export { nextTurn, type NextTurn } from './rules/order.js';
 export * from './protocol.js';
 export * from './protocol/game.js';

@@ -3,18 +3,21 @@
  * maps of every player. They read the engine's `Position` arrays and never decide legality: a
  * turn a bot plays always comes from the engine's own choices (`candidates.ts`).
  */
-import { BOARD_SIZE, COLOURS, DIRECTIONS, KINDS, MAZE_SQ, SQUARE_COUNT, type Position } from '@djambi/shared';
-
-/** Kind indices in `Position.kind` (positions in `KINDS`). */
-export const CHIEF = KINDS.indexOf('chief');
-export const ASSASSIN = KINDS.indexOf('assassin');
-export const REPORTER = KINDS.indexOf('reporter');
-export const DIPLOMAT = KINDS.indexOf('diplomat');
-export const NECROMOBILE = KINDS.indexOf('necromobile');
-export const MILITANT = KINDS.indexOf('militant');
-
-/** Controller code of a frozen army in `Position.control` (0..3 are colours). */
-const FROZEN = 4;
+import {
+  ASSASSIN,
+  BOARD_SIZE,
+  CHIEF,
+  colourIndex,
+  DIRECTIONS,
+  isHostile,
+  KINDS,
+  MAZE_SQ,
+  MILITANT,
+  NECROMOBILE,
+  REPORTER,
+  SQUARE_COUNT,
+  type Position,
+} from '@djambi/shared';
 
 /** Piece values in militants, by kind index (notes §4.3); the chief is valued apart. */
 export const VALUE: readonly number[] = KINDS.map((k) => ({ chief: 0, assassin: 3, reporter: 3, diplomat: 2, necromobile: 2, militant: 1 })[k]);
@@ -47,36 +50,11 @@ export const MAZE_RING: readonly number[] = Array.from(ORTHO[MAZE_SQ]);
 export const kingDistance = (a: number, b: number): number =>
   Math.max(Math.abs((a % BOARD_SIZE) - (b % BOARD_SIZE)), Math.abs(Math.floor(a / BOARD_SIZE) - Math.floor(b / BOARD_SIZE)));
 
-/** Colour index of a colour. */
-export const colourIndex = (c: string): number => COLOURS.indexOf(c as (typeof COLOURS)[number]);
-
 /** Player (colour index) controlling a living piece, or -1 (corpse, frozen, hostage, absent). */
 export function ownerOf(pos: Position, piece: number): number {
   if (!pos.alive[piece]) return -1;
   const c = pos.control[pos.army[piece]];
   return c >= 0 && c < 4 ? c : -1;
-}
-
-/** May player p kill or displace this piece (living, not p's, not an untouchable frozen piece)? */
-export function isHostileTo(pos: Position, piece: number, p: number): boolean {
-  if (!pos.alive[piece]) return false;
-  const c = pos.control[pos.army[piece]];
-  if (c === p) return false;
-  return c !== FROZEN || !pos.rules.neutral_pieces_untouchable;
-}
-
-/** Colour index of the ruler (a living chief on the maze, its controller active), or -1. */
-export function rulerOf(pos: Position): number {
-  const i = pos.board[MAZE_SQ];
-  if (i < 0 || pos.kind[i] !== CHIEF || !pos.alive[i]) return -1;
-  const c = pos.control[pos.army[i]];
-  return c >= 0 && c < 4 && (pos.activeMask >> c) & 1 ? c : -1;
-}
-
-/** Living own-colour chief of player p, or -1. */
-export function chiefPiece(pos: Position, p: number): number {
-  const i = pos.chiefs[p];
-  return i >= 0 && pos.alive[i] ? i : -1;
 }
 
 /** Does player p control a living necromobile (which makes its chief safe from encirclement)? */
@@ -154,7 +132,7 @@ export function attackMaps(pos: Position): AttackMaps {
               const n = os[j];
               if (n === from || stamp[n] === i) continue;
               const v = board[n];
-              if (v >= 0 && isHostileTo(pos, v, p)) {
+              if (v >= 0 && isHostile(pos, v, p)) {
                 stamp[n] = i;
                 hit[base + n]++;
               }
@@ -163,7 +141,7 @@ export function attackMaps(pos: Position): AttackMaps {
           continue;
         }
         if (killer && !(kind === MILITANT && t === MAZE_SQ)) {
-          if (isHostileTo(pos, occ, p)) hit[base + t]++;
+          if (isHostile(pos, occ, p)) hit[base + t]++;
           else if (pos.alive[occ] && ownerOf(pos, occ) === p) guard[base + t]++;
         }
         break;

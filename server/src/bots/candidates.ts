@@ -4,26 +4,26 @@
  * options come from the engine (`legalDestinations`, `nextChoice`), so every candidate is a legal
  * complete turn under the room's rule options.
  */
-import { COLOURS, legalDestinations, MAZE_SQ, makeSquare, nextChoice, parseSquare, type PartialTurn, type Position, type Turn } from '@djambi/shared';
 import {
   ASSASSIN,
-  attackMaps,
   CHIEF,
-  chiefLiberties,
-  chiefPiece,
   colourIndex,
+  COLOURS,
   DIPLOMAT,
-  hasNecromobile,
-  isHostileTo,
-  kingDistance,
-  MAZE_RING,
+  isHostile,
+  legalDestinations,
+  livingChief,
+  makeSquare,
+  MAZE_SQ,
   MILITANT,
-  NEIGHBOURS,
-  ownerOf,
-  RAYS,
-  rulerOf,
-  VALUE,
-} from './board.js';
+  nextChoice,
+  parseSquare,
+  type PartialTurn,
+  type Position,
+  rulerIndex,
+  type Turn,
+} from '@djambi/shared';
+import { attackMaps, chiefLiberties, hasNecromobile, kingDistance, MAZE_RING, NEIGHBOURS, ownerOf, RAYS, VALUE } from './board.js';
 
 /** How many completions to keep per choice. */
 export interface Widths {
@@ -58,20 +58,20 @@ function context(pos: Position, me: number, ranked: boolean): Context {
     const none = new Uint8Array(0);
     return { pos, ranked, me, ruler: -1, hit: none, wallBonus: new Float64Array(0), shield: none, myChiefSq: -1, myNecro: false };
   }
-  const ruler = rulerOf(pos);
+  const ruler = rulerIndex(pos);
   const { hit } = attackMaps(pos);
   const wallBonus = new Float64Array(81);
   const encircleHelps = ruler < 0 || ruler === me;
   for (let q = 0; q < 4; q++) {
     if (q === me || !((pos.activeMask >> q) & 1)) continue;
-    const c = chiefPiece(pos, q);
+    const c = livingChief(pos, q);
     if (c < 0 || pos.sq[c] === MAZE_SQ || hasNecromobile(pos, q)) continue;
     const libs = chiefLiberties(pos, q, c);
     const bonus = encircleHelps ? (libs <= 2 ? 5 : 3) : -2;
     for (const n of NEIGHBOURS[pos.sq[c]]) wallBonus[n] += bonus;
   }
   const shield = new Uint8Array(81);
-  const mine = chiefPiece(pos, me);
+  const mine = livingChief(pos, me);
   const myChiefSq = mine < 0 ? -1 : pos.sq[mine];
   if (myChiefSq >= 0) {
     for (const ray of RAYS[myChiefSq]) {
@@ -81,7 +81,7 @@ function context(pos: Position, me: number, ranked: boolean): Context {
       const occ = pos.board[ray[k]];
       const kind = pos.kind[occ];
       const danger = kind === CHIEF || kind === ASSASSIN || kind === DIPLOMAT || (kind === MILITANT && k <= 1);
-      if (!danger || !isHostileTo(pos, occ, me) || ownerOf(pos, occ) < 0) continue;
+      if (!danger || !isHostile(pos, occ, me) || ownerOf(pos, occ) < 0) continue;
       for (let j = 0; j < k; j++) if (ray[j] !== MAZE_SQ) shield[ray[j]] = 1;
     }
   }
@@ -202,5 +202,5 @@ export function isCapture(pos: Position, turn: Turn): boolean {
   if ('pass' in turn) return false;
   if (turn.reporterTarget !== undefined) return true;
   const at = pos.board[parseSquare(turn.to as string) ?? -1];
-  return at >= 0 && pos.alive[at] === 1 && pos.toMove !== null && isHostileTo(pos, at, COLOURS.indexOf(pos.toMove));
+  return at >= 0 && pos.alive[at] === 1 && pos.toMove !== null && isHostile(pos, at, COLOURS.indexOf(pos.toMove));
 }

@@ -5,8 +5,8 @@
  * Side to move matters: the player who moves next makes its threats real and can still parry
  * the threats against itself.
  */
-import { MAZE_SQ, SQUARE_COUNT, type Position } from '@djambi/shared';
-import { attackMaps, CHIEF, chiefLiberties, chiefPiece, colourIndex, NECROMOBILE, ownerOf, RAYS, rulerOf, VALUE } from './board.js';
+import { CHIEF, colourIndex, livingChief, MAZE_SQ, NECROMOBILE, type Position, rulerIndex, SQUARE_COUNT } from '@djambi/shared';
+import { attackMaps, chiefLiberties, ownerOf, RAYS, VALUE } from './board.js';
 
 /** Score of an eliminated player, and of the winner with the sign turned. */
 export const DECISIVE = 1000;
@@ -75,7 +75,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
   }
   const { hit, guard, mobility } = attackMaps(pos);
   const next = pos.toMove === null ? -1 : colourIndex(pos.toMove);
-  const ruler = rulerOf(pos);
+  const ruler = rulerIndex(pos);
   const material = [0, 0, 0, 0];
   const hanging = [0, 0, 0, 0];
   const attacks = [0, 0, 0, 0];
@@ -114,7 +114,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
       continue;
     }
     let s = out[p] + material[p] - hanging[p] + Math.min(6, attacks[p]) + mobility[p] * w.mobility;
-    const chief = chiefPiece(pos, p);
+    const chief = livingChief(pos, p);
     if (ruler === p) {
       s += w.power;
       for (let q = 0; q < 4; q++) if (q !== p && (active >> q) & 1 && hit[q * SQUARE_COUNT + MAZE_SQ]) s -= w.powerExposed;
@@ -130,7 +130,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
     if (ruler === p || ruler < 0) {
       for (let q = 0; q < 4; q++) {
         if (q === p || !((active >> q) & 1)) continue;
-        const c = chiefPiece(pos, q);
+        const c = livingChief(pos, q);
         if (c < 0 || pos.sq[c] === MAZE_SQ || necros[q] > 0) continue;
         s += w.enemyLiberties * Math.max(0, 3 - chiefLiberties(pos, q, c, seen));
       }
@@ -144,7 +144,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
 function rivalReachesMaze(pos: Position, p: number): boolean {
   for (let q = 0; q < 4; q++) {
     if (q === p || !((pos.activeMask >> q) & 1)) continue;
-    const c = chiefPiece(pos, q);
+    const c = livingChief(pos, q);
     if (c >= 0 && hasLineToMaze(pos, pos.sq[c])) return true;
   }
   return false;

@@ -9,17 +9,17 @@ import {
   activePlayers,
   BOT_PERSONALITIES,
   type BotPersonality,
+  type Colour,
+  colourIndex,
   COLOURS,
+  type Effect,
   hostileActs,
   KINDS,
-  playTurn,
-  type Colour,
-  type Effect,
   type PactView,
+  playTurn,
   type Position,
 } from '@djambi/shared';
 import { candidateTurns } from './candidates.js';
-import { colourIndex } from './board.js';
 import { scores, utilityOf, type EvalOptions } from './evaluate.js';
 import { seededRandom } from './rng.js';
 import type { Personality } from './search.js';

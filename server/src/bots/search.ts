@@ -13,9 +13,9 @@
  *   transposition table so that a deeper line replays the replies it shares with shallower ones
  *   for free. The settings (`HARD`) are the ones measured in docs/benchmarks.md.
  */
-import { COLOURS, hostileActs, playTurn, type Colour, type Effect, type Position, type Turn } from '@djambi/shared';
+import { type Colour, colourIndex, COLOURS, type Effect, hostileActs, playTurn, type Position, type Turn } from '@djambi/shared';
 import { candidateTurns, isCapture, type Widths } from './candidates.js';
-import { colourIndex, positionKey } from './board.js';
+import { positionKey } from './board.js';
 import { DECISIVE, materialOf, scores, utilityOf, WEIGHTS, type EvalOptions, type Weights } from './evaluate.js';
 import { seededRandom, type Random } from './rng.js';
 

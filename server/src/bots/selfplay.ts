@@ -4,19 +4,19 @@
  * checked by the engine. In node-budget mode a game is reproducible from its seed.
  */
 import {
+  type Colour,
+  colourIndex,
   COLOURS,
   DEFAULT_RULES,
+  type GameResult,
   initialPosition,
   playTurn,
-  randomTurn,
-  seatsOf,
-  type Colour,
-  type GameResult,
   type Position,
+  randomTurn,
   type Rules,
+  seatsOf,
   type Turn,
 } from '@djambi/shared';
-import { colourIndex } from './board.js';
 import { decisionSeed, seededRandom } from './rng.js';
 import { chooseTurn, HARD, LEVEL_NODES, type BotLevel, type HardSettings } from './search.js';
 

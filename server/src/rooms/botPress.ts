@@ -5,8 +5,7 @@
  * propose, leave openly, remember betrayals), and its short table lines, kept under the press's
  * rate limit. Driven by `BotDriver` (`bots.ts`).
  */
-import { type BotLevel, type BotPersonality, type Colour, COLOURS, type PactView, playTurn, type Position, type Turn } from '@djambi/shared';
-import { colourIndex } from '../bots/board.js';
+import { type BotLevel, type BotPersonality, type Colour, COLOURS, colourIndex, type PactView, playTurn, type Position, type Turn } from '@djambi/shared';
 import { scores } from '../bots/evaluate.js';
 import { decidePact, leaveMessage, Negotiator, PERSONALITY_WEIGHTS, tableMessage } from '../bots/pact.js';
 import type { Rejection } from '../errors.js';

@@ -18,6 +18,7 @@ import {
   BotsOption,
   type Colour,
   COLOURS,
+  colourIndex,
   check,
   hostileActs,
   isPlainObject,
@@ -25,7 +26,6 @@ import {
   type Position,
   type Turn,
 } from '@djambi/shared';
-import { colourIndex } from '../bots/board.js';
 import { drawPersonality, PERSONALITY_WEIGHTS } from '../bots/pact.js';
 import { decisionSeed } from '../bots/rng.js';
 import { fallbackTurn, LEVEL_TIME_MS } from '../bots/search.js';
