@@ -11,6 +11,9 @@ export {
   fileOf,
   rankOf,
   DIRECTIONS,
+  RAYS,
+  NEIGHBOURS,
+  ORTHO,
   SIZE as BOARD_SIZE,
   NSQ as SQUARE_COUNT,
 } from './squares.js';

@@ -1,5 +1,5 @@
 /**
- * Read-only board helpers for the bots: kind indices, piece values, ray tables and the attack
+ * Read-only board helpers for the bots: piece values, ray tables, liberties and the attack
  * maps of every player. They read the engine's `Position` arrays and never decide legality: a
  * turn a bot plays always comes from the engine's own choices (`candidates.ts`).
  */
@@ -8,11 +8,13 @@ import {
   BOARD_SIZE,
   CHIEF,
   colourIndex,
-  DIRECTIONS,
   isHostile,
   KINDS,
   MAZE_SQ,
   MILITANT,
+  NEIGHBOURS,
+  ORTHO,
+  RAYS,
   NECROMOBILE,
   REPORTER,
   SQUARE_COUNT,
@@ -22,27 +24,6 @@ import {
 /** Piece values in militants, by kind index (notes §4.3); the chief is valued apart. */
 export const VALUE: readonly number[] = KINDS.map((k) => ({ chief: 0, assassin: 3, reporter: 3, diplomat: 2, necromobile: 2, militant: 1 })[k]);
 
-/** RAYS[sq][d]: squares from sq outwards in direction d (`DIRECTIONS` order), nearest first. */
-export const RAYS: readonly (readonly Int8Array[])[] = Array.from({ length: SQUARE_COUNT }, (_, sq) =>
-  DIRECTIONS.map(([df, dr]) => {
-    const out: number[] = [];
-    for (let f = (sq % BOARD_SIZE) + df, r = Math.floor(sq / BOARD_SIZE) + dr; f >= 0 && f < BOARD_SIZE && r >= 0 && r < BOARD_SIZE; f += df, r += dr)
-      out.push(r * BOARD_SIZE + f);
-    return Int8Array.from(out);
-  }),
-);
-
-/** King-step neighbours of each square. */
-export const NEIGHBOURS: readonly Int8Array[] = RAYS.map((rays) => Int8Array.from(rays.filter((r) => r.length > 0).map((r) => r[0])));
-/** Orthogonal neighbours of each square (the first four directions are orthogonal). */
-export const ORTHO: readonly Int8Array[] = RAYS.map((rays) =>
-  Int8Array.from(
-    rays
-      .slice(0, 4)
-      .filter((r) => r.length > 0)
-      .map((r) => r[0]),
-  ),
-);
 /** The four squares orthogonally next to the maze, where a reporter can kill the ruler. */
 export const MAZE_RING: readonly number[] = Array.from(ORTHO[MAZE_SQ]);
 

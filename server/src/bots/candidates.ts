@@ -22,8 +22,10 @@ import {
   type Position,
   rulerIndex,
   type Turn,
+  NEIGHBOURS,
+  RAYS,
 } from '@djambi/shared';
-import { attackMaps, chiefLiberties, hasNecromobile, kingDistance, MAZE_RING, NEIGHBOURS, ownerOf, RAYS, VALUE } from './board.js';
+import { attackMaps, chiefLiberties, hasNecromobile, kingDistance, MAZE_RING, ownerOf, VALUE } from './board.js';
 
 /** How many completions to keep per choice. */
 export interface Widths {

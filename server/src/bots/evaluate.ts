@@ -5,8 +5,8 @@
  * Side to move matters: the player who moves next makes its threats real and can still parry
  * the threats against itself.
  */
-import { CHIEF, colourIndex, livingChief, MAZE_SQ, NECROMOBILE, type Position, rulerIndex, SQUARE_COUNT } from '@djambi/shared';
-import { attackMaps, chiefLiberties, ownerOf, RAYS, VALUE } from './board.js';
+import { CHIEF, colourIndex, livingChief, MAZE_SQ, NECROMOBILE, type Position, rulerIndex, SQUARE_COUNT, RAYS } from '@djambi/shared';
+import { attackMaps, chiefLiberties, ownerOf, VALUE } from './board.js';
 
 /** Score of an eliminated player, and of the winner with the sign turned. */
 export const DECISIVE = 1000;
