@@ -7,7 +7,7 @@
  */
 import { REMATCH_SECONDS } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
-import { createRoom, fullRoom, holder, join, leaveAll, quietSdkWarnings, sdk, startServer, type TestClient, waitClients } from './helpers.js';
+import { createRoom, fullRoom, holder, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient, waitClients } from './helpers.js';
 import { manualClock } from './httpHelpers.js';
 
 quietSdkWarnings();
@@ -153,6 +153,23 @@ test('bots accept at once; with one person asked, the offer is the rematch', asy
   expect(s.seats.get('Y').name).toBe('solo');
   expect(s.host).toBe('Y');
   await leaveAll([creator, next]);
+});
+
+test('a bot keeps its level and personality on its rotated seat', async () => {
+  const creator = await createRoom(server, { rules: { players: 2 }, bots: { Y: { level: 'hard', personality: 'treacherous' } }, name: 'solo' });
+  await creator.waitState((s) => s.seats.get('Y').taken, 'bot seated');
+  creator.room.send('start');
+  await creator.waitState((s) => s.phase === 'playing', 'start');
+  creator.room.send('resign');
+  await creator.waitState((s) => s.phase === 'over', 'over', 10_000);
+  creator.room.send('rematch', { action: 'offer' });
+  const seat = await creator.waitMessage('rematch_seat');
+  expect(seat.colour).toBe('Y');
+  const next = roomOf(seat.code);
+  expect(next.match.seats.get('R')?.bot).toBe('hard');
+  expect(next.match.config.bots?.personalities.R).toBe('treacherous');
+  const host = await join(server, seat.code, { seatKey: seat.seatKey });
+  await leaveAll([creator, host]);
 });
 
 test('when nobody accepts, the offer is cancelled and may be made again', async () => {

@@ -15,7 +15,7 @@
  */
 import { type Client, matchMaker } from '@colyseus/core';
 import {
-  type BotLevel,
+  type BotSeatOption,
   type Colour,
   check,
   REMATCH_SECONDS,
@@ -201,8 +201,13 @@ export class Rematch {
   private async create(offer: Offer): Promise<void> {
     const match = this.room.match;
     const colours = seatsOf(match.config.rules);
-    const bots: Partial<Record<Colour, BotLevel>> = {};
-    for (const seat of match.seats.seats.values()) if (seat.bot !== null) bots[rematchColour(seat.colour, colours)] = seat.bot;
+    // Each bot moves one colour on with its level and its personality (stored per seat colour).
+    const bots: Partial<Record<Colour, BotSeatOption>> = {};
+    for (const seat of match.seats.seats.values()) {
+      if (seat.bot === null) continue;
+      const personality = match.config.bots?.personalities[seat.colour];
+      bots[rematchColour(seat.colour, colours)] = { level: seat.bot, ...(personality ? { personality } : {}) };
+    }
     const hostToken = newSeatKey();
     const listing = await matchMaker.createRoom(ROOM_NAME, { ...this.createOptions(), bots, ...hostOption(hashSeatKey(hostToken)) });
     const next = (matchMaker.getLocalRoomById(listing.roomId) as { rematch?: unknown } | undefined)?.rematch;
