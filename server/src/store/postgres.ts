@@ -10,6 +10,7 @@ import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, numbered, SQL } from './migrations.js';
 import { AppendQueue, type AppendStats } from './pgAppends.js';
+import { LoadQueue } from './pgLoads.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 
@@ -44,12 +45,14 @@ const UNIQUE_VIOLATION = '23505';
 export class PgStore implements GameStore {
   private closed = false;
   private readonly appends: AppendQueue;
+  private readonly loads: LoadQueue;
 
   private constructor(
     private readonly pool: pg.Pool,
     appendFlushes: number,
   ) {
     this.appends = new AppendQueue(pool, appendFlushes);
+    this.loads = new LoadQueue(pool);
   }
 
   /** Connects, migrates under the advisory lock, and returns the store. */
@@ -118,12 +121,19 @@ export class PgStore implements GameStore {
     if (count === 0) throw new StoreUnavailable(`finish: unknown game ${code}`);
   }
 
+  /** Batched with the other loads of the moment (`pgLoads.ts`: a takeover re-opens hundreds of games at once). */
   async load(code: string): Promise<StoredGame | null> {
-    const [row] = await this.query<GameRow>('load', Q.game, [code]);
-    if (!row) return null;
-    const events = (await this.query<{ payload: string }>('load', Q.events, [code])).map((r) => JSON.parse(r.payload) as MatchEvent);
-    const info = gameInfo(row);
-    return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
+    this.checkOpen('load');
+    try {
+      return await this.loads.load(code);
+    } catch (err) {
+      throw this.unavailable('load', err);
+    }
+  }
+
+  /** The load queue's counters (batches sent, loads answered). */
+  loadStats(): { readonly batches: number; readonly loads: number } {
+    return this.loads.stats();
   }
 
   async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {

@@ -1,5 +1,6 @@
 /**
- * Group commit of the PostgreSQL store (server/src/store/pgAppends.ts) on the machine's server:
+ * Group commit and batched loads of the PostgreSQL store (server/src/store/pgAppends.ts,
+ * pgLoads.ts) on the machine's server:
  * the appends of many games share one statement, each call keeps `appendMany`'s all-or-none
  * semantics and its errors, also when another host inserts the same seq at the same moment or
  * when the database fails mid-batch. Each test has a database of its own.
@@ -204,6 +205,57 @@ if (!reachable) {
       // The pool connects anew (an idle connection killed meanwhile may fail one more call).
       await store.append(codes[0]!, 1, event(1)).catch(() => store.append(codes[0]!, 1, event(1)));
       expect((await store.load(codes[0]!))!.events).toHaveLength(1);
+    });
+
+    test('loads of the moment share a pair of queries: each gets its game (or null), in order, with its own events', async () => {
+      const codes = await games(120);
+      await Promise.all(
+        codes.map((code, i) =>
+          store.appendMany(
+            code,
+            1,
+            Array.from({ length: 1 + (i % 4) }, (_, k) => event(k, `${code}-${k}`)),
+          ),
+        ),
+      );
+      await store.finish(codes[0]!, 99, { result: null, players: {}, moves: 0 });
+      const before = store.loadStats().batches;
+      const asked = [...codes, 'NOGAME', codes[5]!];
+      const loaded = await Promise.all(asked.map((code) => store.load(code)));
+      expect(store.loadStats().batches - before).toBeLessThanOrEqual(2);
+      for (const [i, code] of codes.entries()) {
+        expect(loaded[i]!.code).toBe(code);
+        expect(texts(loaded[i]!.events)).toEqual(Array.from({ length: 1 + (i % 4) }, (_, k) => `${code}-${k}`));
+        expect(loaded[i]!.config).toEqual(roomConfig());
+      }
+      expect(loaded[0]!.status).toBe('finished');
+      expect(loaded[1]!.status).toBe('open');
+      expect(loaded[120]).toBeNull();
+      // The same code twice: equal games, not the same array.
+      expect(loaded[121]).toEqual(loaded[5]);
+      expect(loaded[121]!.events).not.toBe(loaded[5]!.events);
+    });
+
+    test('a load after an append sees it; a load of a store whose database is gone is StoreUnavailable', async () => {
+      const [code] = await games(1);
+      const appended = store.append(code!, 1, event(1, 'x'));
+      await appended;
+      expect(texts((await store.load(code!))!.events)).toEqual(['x']);
+      const name = new URL(db.url).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      try {
+        await raw.end();
+        await store.close();
+        store = await PgStore.open({ connectionString: db.url });
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+        await expect(store.load(code!)).rejects.toBeInstanceOf(StoreUnavailable);
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+        expect(texts((await store.load(code!))!.events)).toEqual(['x']);
+      } finally {
+        await admin.end();
+      }
     });
 
     test('close: calls made before it are written; calls after it are StoreUnavailable', async () => {
