@@ -4,23 +4,30 @@
  * queued and sent as one pair of queries per batch (`= ANY($1)`), they cost a few round trips and
  * pooled connections instead of two per game, and leave the pool to the rooms' appends. Like the
  * appends (`pgAppends.ts`), a batch is sent on the next microtask, with `maxInFlight` batches out
- * at once; a load resolves with what was committed when its batch ran.
+ * at once; a load resolves with what was committed when its batch ran. A second queue of the
+ * same kind batches the games' rows alone (`listGames`: a takeover asks each game's status first).
  */
 import type pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
-import type { RoomConfig } from '../rooms/options.js';
 import type { GameRow } from './migrations.js';
-import { gameInfo } from './rows.js';
-import type { StoredGame } from './types.js';
 
 const GAMES_SQL = 'SELECT id, status, visibility, options, created_at, finished_at, summary FROM games WHERE id = ANY($1::text[])';
 const EVENTS_SQL = 'SELECT game_id, payload FROM events WHERE game_id = ANY($1::text[]) ORDER BY game_id, seq';
 
+/** A game's row and (with `log`) its events in order. */
+export interface Loaded {
+  readonly row: GameRow;
+  readonly events: MatchEvent[];
+}
+
 interface Waiter {
   readonly code: string;
-  readonly resolve: (game: StoredGame | null) => void;
+  readonly resolve: (game: Loaded | null) => void;
   readonly reject: (err: unknown) => void;
 }
+
+/** A game's row without its log (`listGames`), or its whole log too (`load`). */
+export type LoadKind = 'row' | 'log';
 
 /** The queue of one store's loads. */
 export class LoadQueue {
@@ -31,14 +38,16 @@ export class LoadQueue {
 
   constructor(
     private readonly pool: pg.Pool,
+    /** `row`: the games' rows only (their `events` are empty); `log`: with their logs. */
+    private readonly kind: LoadKind = 'log',
     /** Batches out at once (default 2). */
     private readonly maxInFlight = 2,
     /** Games in one batch at most (default 250). */
     private readonly maxGames = 250,
   ) {}
 
-  /** The game of `code` with its whole log, or null when unknown; rejects with the driver's error. */
-  load(code: string): Promise<StoredGame | null> {
+  /** The row of `code` with (`log`) its whole log, or null when unknown; rejects with the driver's error. */
+  load(code: string): Promise<Loaded | null> {
     return new Promise((resolve, reject) => {
       this.queue.push({ code, resolve, reject });
       if (this.scheduled) return;
@@ -74,11 +83,11 @@ export class LoadQueue {
 
   private async run(batch: readonly Waiter[], codes: string[]): Promise<void> {
     this.counts.batches++;
-    let games: Map<string, StoredGame>;
+    let games: Map<string, Loaded>;
     try {
       const [rows, events] = await Promise.all([
         this.pool.query<GameRow>(GAMES_SQL, [codes]),
-        this.pool.query<{ game_id: string; payload: string }>(EVENTS_SQL, [codes]),
+        this.kind === 'log' ? this.pool.query<{ game_id: string; payload: string }>(EVENTS_SQL, [codes]) : { rows: [] },
       ]);
       const logs = new Map<string, MatchEvent[]>();
       for (const e of events.rows) {
@@ -86,18 +95,7 @@ export class LoadQueue {
         if (!log) logs.set(e.game_id, (log = []));
         log.push(JSON.parse(e.payload) as MatchEvent);
       }
-      games = new Map();
-      for (const row of rows.rows) {
-        const info = gameInfo(row);
-        games.set(row.id, {
-          code: row.id,
-          config: JSON.parse(row.options!) as RoomConfig,
-          status: info.status,
-          createdAt: info.createdAt,
-          finishedAt: info.finishedAt,
-          events: logs.get(row.id) ?? [],
-        });
-      }
+      games = new Map(rows.rows.map((row) => [row.id, { row, events: logs.get(row.id) ?? [] }]));
     } catch (err) {
       for (const w of batch) w.reject(err);
       return;
@@ -106,8 +104,8 @@ export class LoadQueue {
     const handed = new Set<string>();
     for (const w of batch) {
       const game = games.get(w.code) ?? null;
-      // Each caller gets its own events array (a caller may keep and change it).
-      w.resolve(game && handed.has(w.code) ? { ...game, events: [...game.events] } : game);
+      // Each caller gets its own events (a caller may keep and change them).
+      w.resolve(game && handed.has(w.code) ? { ...game, events: structuredClone(game.events) } : game);
       handed.add(w.code);
     }
   }

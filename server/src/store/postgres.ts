@@ -8,9 +8,9 @@
 import pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
-import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, numbered, SQL } from './migrations.js';
+import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } from './migrations.js';
 import { AppendQueue, type AppendStats } from './pgAppends.js';
-import { LoadQueue } from './pgLoads.js';
+import { type Loaded, LoadQueue } from './pgLoads.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 
@@ -46,13 +46,15 @@ export class PgStore implements GameStore {
   private closed = false;
   private readonly appends: AppendQueue;
   private readonly loads: LoadQueue;
+  private readonly rows: LoadQueue;
 
   private constructor(
     private readonly pool: pg.Pool,
     appendFlushes: number,
   ) {
     this.appends = new AppendQueue(pool, appendFlushes);
-    this.loads = new LoadQueue(pool);
+    this.loads = new LoadQueue(pool, 'log');
+    this.rows = new LoadQueue(pool, 'row');
   }
 
   /** Connects, migrates under the advisory lock, and returns the store. */
@@ -124,11 +126,16 @@ export class PgStore implements GameStore {
   /** Batched with the other loads of the moment (`pgLoads.ts`: a takeover re-opens hundreds of games at once). */
   async load(code: string): Promise<StoredGame | null> {
     this.checkOpen('load');
+    let loaded: Loaded | null;
     try {
-      return await this.loads.load(code);
+      loaded = await this.loads.load(code);
     } catch (err) {
       throw this.unavailable('load', err);
     }
+    if (!loaded) return null;
+    const info = gameInfo(loaded.row);
+    const config = JSON.parse(loaded.row.options!) as RoomConfig;
+    return { code, config, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events: loaded.events };
   }
 
   /** The load queue's counters (batches sent, loads answered). */
@@ -145,15 +152,19 @@ export class PgStore implements GameStore {
     return rows.map((r) => r.id);
   }
 
+  /** Batched with the other lists and loads of the moment (`pgLoads.ts`), like `load`. */
   async listGames(codes: readonly string[]): Promise<GameInfo[]> {
     this.checkOpen('listGames');
     const unique = [...new Set(codes)];
-    const out: GameInfo[] = [];
-    for (let i = 0; i < unique.length; i += LIST_CHUNK) {
-      const chunk = unique.slice(i, i + LIST_CHUNK);
-      for (const row of await this.query<GameRow>('listGames', numbered(listGamesSql(chunk.length)), chunk)) out.push(gameInfo(row));
+    try {
+      const rows = await Promise.all(unique.map((code) => this.rows.load(code)));
+      return rows
+        .filter((g) => g !== null)
+        .map((g) => gameInfo(g.row))
+        .sort(byNewest);
+    } catch (err) {
+      throw this.unavailable('listGames', err);
     }
-    return out.sort(byNewest);
   }
 
   async recentFinished(options: { readonly limit: number; readonly publicOnly: boolean }): Promise<GameInfo[]> {
