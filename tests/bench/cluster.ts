@@ -409,6 +409,10 @@ interface TakeoverFigures {
   readonly reclaimMs: { p50: number; max: number };
   readonly eventsLost: number;
   readonly retries: number;
+  /** nginx's error log during the takeover by kind, most frequent first (at most 8). */
+  readonly nginxErrors?: Record<string, number>;
+  /** Why reclaim attempts failed, most frequent first (at most 8 reasons). */
+  readonly retryReasons: Record<string, number>;
   readonly failures: string[];
 }
 
@@ -505,7 +509,10 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
     });
     const infraCpu = (kind: keyof typeof infra) => cpuPercent(m.start.infra[kind], m.end.infra[kind], m.wallMs);
 
+    const logBefore = nginx.errorLog().length;
     const takeover = o.kill ? await killAndTakeOver(o, replicas, workers, redis.port, log) : null;
+    // What nginx logged during the takeover, by kind (the timestamps, ids and request lines left out).
+    if (takeover) (takeover as { nginxErrors: Record<string, number> }).nginxErrors = tally(nginxErrorKinds(nginx.errorLog().slice(logBefore)));
     const refused = [...load.refused];
     if (takeover && takeover.failures.length > 0) refused.push(`takeover: ${takeover.failures.length} failures (first: ${takeover.failures[0]})`);
     if (takeover && takeover.eventsLost !== 0) refused.push(`takeover: ${takeover.eventsLost} accepted events lost`);
@@ -554,8 +561,8 @@ async function killAndTakeOver(
     c.codes.filter((code) => listed.get(code) === victim.publicAddress),
   );
   const games = codes.reduce((n, c) => n + c.length, 0);
-  log(`[cluster] kill -9 ${victim.name} (pid ${victim.server.pid}), hosting ${games} of the generator's games`);
   const killedAt = now();
+  log(`[cluster] kill -9 ${victim.name} (pid ${victim.server.pid}) at ${new Date(killedAt).toISOString()}, hosting ${games} of the generator's games`);
   victim.dead = true;
   await victim.server.signal('SIGKILL');
   const deadline = Date.now() + o.killTimeout * 1000;
@@ -585,8 +592,24 @@ async function killAndTakeOver(
     reclaimMs: { p50: round(percentile(reclaimMs, 50), 0), max: round(reclaimMs[reclaimMs.length - 1] ?? Number.NaN, 0) },
     eventsLost,
     retries: results.reduce((n, r) => n + r.retries, 0),
+    retryReasons: tally(results.flatMap((r) => r.retryErrors)),
     failures,
   };
+}
+
+/** The kinds of an nginx error log's lines: the message, without time, ids, client and request. */
+function nginxErrorKinds(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.replace(/^\S+ \S+ (\[\w+\]) \d+#\d+: (\*\d+ )?/, '$1 ').replace(/, client: .*$/, ''));
+}
+
+/** The most frequent strings first, with their counts (at most 8). */
+function tally(items: readonly string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 8));
 }
 
 function describe(r: ClusterResult): string[] {
@@ -612,6 +635,8 @@ function describe(r: ClusterResult): string[] {
   if (t) {
     lines.push(
       `  takeover after kill -9 of ${t.killed}: ${t.playableAgain} of ${t.games} games playable again through nginx; kill → seat reclaimed p50 ${t.reclaimMs.p50} ms, max ${t.reclaimMs.max} ms; kill → turn accepted p50 ${t.ms.p50} ms, max ${t.ms.max} ms; events lost ${t.eventsLost}; reclaim retries ${t.retries}`,
+      `  why reclaims were retried: ${JSON.stringify(t.retryReasons)}`,
+      `  nginx's error log during the takeover: ${JSON.stringify(t.nginxErrors ?? {})}`,
     );
     for (const f of t.failures.slice(0, 10)) lines.push(`    failure: ${f}`);
   }

@@ -116,7 +116,8 @@ export class GameDirectory {
 
   private async open(code: string): Promise<Reopened> {
     if (await this.peers.isLive(code)) return 'live';
-    const game = this.store ? await this.store.load(code) : null;
+    // The game's row only: its log is loaded once, by the room that replays it.
+    const [game] = this.store ? await this.store.listGames([code]) : [];
     if (!game) return 'unknown';
     if (game.status === 'finished') return 'finished';
     const opened = await this.peers.exclusive(code, async (): Promise<Reopened> => {

@@ -1,12 +1,16 @@
 /**
- * The PostgreSQL store: a `pg` Pool and the same SQL as SQLite. Migrations run in one transaction
+ * The PostgreSQL store: a `pg` Pool and the same SQL as SQLite, except the appends: every room's
+ * appends of the process are queued and written as one statement per batch (group commit,
+ * `pgAppends.ts`), a few batches in flight at once. Migrations run in one transaction
  * after `pg_advisory_xact_lock`, so replicas booting together migrate one after the other (without
  * it, two concurrent `CREATE … IF NOT EXISTS` crash one of them on `pg_class_relname_nsp_index`).
  */
 import pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
-import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, numbered, SQL } from './migrations.js';
+import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } from './migrations.js';
+import { AppendQueue, type AppendStats } from './pgAppends.js';
+import { type Loaded, LoadQueue } from './pgLoads.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 
@@ -24,6 +28,8 @@ export interface PgStoreOptions {
    * `StoreUnavailable` and is not retried: a retried insert that had committed would read as `Fenced`.
    */
   readonly onPoolError?: (err: Error) => void;
+  /** Batches of appends written at once (group commit, `pgAppends.ts`; default 2). */
+  readonly appendFlushes?: number;
 }
 
 const Q = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, numbered(sql)])) as Record<keyof typeof SQL, string>;
@@ -34,13 +40,22 @@ function pgCode(err: unknown): string | undefined {
 }
 
 const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** The PostgreSQL `GameStore`. Open it with `await PgStore.open({ connectionString })`. */
 export class PgStore implements GameStore {
   private closed = false;
+  private readonly appends: AppendQueue;
+  private readonly loads: LoadQueue;
+  private readonly rows: LoadQueue;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    appendFlushes: number,
+  ) {
+    this.appends = new AppendQueue(pool, appendFlushes);
+    this.loads = new LoadQueue(pool, 'log');
+    this.rows = new LoadQueue(pool, 'row');
+  }
 
   /** Connects, migrates under the advisory lock, and returns the store. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
@@ -54,7 +69,7 @@ export class PgStore implements GameStore {
     pool.on('error', (err) => options.onPoolError?.(err));
     try {
       await migrate(pool);
-      return new PgStore(pool);
+      return new PgStore(pool, options.appendFlushes ?? 2);
     } catch (err) {
       await pool.end().catch(() => {});
       throw err;
@@ -77,30 +92,24 @@ export class PgStore implements GameStore {
     }
   }
 
-  async append(code: string, seq: number, event: MatchEvent): Promise<void> {
-    checkSeq(seq);
-    this.checkOpen('append');
-    await insertEvent(this.pool, code, seq, event).catch((err) => {
-      throw this.unavailable('append', err);
-    });
+  append(code: string, seq: number, event: MatchEvent): Promise<void> {
+    return this.appendMany(code, seq, [event]);
   }
 
+  /**
+   * Group commit: the call joins the process's queue of appends, written as one statement per
+   * batch (`pgAppends.ts`), all or none per call, with the errors `GameStore` gives.
+   */
   async appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void> {
     checkSeq(firstSeq);
-    this.checkOpen('appendMany');
+    this.checkOpen(events.length === 1 ? 'append' : 'appendMany');
     if (events.length === 0) return;
-    let client: pg.PoolClient | undefined;
-    try {
-      client = await this.pool.connect();
-      await client.query('BEGIN');
-      for (const [i, event] of events.entries()) await insertEvent(client, code, firstSeq + i, event);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client?.query('ROLLBACK').catch(() => {});
-      throw this.unavailable('appendMany', err);
-    } finally {
-      client?.release();
-    }
+    return this.appends.append(code, firstSeq, events);
+  }
+
+  /** The append queue's counters (statements sent, calls answered, largest batch). */
+  appendStats(): AppendStats {
+    return this.appends.stats();
   }
 
   async finish(code: string, finishedAt: number, summary: GameSummary): Promise<void> {
@@ -114,12 +123,24 @@ export class PgStore implements GameStore {
     if (count === 0) throw new StoreUnavailable(`finish: unknown game ${code}`);
   }
 
+  /** Batched with the other loads of the moment (`pgLoads.ts`: a takeover re-opens hundreds of games at once). */
   async load(code: string): Promise<StoredGame | null> {
-    const [row] = await this.query<GameRow>('load', Q.game, [code]);
-    if (!row) return null;
-    const events = (await this.query<{ payload: string }>('load', Q.events, [code])).map((r) => JSON.parse(r.payload) as MatchEvent);
-    const info = gameInfo(row);
-    return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
+    this.checkOpen('load');
+    let loaded: Loaded | null;
+    try {
+      loaded = await this.loads.load(code);
+    } catch (err) {
+      throw this.unavailable('load', err);
+    }
+    if (!loaded) return null;
+    const info = gameInfo(loaded.row);
+    const config = JSON.parse(loaded.row.options!) as RoomConfig;
+    return { code, config, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events: loaded.events };
+  }
+
+  /** The load queue's counters (batches sent, loads answered). */
+  loadStats(): { readonly batches: number; readonly loads: number } {
+    return this.loads.stats();
   }
 
   async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
@@ -131,15 +152,19 @@ export class PgStore implements GameStore {
     return rows.map((r) => r.id);
   }
 
+  /** Batched with the other lists and loads of the moment (`pgLoads.ts`), like `load`. */
   async listGames(codes: readonly string[]): Promise<GameInfo[]> {
     this.checkOpen('listGames');
     const unique = [...new Set(codes)];
-    const out: GameInfo[] = [];
-    for (let i = 0; i < unique.length; i += LIST_CHUNK) {
-      const chunk = unique.slice(i, i + LIST_CHUNK);
-      for (const row of await this.query<GameRow>('listGames', numbered(listGamesSql(chunk.length)), chunk)) out.push(gameInfo(row));
+    try {
+      const rows = await Promise.all(unique.map((code) => this.rows.load(code)));
+      return rows
+        .filter((g) => g !== null)
+        .map((g) => gameInfo(g.row))
+        .sort(byNewest);
+    } catch (err) {
+      throw this.unavailable('listGames', err);
     }
-    return out.sort(byNewest);
   }
 
   async recentFinished(options: { readonly limit: number; readonly publicOnly: boolean }): Promise<GameInfo[]> {
@@ -150,6 +175,8 @@ export class PgStore implements GameStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Calls made before close are written (or refused) first; later ones are refused above.
+    await this.appends.drain();
     await this.pool.end();
   }
 
@@ -172,19 +199,6 @@ export class PgStore implements GameStore {
     if (this.closed) return new StoreUnavailable(`${what}: the store is closed`, { cause: err });
     return new StoreUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
   }
-}
-
-/** Inserts one event or throws `Fenced` (a duplicate or out-of-sequence seq). */
-async function insertEvent(db: pg.Pool | pg.PoolClient, code: string, seq: number, event: MatchEvent): Promise<void> {
-  let count: number | null;
-  try {
-    count = (await db.query(Q.append, [code, seq, JSON.stringify(event), event.at, code, seq - 1])).rowCount;
-  } catch (err) {
-    if (pgCode(err) === UNIQUE_VIOLATION) throw new Fenced(code, seq);
-    if (pgCode(err) === FOREIGN_KEY_VIOLATION) throw new StoreUnavailable(`append: unknown game ${code}`, { cause: err });
-    throw err;
-  }
-  if (count === 0) throw new Fenced(code, seq);
 }
 
 async function migrate(pool: pg.Pool): Promise<void> {

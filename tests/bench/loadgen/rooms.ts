@@ -70,6 +70,8 @@ export interface TakeoverResult {
   readonly movesAfter: number | null;
   /** Failed reclaim attempts (the game not yet back, or listed on the dead process). */
   readonly retries: number;
+  /** Why each failed attempt failed (the room's code replaced by CODE). */
+  readonly retryErrors: readonly string[];
   /** Why the game is not playable again ('' when it is). */
   readonly error: string;
 }
@@ -281,6 +283,7 @@ export class BenchRoom {
     const movesBefore = this.version;
     let reclaimedAt: number | null = null;
     let retries = 0;
+    const retryErrors: string[] = [];
     const result = (acceptedAt: number | null, movesAfter: number | null, error: string): TakeoverResult => ({
       code,
       acceptedAt,
@@ -288,6 +291,7 @@ export class BenchRoom {
       movesBefore,
       movesAfter,
       retries,
+      retryErrors,
       error,
     });
     if (this.next) return result(null, null, 'a turn was in flight at the kill');
@@ -314,6 +318,7 @@ export class BenchRoom {
       lastError =
         attempt.kind === 'retry' ? attempt.error : attempt.kind === 'refused' ? `turn refused: ${attempt.code}` : 'a patch, but the log does not hold the turn';
       retries++;
+      retryErrors.push(lastError.replaceAll(code, 'CODE'));
       await sleep(Math.min(500, 50 * 2 ** retries));
     }
     return result(null, await loggedMoves(httpBase, code), `not playable again before the deadline (last: ${lastError})`);
