@@ -25,6 +25,13 @@ import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './ro
 import { socketServerOf } from './rooms/internals.js';
 import type { GameStore } from './store/types.js';
 
+/**
+ * The listen socket's queue of connections not yet accepted (Node's default is 511; the kernel
+ * caps it at `net.core.somaxconn`, 4,096 on current Linux). When a process dies, its players'
+ * clients all come back through the survivors at once; a short queue drops their SYNs, and a
+ * proxy whose connect times out meanwhile marks the survivor down (docs/DEPLOYMENT.md).
+ */
+export const LISTEN_BACKLOG = 4096;
 export interface ServerConfig {
   /** TCP port; 0 picks a free one. */
   readonly port: number;
@@ -182,7 +189,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     static override settings = settings;
   }
   gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom));
-  await gameServer.listen(config.port, config.host);
+  await gameServer.listen(config.port, config.host, LISTEN_BACKLOG);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
   const restored = (config.restoreOnBoot ?? !cluster.shared) ? await games.restoreAll() : { restored: 0, failed: 0, ms: 0 };
