@@ -3,6 +3,13 @@
  * (one event at a time, as a room commits turns) on SQLite (a temp file, WAL, synchronous=NORMAL)
  * and on PostgreSQL (a temporary `djambi_test_<random>` database, skipped when unreachable), and
  * the time to `load` (and to load and replay) 1,000 games of ~100 events each from SQLite.
+ *
+ * SQLite is also measured "cold", as a server runs it: a real match's turn events appended one at a
+ * time round robin over 200 games of 60 events each (`appendManySync`, as the journal writes), with
+ * `BENCH_SWEEP_MB` (default 3, about one core's L2) of memory read and written between two appends,
+ * as the rest of a turn and the other rooms' turns do to the caches. Only the append is timed. In
+ * a tight loop an append is 15–25 µs; cold it is 50–75 µs, as in the server
+ * (`djambi_store_append_seconds`), which is what a turn pays (docs/benchmarks.md, "Session 6").
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +19,7 @@ import { type GameStore, PgStore, SqliteStore } from '../../server/src/store/ind
 import { createTestDatabase, event, PG_ADMIN_URL, playedMatch, roomConfig } from '../store/helpers.js';
 
 const json = process.argv.includes('--json');
+const SWEEP_BYTES = Number(process.env.BENCH_SWEEP_MB ?? 3) * 2 ** 20;
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 5000);
 const WARMUP = 200;
 const GAMES = 1000;
@@ -49,12 +57,48 @@ async function appendLatency(store: GameStore): Promise<Latency> {
   return { n: times.length, p50us: quantile(times, 0.5), meanUs: mean, p99us: quantile(times, 0.99), maxUs: times.at(-1)! };
 }
 
+/**
+ * Appends `APPENDS` turn events round robin over 200 games that already hold 60 each, timing each
+ * append alone; with `sweep`, that many bytes of memory are touched between two appends.
+ */
+async function appendLatencySync(store: SqliteStore, sweep: number): Promise<Latency> {
+  const turns = playedMatch(95, 11).events.filter((e) => e.intent.type === 'turn');
+  const codes = Array.from({ length: 200 }, (_, i) => `COLD${String(i).padStart(3, '0')}`);
+  const seqs = codes.map(() => 0);
+  const append = (i: number) => {
+    const g = i % codes.length;
+    store.appendManySync(codes[g]!, ++seqs[g]!, [turns[i % turns.length]!]);
+  };
+  for (const code of codes) await store.createGame(code, roomConfig(), Date.now());
+  for (let i = 0; i < 60 * codes.length; i++) append(i);
+  const buffer = new Uint8Array(sweep);
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + APPENDS; i++) {
+    for (let p = 0; p < buffer.length; p += 64) buffer[p]!++;
+    const t = process.hrtime.bigint();
+    append(60 * codes.length + i);
+    const us = Number(process.hrtime.bigint() - t) / 1000;
+    if (i >= WARMUP) times.push(us);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return { n: times.length, p50us: quantile(times, 0.5), meanUs: mean, p99us: quantile(times, 0.99), maxUs: times.at(-1)! };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'djambi-bench-'));
 const results: Record<string, unknown> = {};
 try {
   const sqlite = SqliteStore.open(join(dir, 'append.sqlite'));
   results.sqliteAppend = await appendLatency(sqlite);
   await sqlite.close();
+  for (const [key, sweep] of [
+    ['sqliteAppendWarm', 0],
+    ['sqliteAppendCold', SWEEP_BYTES],
+  ] as const) {
+    const store = SqliteStore.open(join(dir, `${key}.sqlite`));
+    results[key] = await appendLatencySync(store, sweep);
+    await store.close();
+  }
 
   try {
     const db = await createTestDatabase();
@@ -108,6 +152,8 @@ else {
       : (({ n, p50us, meanUs, p99us, maxUs }: Latency) =>
           `n=${n} p50 ${p50us.toFixed(1)} µs, mean ${meanUs.toFixed(1)} µs, p99 ${p99us.toFixed(1)} µs, max ${(maxUs / 1000).toFixed(2)} ms`)(l as Latency);
   console.log(`append, SQLite file (WAL, synchronous=NORMAL): ${fmt(results.sqliteAppend)}`);
+  console.log(`append of a turn, SQLite, 200 games round robin, tight loop: ${fmt(results.sqliteAppendWarm)}`);
+  console.log(`same, ${SWEEP_BYTES / 2 ** 20} MB of memory touched between appends (cold caches): ${fmt(results.sqliteAppendCold)}`);
   console.log(`append, PostgreSQL (${PG_ADMIN_URL.replace(/\/\/[^@/]*@/, '//…@')}): ${fmt(results.postgresAppend)}`);
   const l = results.sqliteLoad as { games: number; eventsPerGame: number; writeMs: number; loadMs: number; loadAndReplayMs: number };
   console.log(
