@@ -183,9 +183,11 @@ async function measureFrames(
   let turns = 0;
   const anyRoom = bots.get('B')!.room;
   for (let i = 0; i < TURNS; i++) {
-    const state = anyRoom.state as { fen: string; toMove: string; phase: string; version: number; moves: { length: number } };
+    const state = anyRoom.state as { toMove: string; phase: string; version: number; moves: { length: number } };
     if (state.phase !== 'playing') break;
-    const pos = parseFen(state.fen, DEFAULT_RULES);
+    // The synced state has no FEN: the page's position (replayed from the move list) gives it.
+    const fen = await page.evaluate(() => (window as unknown as { djambi: { state(): { fen: string } } }).djambi.state().fen);
+    const pos = parseFen(fen, DEFAULT_RULES);
     if (!pos.ok) throw new Error(pos.error.message);
     const mover = bots.get(state.toMove as Colour);
     if (!mover) break;

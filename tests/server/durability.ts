@@ -5,20 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'colyseus.js';
-import {
-  activePlayers,
-  initialPosition,
-  makeFen,
-  makeTurn,
-  mustPass,
-  parseFen,
-  parseRules,
-  playTurn,
-  randomTurn,
-  resign,
-  type Position,
-  type Rules,
-} from '@djambi/shared';
+import { activePlayers, initialPosition, makeTurn, mustPass, parseRules, playTurn, randomTurn, resign, type Position, type Rules } from '@djambi/shared';
 import { holder, randomTurnFor, seeded, type State, TestClient } from './helpers.js';
 import type { ServerProcess } from './processes.js';
 
@@ -49,9 +36,8 @@ export function simulate(rules: Rules, seed: number, maxTurns: number): { moves:
   let actions = 0;
   while (!pos.result) {
     if (actions < maxTurns) {
-      const seen = parseFen(makeFen(pos), rules);
-      if (!seen.ok) throw new Error(seen.error.message);
-      const turn = randomTurn(seen.value, random);
+      // What a player sees is the position it replays from the move list (`positionOf`): this one.
+      const turn = randomTurn(pos, random);
       moves.push(`${pos.toMove} ${makeTurn(turn, pos)}`);
       const res = playTurn(pos, turn);
       if (!res.ok) throw new Error(res.error.message);

@@ -16,10 +16,15 @@ import { seeded, startServer } from './helpers.js';
 /** A raw connection with the frames it received, and a way to wait on them. */
 class Counted {
   readonly received: { kind: 'patch' | 'message'; type?: string; payload?: unknown }[] = [];
+  /** The size of every patch received, bytes. */
+  readonly patchBytes: number[] = [];
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly conn: RawConnection) {
-    conn.onPatch = () => this.push({ kind: 'patch' });
+    conn.onPatch = (bytes) => {
+      this.patchBytes.push(bytes);
+      this.push({ kind: 'patch' });
+    };
     conn.onMessage = (type, payload) => this.push({ kind: 'message', type, payload: payload() });
   }
 
@@ -110,6 +115,32 @@ test('an accepted turn is exactly one frame (the patch) to every client of the r
     pos = next.value.position;
     if (pos.result) break;
   }
+  await closeAll(all);
+});
+
+test("an accepted turn's patch carries the move, not the position (no FEN in the synced state)", async () => {
+  const { players, all } = await startedRoom();
+  const random = seeded(15);
+  let pos: Position = initialPosition(RULES);
+  const sizes: number[] = [];
+  for (let version = 0; version < 12; version++) {
+    const turn = randomTurn(pos, random);
+    const next = playTurn(pos, turn);
+    if (!next.ok) throw new Error(next.error.message);
+    const mover = players[SEATS.indexOf(pos.toMove as (typeof SEATS)[number])];
+    const before = all.map((c) => c.patchBytes.length);
+    mover.conn.send('turn', { ...turn, version });
+    await Promise.all(all.map((c, i) => c.until(() => c.patchBytes.length > before[i], `the patch of turn ${version}`)));
+    // The same bytes for every client (the room encodes the patch once).
+    const got = all.map((c, i) => c.patchBytes[before[i]]);
+    expect(new Set(got).size).toBe(1);
+    sizes.push(got[0]);
+    pos = next.value.position;
+    if (pos.result) break;
+  }
+  // The move's text (`"R d4-e5"` and its choices), the version, ply, side to move: a few dozen
+  // bytes. A FEN of these positions alone is over 90 characters; it was rewritten every turn.
+  expect(Math.max(...sizes)).toBeLessThanOrEqual(64);
   await closeAll(all);
 });
 

@@ -3,7 +3,20 @@
  * clients. Everything waits on state changes or messages with a timeout, never on sleeps.
  */
 import { Client, type Room } from 'colyseus.js';
-import { parseFen, parseRules, randomTurn, type Colour, type Position, type Rules, type Turn } from '@djambi/shared';
+import {
+  drawByAgreement,
+  initialPosition,
+  makeFen,
+  parseRules,
+  parseTurn,
+  playTurn,
+  randomTurn,
+  resign,
+  type Colour,
+  type Position,
+  type Rules,
+  type Turn,
+} from '@djambi/shared';
 import { matchMaker } from '@colyseus/core';
 import { createServer, type RunningServer, type ServerConfig } from '../../server/src/app.js';
 import { Match } from '../../server/src/match/match.js';
@@ -254,11 +267,31 @@ export function rulesOf(state: State): Rules {
   return r.value;
 }
 
-/** The engine position a client can rebuild from the synced FEN. */
+/**
+ * The engine position a client rebuilds from the synced move list, as the web client does
+ * (`"<colour> <turn>"`, `"<colour> pass"`, `"<colour> resign"`, `"<colour> timeout"`, `"draw"`).
+ */
 export function positionOf(state: State): Position {
-  const pos = parseFen(state.fen, rulesOf(state));
-  if (!pos.ok) throw new Error(`room FEN does not parse: ${pos.error.message}`);
-  return pos.value;
+  let pos = initialPosition(rulesOf(state));
+  for (const entry of state.moves.toArray() as string[]) {
+    const [colour, what] = entry.split(' ') as [Colour | 'draw', string | undefined];
+    let res: ReturnType<typeof playTurn>;
+    if (colour === 'draw') res = drawByAgreement(pos);
+    else if (what === 'resign' || what === 'timeout') res = resign(pos, colour);
+    else {
+      const turn = what === 'pass' ? { ok: true as const, value: { pass: true as const } } : parseTurn(what);
+      if (!turn.ok) throw new Error(`move "${entry}" does not parse: ${turn.error.message}`);
+      res = playTurn(pos, turn.value);
+    }
+    if (!res.ok) throw new Error(`move "${entry}" does not replay: ${res.error.message}`);
+    pos = res.value.position;
+  }
+  return pos;
+}
+
+/** The FEN of the position a client rebuilds from the synced move list. */
+export function fenOf(state: State): string {
+  return makeFen(positionOf(state));
 }
 
 /** A random legal turn (engine) for the position a client sees. */

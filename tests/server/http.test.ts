@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningServer } from '../../server/src/app.js';
 import { makeFen, parseRecord, replayRecord } from '@djambi/shared';
-import { fullRoom, holder, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer } from './helpers.js';
+import { fenOf, fullRoom, holder, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer } from './helpers.js';
 
 quietSdkWarnings();
 /** A stand-in for client/dist (one server per file: Colyseus's matchmaker is process-wide). */
@@ -221,7 +221,7 @@ test('GET /api/rooms/:code/record gives the game record, which replays to the sy
   if (!record.ok) return;
   expect(record.value.events).toHaveLength(room.players[0].state.moves.length);
   const replayed = replayRecord(record.value);
-  expect(replayed.ok && makeFen(replayed.value)).toBe(room.players[0].state.fen);
+  expect(replayed.ok && makeFen(replayed.value)).toBe(fenOf(room.players[0].state));
   expect((await api('/api/rooms/ZZZZZZ/record')).status).toBe(404);
   await leaveAll(room.all);
 });

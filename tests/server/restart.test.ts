@@ -6,7 +6,7 @@
  * on PostgreSQL (a database of its own; skipped locally without PostgreSQL, required under CI).
  */
 import { Client } from 'colyseus.js';
-import { holder, quietSdkWarnings, seeded, type State, TestClient } from './helpers.js';
+import { fenOf, holder, quietSdkWarnings, seeded, type State, TestClient } from './helpers.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL } from '../store/helpers.js';
 import { playTurns } from './durability.js';
 import { freePort, ServerProcess, tempDataDir } from './processes.js';
@@ -69,7 +69,7 @@ function view(p: TestClient): unknown {
   s.seats.forEach((seat: State, colour: string) => {
     clocks[colour] = seat.clockMs;
   });
-  return { fen: s.fen, moves: [...s.moves], version: s.version, clocks, running: s.clock.running, history };
+  return { fen: fenOf(s), moves: [...s.moves], version: s.version, clocks, running: s.clock.running, history };
 }
 
 async function leave(players: TestClient[]): Promise<void> {
@@ -114,7 +114,18 @@ async function crashAndRestart(signal: NodeJS.Signals, env: Record<string, strin
     while (after[0].state.phase === 'playing') {
       const active = after[0].state.active.toArray() as string[];
       const version = after[0].state.version as number;
-      holder(after, active[0]).room.send('resign');
+      // Like a turn, a resignation may find the player's message budget spent by the turns
+      // before it: it is refused `rate_limited` and sent again after `retryAfterMs`.
+      const resigner = holder(after, active[0]);
+      for (;;) {
+        const refused = resigner.received('rejected').length;
+        resigner.room.send('resign');
+        await resigner.waitState((st) => st.version > version || resigner.received('rejected').length > refused, 'resignation or refusal');
+        if (resigner.state.version > version) break;
+        const r = resigner.received('rejected').at(-1);
+        if (r.code !== 'rate_limited') throw new Error(`resign refused: ${JSON.stringify(r)}`);
+        await new Promise((resolve) => setTimeout(resolve, r.retryAfterMs + 5));
+      }
       await Promise.all(after.map((p) => p.waitState((st) => st.version > version, 'resignation')));
     }
     expect(after[0].state.phase).toBe('over');

@@ -12,7 +12,7 @@
  * final move list equals the same seeded game played by the engine alone, without restarts.
  * At least 20 restarts per run.
  */
-import { seeded, quietSdkWarnings, holder, randomTurnFor, type TestClient } from './helpers.js';
+import { fenOf, seeded, quietSdkWarnings, holder, randomTurnFor, type TestClient } from './helpers.js';
 import { freePort, ServerProcess, tempDataDir } from './processes.js';
 import { historyTexts, pauseProcess, movesSeen, rejoin, rulesFrom, seatedTable, sendUntilAnswered, simulate, sleep, type Table } from './durability.js';
 
@@ -61,7 +61,7 @@ function killPlan(seed: number, actions: number, count: number): Map<number, { k
 /** What a player sees, for the "between turns" comparison (clocks apart: a restart resumes them). */
 function view(p: TestClient): unknown {
   const s = p.state;
-  return { fen: s.fen, moves: movesSeen(p), version: s.version, phase: s.phase, toMove: s.toMove };
+  return { fen: fenOf(s), moves: movesSeen(p), version: s.version, phase: s.phase, toMove: s.toMove };
 }
 
 const stats = { restarts: 0, inFlight: 0, inFlightSaved: 0, inFlightLost: 0, pressMessages: 0, leftMs: 0, startMs: 0, rejoinMs: 0 };

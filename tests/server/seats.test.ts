@@ -7,6 +7,7 @@ import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import type { RunningServer } from '../../server/src/app.js';
 import {
   createRoom,
+  fenOf,
   fullRoom,
   holder,
   join,
@@ -112,7 +113,7 @@ test('after the grace period the seat is away and its key reclaims it; a wrong k
   const c = await join(server, room.code, { seatKey, name: 'back again' });
   expect(c.seat).toEqual({ colour, seatKey });
   await spec.waitState((s) => s.seats.get(colour).presence === 'connected' && s.seats.get(colour).name === 'back again', 'reclaimed');
-  expect(c.state.fen).toBe(spec.state.fen);
+  expect(fenOf(c.state)).toBe(fenOf(spec.state));
   await playOne([c, b], [c, b, spec]);
   await leaveAll([c, b, spec]);
 });
@@ -241,8 +242,8 @@ test('a room holds its seats and 100 spectators, who all get the patches', async
   for (let i = 0; i < 100; i++) specs.push(await join(server, room.code, { spectate: true }));
   await room.players[0].waitState((s) => s.spectators === 100, '100 spectators');
   await playOne(room.players, [...room.players, ...specs]);
-  const fen = room.players[0].state.fen;
-  for (const s of specs) expect(s.state.fen).toBe(fen);
+  const fen = fenOf(room.players[0].state);
+  for (const s of specs) expect(fenOf(s.state)).toBe(fen);
   for (const s of specs) expect(s.received('seat')).toHaveLength(0);
   await leaveAll([...room.players, ...specs]);
 });

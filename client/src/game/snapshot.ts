@@ -55,11 +55,6 @@ export interface GameSnapshot {
   readonly spectators: number;
   /** The connected spectators' names, in the order they came. */
   readonly spectatorNames: readonly string[];
-  /**
-   * The server's FEN, for summaries only: the board comes from the move list (`GameSession`),
-   * and the schema's `pieces` and `lastTurn` are not read at all.
-   */
-  readonly fen: string;
   readonly toMove: Colour | '';
   readonly turnKind: 'normal' | 'extra';
   readonly ply: number;
@@ -140,7 +135,6 @@ export function readSnapshot(json: unknown): GameSnapshot {
     host: colour(s.host),
     spectators: num(s.spectators),
     spectatorNames: list(s.spectatorNames).map((n) => str(n)),
-    fen: str(s.fen),
     toMove: colour(s.toMove),
     turnKind: str(s.turnKind) === 'extra' ? 'extra' : 'normal',
     ply: num(s.ply),

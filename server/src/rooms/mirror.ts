@@ -11,7 +11,7 @@
  * are slow).
  */
 import type { ArraySchema } from '@colyseus/schema';
-import { COLOURS, type Colour, controllerOf, makeFen, type Position, ruler } from '@djambi/shared';
+import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
@@ -204,7 +204,6 @@ function mirrorSpectators(match: Match, state: DjambiState, w: Written): void {
 function mirrorPosition(pos: Position, phase: Phase, state: DjambiState, w: Written): void {
   w.position = pos;
   w.positionPhase = phase;
-  state.fen = makeFen(pos);
   state.toMove = phase === 'playing' ? (pos.toMove ?? '') : '';
   state.turnKind = pos.turnKind;
   state.ply = pos.ply;

@@ -96,11 +96,11 @@ export class DjambiState extends Schema {
   @type('string') creator = '';
   @type('uint16') spectators = 0;
 
-  /**
-   * A summary of the position for bots and listings (the web client draws from `moves`): the
-   * position in FEN (`parseFen(fen, rules)` rebuilds an engine Position).
+  /*
+   * A summary of the position. The position itself is the move list's (`moves`, below): every
+   * client replays it with the engine (`makeFen` then gives the FEN). There is no `fen` field:
+   * rewritten whole after every turn, it was two thirds of each turn's patch.
    */
-  @type('string') fen = '';
   @type('string') toMove = '';
   @type('string') turnKind = 'normal';
   @type('uint16') ply = 0;

@@ -92,8 +92,8 @@ export interface FrameCounts {
 /** One raw connection to a room. */
 export class RawConnection {
   readonly counts: FrameCounts = { frames: 0, patches: 0, states: 0, messages: 0, bytes: 0 };
-  /** Called on every ROOM_STATE_PATCH (not decoded). */
-  onPatch: () => void = () => undefined;
+  /** Called on every ROOM_STATE_PATCH (not decoded), with its size in bytes. */
+  onPatch: (bytes: number) => void = () => undefined;
   /** Called on the ROOM_STATE frame (the full state, not decoded). */
   onState: () => void = () => undefined;
   /** Called on every ROOM_DATA message, with its type; `payload()` decodes it on demand. */
@@ -126,7 +126,7 @@ export class RawConnection {
         const code = data[0];
         if (code === ROOM_STATE_PATCH) {
           c.patches++;
-          conn.onPatch();
+          conn.onPatch(data.length);
         } else if (code === ROOM_STATE) {
           c.states++;
           conn.onState();
