@@ -3,7 +3,7 @@
  * store's append histogram and failures, Node's event-loop lag and GC; the bearer token when one
  * is set; and `@colyseus/monitor` at `/colyseus` only with a password, behind basic auth.
  */
-import type { RunningServer } from '../../server/src/app.js';
+import { createServer, type RunningServer } from '../../server/src/app.js';
 import { createMetrics } from '../../server/src/obs/metrics.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import { Fenced } from '../../server/src/store/types.js';
@@ -83,6 +83,28 @@ describe('/metrics', () => {
     }
     // The refused start, and possibly the leave of a client the fenced room closed meanwhile.
     expect(series((await scrape(server)).text, 'djambi_store_append_failures_total{kind="fenced"}')).toBeGreaterThanOrEqual(1);
+    await leaveAll(room.all);
+  });
+});
+
+describe('/metrics without a store', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent-client-dir', graceSeconds: 1 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test('accepted turns are counted where they are published, not by the store', async () => {
+    const room = await fullRoom(server, { rules: { players: 2 } }, 0);
+    room.players[0].room.send('start');
+    await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
+    const turns = await playRandomGame(room.players, room.all, 5, { maxTurns: 4 });
+    const text = (await scrape(server)).text;
+    expect(series(text, 'djambi_turns_accepted_total')).toBe(Math.min(turns, 4));
+    expect(series(text, 'djambi_turn_to_patch_seconds_count')).toBe(Math.min(turns, 4));
+    expect(series(text, 'djambi_store_append_seconds_count')).toBe(0);
     await leaveAll(room.all);
   });
 });

@@ -1,61 +1,57 @@
 /**
- * The game log with metrics: every append is timed (`djambi_store_append_seconds`), a failed one
- * is counted by kind, and the turns a successful append saved are the accepted turns (an intent
- * is accepted once its events are in the log). Every other method passes through.
+ * The game log with metrics: every append is timed (`djambi_store_append_seconds`) and a failed
+ * one is counted by kind. Every other method passes through. (Accepted turns are counted where
+ * the room publishes them, `rooms/opening.ts`, so a server without a store counts them too.)
  */
-import type { MatchEvent } from '../match/match.js';
 import { isStoreError, type GameStore } from '../store/types.js';
 import type { Metrics } from './metrics.js';
 
-/** Turn events among `events`. */
-function turnsIn(events: readonly MatchEvent[]): number {
-  let n = 0;
-  for (const e of events) if (e.intent.type === 'turn') n++;
-  return n;
-}
-
 /** `store`, counted and timed into `metrics`. */
 export function observeStore(store: GameStore, metrics: Metrics): GameStore {
-  const timed = async (events: readonly MatchEvent[], append: () => Promise<void>): Promise<void> => {
+  /** Runs one append (sync or async), timing it and counting its failure. */
+  const timed = <T>(append: () => T): T => {
     const started = performance.now();
+    let pending = false;
     try {
-      await append();
+      const out = append();
+      if (out instanceof Promise) {
+        pending = true;
+        return out.then(
+          (v) => {
+            metrics.observeAppend(performance.now() - started);
+            return v;
+          },
+          (e: unknown) => {
+            metrics.appendFailed(isStoreError(e) ? e.kind : 'error');
+            metrics.observeAppend(performance.now() - started);
+            throw e;
+          },
+        ) as T;
+      }
+      return out;
     } catch (e) {
       metrics.appendFailed(isStoreError(e) ? e.kind : 'error');
       throw e;
     } finally {
-      metrics.observeAppend(performance.now() - started);
+      if (!pending) metrics.observeAppend(performance.now() - started);
     }
-    const turns = turnsIn(events);
-    if (turns > 0) metrics.turnAccepted(turns);
   };
-  const append: GameStore['append'] = (code, seq, event) => timed([event], () => store.append(code, seq, event));
-  const appendMany: GameStore['appendMany'] = (code, firstSeq, events) => timed(events, () => store.appendMany(code, firstSeq, events));
-  // A synchronous store's append (SQLite: the journal saves and publishes in one tick), timed the same way.
-  const sync = store.appendManySync?.bind(store);
-  const appendManySync: GameStore['appendManySync'] = sync
-    ? (code, firstSeq, events) => {
-        const started = performance.now();
-        try {
-          sync(code, firstSeq, events);
-        } catch (e) {
-          metrics.appendFailed(isStoreError(e) ? e.kind : 'error');
-          throw e;
-        } finally {
-          metrics.observeAppend(performance.now() - started);
-        }
-        const turns = turnsIn(events);
-        if (turns > 0) metrics.turnAccepted(turns);
-      }
-    : undefined;
-  // A proxy, so that every other method (today's and any added later) passes through unchanged.
+  const wrapped: Partial<GameStore> = {
+    append: (code, seq, event) => timed(() => store.append(code, seq, event)),
+    appendMany: (code, firstSeq, events) => timed(() => store.appendMany(code, firstSeq, events)),
+    // A synchronous store's append (SQLite: the journal saves and publishes in one tick), timed the same way.
+    appendManySync: store.appendManySync ? (code, firstSeq, events) => timed(() => store.appendManySync!(code, firstSeq, events)) : undefined,
+  };
+  // Every other method (today's and any added later) passes through, bound once.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, prop) {
-      if (prop === 'append') return append;
-      if (prop === 'appendMany') return appendMany;
-      if (prop === 'appendManySync') return appendManySync;
+      if (Object.hasOwn(wrapped, prop)) return wrapped[prop as keyof GameStore];
       const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(prop);
+      if (fn === undefined) bound.set(prop, (fn = value.bind(target)));
+      return fn;
     },
   });
 }

@@ -127,7 +127,12 @@ export function assemble(
     now,
     commit,
     fenced: () => host.fenced(),
-    turnPatched: settings.metrics ? (ms) => settings.metrics?.observeTurnToPatch(ms) : undefined,
+    turnPatched: settings.metrics
+      ? (ms) => {
+          settings.metrics?.turnAccepted();
+          settings.metrics?.observeTurnToPatch(ms);
+        }
+      : undefined,
   });
   const bots = roomBots(journal, links, pipeline, now, settings.bots);
   const port: RoomPort = { ...parts, outbox, door, pipeline, alarms, now, commit, holdFor: (client, seconds) => host.holdFor(client, seconds) };

@@ -21,7 +21,7 @@ export interface PipelineHooks {
   commit(listing: boolean): void;
   /** Another process appended to this game's log: close this copy. */
   fenced(): void;
-  /** An accepted turn took `ms` from its arrival to its patch (the process's metrics). */
+  /** A turn was accepted and took `ms` from its arrival to its patch (the process's metrics). */
   turnPatched?(ms: number): void;
 }
 
@@ -61,7 +61,8 @@ export class Pipeline {
     }
     accepted?.(entry.out);
     this.publish(entry.out);
-    if (arrived >= 0) this.hooks.turnPatched?.(performance.now() - arrived);
+    // An accepted entry may be a flag fall with the turn itself refused (`out.refused`): not a turn.
+    if (arrived >= 0 && !entry.out.refused) this.hooks.turnPatched?.(performance.now() - arrived);
     if (entry.out.refused && client) this.outbox.reply(client, type, entry.out.refused);
     return entry.out;
   }

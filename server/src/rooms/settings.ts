@@ -70,6 +70,8 @@ export const DEFAULT_BOT_SETTINGS: BotSettings = Object.freeze({
 export interface RoomMetrics {
   /** A client's message was refused with `code`. */
   rejected(code: string): void;
+  /** A turn was accepted (saved, applied and published). */
+  turnAccepted(): void;
   /** From a turn's arrival to the patch that shows it, in ms. */
   observeTurnToPatch(ms: number): void;
 }
