@@ -135,8 +135,9 @@ test('a decline and a silence leave their seats open; the accepter plays on, the
   await leaveAll([...room.all, host, other]);
 });
 
-test('bots accept at once; with one person asked, the offer is the rematch', async () => {
-  const creator = await createRoom(server, { rules: { players: 2 }, bots: { Y: 'easy' }, name: 'solo' });
+/** A two-player game of `solo` (R) against a bot (Y), lost by resignation; the rematch it offers, and its new seat (Y). */
+async function soloRematch(bot: unknown) {
+  const creator = await createRoom(server, { rules: { players: 2 }, bots: { Y: bot }, name: 'solo' });
   await creator.waitState((s) => s.seats.get('Y').taken, 'bot seated');
   creator.room.send('start');
   await creator.waitState((s) => s.phase === 'playing', 'start');
@@ -145,6 +146,11 @@ test('bots accept at once; with one person asked, the offer is the rematch', asy
   creator.room.send('rematch', { action: 'offer' });
   const seat = await creator.waitMessage('rematch_seat');
   expect(seat.colour).toBe('Y');
+  return { creator, seat };
+}
+
+test('bots accept at once; with one person asked, the offer is the rematch', async () => {
+  const { creator, seat } = await soloRematch('easy');
   await creator.waitState(() => rematchState(creator)?.status === 'created', 'created');
   expect(rematchState(creator)).toMatchObject({ asked: ['R'], accepted: ['R'] });
   const next = await join(server, seat.code, { seatKey: seat.seatKey });
@@ -156,15 +162,7 @@ test('bots accept at once; with one person asked, the offer is the rematch', asy
 });
 
 test('a bot keeps its level and personality on its rotated seat', async () => {
-  const creator = await createRoom(server, { rules: { players: 2 }, bots: { Y: { level: 'hard', personality: 'treacherous' } }, name: 'solo' });
-  await creator.waitState((s) => s.seats.get('Y').taken, 'bot seated');
-  creator.room.send('start');
-  await creator.waitState((s) => s.phase === 'playing', 'start');
-  creator.room.send('resign');
-  await creator.waitState((s) => s.phase === 'over', 'over', 10_000);
-  creator.room.send('rematch', { action: 'offer' });
-  const seat = await creator.waitMessage('rematch_seat');
-  expect(seat.colour).toBe('Y');
+  const { creator, seat } = await soloRematch({ level: 'hard', personality: 'treacherous' });
   const next = roomOf(seat.code);
   expect(next.match.seats.get('R')?.bot).toBe('hard');
   expect(next.match.config.bots?.personalities.R).toBe('treacherous');

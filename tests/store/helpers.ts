@@ -66,6 +66,22 @@ export function isPgReachable(url = PG_ADMIN_URL): boolean {
   }
 }
 
+/**
+ * Declares the tests of `body` when PostgreSQL is reachable. When it is not: a message and a
+ * skipped test, except under CI=true, where a failing test says why (`.ci/run` provides a server).
+ */
+export function withPostgres(what: string, body: () => void): void {
+  if (isPgReachable()) return body();
+  if (process.env.CI === 'true') {
+    test('PostgreSQL is reachable (required under CI)', () => {
+      throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: the ${what} cannot run`);
+    });
+  } else {
+    console.warn(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: skipping the ${what} (they fail under CI=true)`);
+    test.skip(`${what} (no server reachable)`, () => {});
+  }
+}
+
 /** A database of its own on the PostgreSQL server: its URL, and `drop` to remove it. */
 export interface TestDatabase {
   readonly url: string;

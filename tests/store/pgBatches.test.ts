@@ -8,23 +8,12 @@
 import pg from 'pg';
 import type { MatchEvent } from '../../server/src/match/match.js';
 import { Fenced, PgStore, StoreUnavailable } from '../../server/src/store/index.js';
-import { createTestDatabase, event, isPgReachable, newCode, PG_ADMIN_URL, roomConfig, type TestDatabase } from './helpers.js';
-
-const reachable = isPgReachable();
+import { createTestDatabase, event, newCode, PG_ADMIN_URL, roomConfig, type TestDatabase, withPostgres } from './helpers.js';
 
 const texts = (events: readonly MatchEvent[]) => events.map((e) => (e.intent as { payload: { text: string } }).payload.text);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-if (!reachable) {
-  if (process.env.CI === 'true') {
-    test('PostgreSQL is reachable (required under CI)', () => {
-      throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: the group commit tests cannot run`);
-    });
-  } else {
-    console.warn(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: skipping the group commit tests (they fail under CI=true)`);
-    test.skip('PostgreSQL group commit tests (no server reachable)', () => {});
-  }
-} else {
+withPostgres('group commit tests', () => {
   describe('postgres group commit', () => {
     let db: TestDatabase;
     let store: PgStore;
@@ -268,4 +257,4 @@ if (!reachable) {
       expect((await raw.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(20);
     });
   });
-}
+});

@@ -7,20 +7,9 @@ import pg from 'pg';
 import { PgStore, StoreUnavailable } from '../../server/src/store/index.js';
 import { openStore, storeOptionsFromEnv } from '../../server/src/store/open.js';
 import { storeContract } from './contract.js';
-import { createTestDatabase, event, isPgReachable, newCode, PG_ADMIN_URL, roomConfig, type TestDatabase } from './helpers.js';
+import { createTestDatabase, event, newCode, PG_ADMIN_URL, roomConfig, type TestDatabase, withPostgres } from './helpers.js';
 
-const reachable = isPgReachable();
-
-if (!reachable) {
-  if (process.env.CI === 'true') {
-    test('PostgreSQL is reachable (required under CI)', () => {
-      throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: the PostgreSQL store tests cannot run`);
-    });
-  } else {
-    console.warn(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: skipping the PostgreSQL store tests (they fail under CI=true)`);
-    test.skip('PostgreSQL store tests (no server reachable)', () => {});
-  }
-} else {
+withPostgres('PostgreSQL store tests', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -120,4 +109,4 @@ if (!reachable) {
       await expect(PgStore.open({ connectionString: 'postgres://postgres@127.0.0.1:1/none' })).rejects.toThrow();
     });
   });
-}
+});
