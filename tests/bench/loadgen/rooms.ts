@@ -8,7 +8,7 @@
 import { Client, type Room } from 'colyseus.js';
 import { initialPosition, parseRules, playTurn, type Position, randomTurn } from '../../../shared/src/index.js';
 import { OVERLOAD_CODES } from './codes.js';
-import { joinRaw, type RawConnection } from './protocol.js';
+import { joinRaw } from './protocol.js';
 
 /** The two servers the generator can load: the Djambi server, or the bare baseline room. */
 export type Target = 'djambi' | 'baseline';
@@ -66,7 +66,7 @@ export interface TakeoverResult {
   readonly reclaimedAt: number | null;
   /** Turns the generator saw accepted before the kill. */
   readonly movesBefore: number;
-  /** Moves in the server's log after the takeover turn (GET /api/games/CODE); null when unknown. */
+  /** Moves in the server's log after the takeover (GET /api/games/CODE, read once every takeover is over: `withLoggedMoves`); null when unknown. */
   readonly movesAfter: number | null;
   /** Failed reclaim attempts (the game not yet back, or listed on the dead process). */
   readonly retries: number;
@@ -80,15 +80,24 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Milliseconds on a clock shared by every thread of the generator. */
 const now = () => performance.timeOrigin + performance.now();
 
-/** How often a takeover reads the game's log while its turn's patch is not in it, ms. */
-const LOG_POLL_MS = 500;
-
 /** How one try of a takeover ended (`reclaimedAt`: when the seat's state arrived, if it did). */
 type Attempt = (
   | { readonly kind: 'accepted'; readonly at: number }
   | { readonly kind: 'refused'; readonly code: string }
   | { readonly kind: 'retry'; readonly error: string }
 ) & { readonly reclaimedAt?: number };
+
+/**
+ * The takeovers' results with `movesAfter` read from each game's log, a few games at a time, once
+ * every takeover is over (so the reads cost the survivor nothing while it takes the games over).
+ */
+export async function withLoggedMoves(httpBase: string, results: readonly TakeoverResult[]): Promise<TakeoverResult[]> {
+  const out: TakeoverResult[] = [];
+  for (let i = 0; i < results.length; i += 16) {
+    out.push(...(await Promise.all(results.slice(i, i + 16).map(async (r) => ({ ...r, movesAfter: await loggedMoves(httpBase, r.code) })))));
+  }
+  return out;
+}
 
 /** The number of moves in a game's log, through the HTTP API (`GET /api/games/CODE`); null when unknown. */
 async function loggedMoves(httpBase: string, code: string): Promise<number | null> {
@@ -114,7 +123,7 @@ export class BenchRoom {
   private waitingStart = true;
   private timer: NodeJS.Timeout | null = null;
   /** Connections opened after a takeover, closed with the room. */
-  private readonly reclaimed: RawConnection[] = [];
+  private readonly reclaimed: Pick<Link, 'close'>[] = [];
   running = false;
 
   private constructor(
@@ -270,8 +279,9 @@ export class BenchRoom {
 
   /**
    * After the room's process died (the room stopped, no turn in flight): the seat to move comes
-   * back with its key through `httpBase` (a lightweight client), plays one turn, and resolves once
-   * the server has accepted it (a patch after which the game's log holds one more move). Until
+   * back with its key through `httpBase` (a colyseus.js client that decodes the state, as a
+   * player's browser does), plays one turn, and resolves once the server has accepted it (the
+   * decoded `version` past the turn's; the log is read after every takeover, `withLoggedMoves`). Until
    * `deadline` (a `Date.now()` time) it tries again, as a player's client would, when the game is
    * not back yet or its connection closes before the turn is accepted (a copy fenced off by the
    * game's new host); the same turn with the same version is harmless to resend (the server
@@ -306,17 +316,21 @@ export class BenchRoom {
     while (Date.now() < deadline) {
       const attempt = await this.reclaimAndPlay(httpBase, seatKey, message, deadline).catch((e: Error): Attempt => ({ kind: 'retry', error: e.message }));
       if (attempt.reclaimedAt !== undefined) reclaimedAt ??= attempt.reclaimedAt;
-      // The log decides, also after a try that ended otherwise (its turn may have counted).
+      if (attempt.kind === 'accepted') {
+        this.version++;
+        this.pos = out.value.position;
+        return result(attempt.at, null, '');
+      }
+      // After a try that ended otherwise, the log decides (its turn may have counted).
       const moves = await loggedMoves(httpBase, code);
       const counted = moves !== null && moves > movesBefore;
       if (counted) {
         this.version++;
         this.pos = out.value.position;
-        return result(attempt.kind === 'accepted' ? attempt.at : now(), moves, '');
+        return result(now(), moves, '');
       }
       if (attempt.kind === 'refused' && !OVERLOAD_CODES.has(attempt.code)) return result(null, moves, `turn refused: ${attempt.code}`);
-      lastError =
-        attempt.kind === 'retry' ? attempt.error : attempt.kind === 'refused' ? `turn refused: ${attempt.code}` : 'a patch, but the log does not hold the turn';
+      lastError = attempt.kind === 'retry' ? attempt.error : `turn refused: ${attempt.code}`;
       retries++;
       retryErrors.push(lastError.replaceAll(code, 'CODE'));
       await sleep(Math.min(500, 50 * 2 ** retries));
@@ -326,13 +340,10 @@ export class BenchRoom {
 
   /** One try of `takeover`: joins the seat, sends the turn once the state is in, and waits for its outcome until `deadline`. */
   private async reclaimAndPlay(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
-    const conn = await joinRaw(httpBase, 'joinById', this.roomId, { seatKey });
-    this.reclaimed.push(conn);
-    const code = this.roomId;
+    const room: Room = await new Client(httpBase.replace(/^http/, 'ws')).joinById(this.roomId, { seatKey });
+    this.reclaimed.push({ close: () => room.leave(true).then(() => undefined) });
     return new Promise<Attempt>((resolve) => {
       let reclaimedAt: number | undefined;
-      let lastPatchAt = 0;
-      let polling = false;
       let done = false;
       const finish = (a: Attempt) => {
         if (done) return;
@@ -341,30 +352,18 @@ export class BenchRoom {
         resolve({ ...a, reclaimedAt });
       };
       const timer = setTimeout(() => finish({ kind: 'retry', error: 'no answer to the turn' }), Math.max(0, deadline - Date.now()));
-      // A patch after the turn was sent may still be the seat's reconnection, and the room sends
-      // none when nothing changes: the log says when the turn counted (polled until it does).
-      const poll = () => {
-        if (polling || done) return;
-        polling = true;
-        void loggedMoves(httpBase, code).then((moves) => {
-          polling = false;
-          if (moves !== null && moves > this.version) finish({ kind: 'accepted', at: lastPatchAt });
-          else if (!done) setTimeout(poll, LOG_POLL_MS);
-        });
-      };
-      conn.onState = () => {
-        if (reclaimedAt !== undefined) return;
-        reclaimedAt = now();
-        conn.send('turn', turn);
-      };
-      conn.onPatch = () => {
-        if (reclaimedAt === undefined) return;
-        lastPatchAt = now();
-        poll();
-      };
-      conn.onClose = (closeCode) => finish({ kind: 'retry', error: `the connection closed (${closeCode})` });
-      // The state can come in the same read as the join's confirmation, before these handlers.
-      if (conn.counts.states > 0) conn.onState();
+      // The first state is the seat's, reclaimed; the turn counts once the decoded version passes it.
+      room.onStateChange((state: { version?: number }) => {
+        if (reclaimedAt === undefined) {
+          reclaimedAt = now();
+          room.send('turn', turn);
+        } else if ((state.version ?? 0) > this.version) finish({ kind: 'accepted', at: now() });
+      });
+      room.onMessage('rejected', (r: { type?: string; code?: string }) => {
+        if (r.type === 'turn') finish({ kind: 'refused', code: String(r.code) });
+      });
+      room.onMessage('*', () => undefined);
+      room.onLeave((closeCode) => finish({ kind: 'retry', error: `the connection closed (${closeCode})` }));
     });
   }
 

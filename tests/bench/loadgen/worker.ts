@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { seeded } from '../../support/random.js';
-import { BenchRoom, type RoomEvents, type TakeoverResult, type Target } from './rooms.js';
+import { BenchRoom, type RoomEvents, type TakeoverResult, type Target, withLoggedMoves } from './rooms.js';
 
 /** What the main thread tells a worker at start. */
 export interface WorkerConfig {
@@ -213,7 +213,7 @@ port.on('message', (cmd: Command) => {
     } else if (cmd.type === 'takeover') {
       const wanted = new Set(cmd.codes);
       const orphans = [...rooms].filter((r) => wanted.has(r.roomId));
-      const results = await Promise.all(orphans.map((r) => r.takeover(config.httpBase, cmd.deadline)));
+      const results = await withLoggedMoves(config.httpBase, await Promise.all(orphans.map((r) => r.takeover(config.httpBase, cmd.deadline))));
       const reply: TakeoverReport = { type: 'takenOver', results };
       port.postMessage(reply);
     } else if (cmd.type === 'close') {
