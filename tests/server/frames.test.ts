@@ -99,47 +99,53 @@ async function closeAll(all: Counted[]): Promise<void> {
   await Promise.all(all.map((c) => c.conn.close()));
 }
 
-test('an accepted turn is exactly one frame (the patch) to every client of the room', async () => {
-  const { players, all } = await startedRoom();
-  const random = seeded(14);
+/**
+ * Plays up to `count` seeded random legal turns from the start, each sent (with its version)
+ * and checked by `each` through the mover's connection; stops early when the game is over.
+ */
+async function randomTurns<P>(
+  players: readonly P[],
+  seed: number,
+  count: number,
+  each: (mover: P, turn: Record<string, unknown>, version: number) => Promise<void>,
+) {
+  const random = seeded(seed);
   let pos: Position = initialPosition(RULES);
-  for (let version = 0; version < 12; version++) {
+  for (let version = 0; version < count && !pos.result; version++) {
     const turn = randomTurn(pos, random);
     const next = playTurn(pos, turn);
     if (!next.ok) throw new Error(next.error.message);
-    const mover = players[SEATS.indexOf(pos.toMove as (typeof SEATS)[number])];
+    await each(players[SEATS.indexOf(pos.toMove as (typeof SEATS)[number])]!, { ...turn, version }, version);
+    pos = next.value.position;
+  }
+}
+
+test('an accepted turn is exactly one frame (the patch) to every client of the room', async () => {
+  const { players, all } = await startedRoom();
+  await randomTurns(players, 14, 12, async (mover, turn, version) => {
     const before = all.map((c) => c.received.length);
-    mover.conn.send('turn', { ...turn, version });
+    mover.conn.send('turn', turn);
     const frames = await Promise.all(all.map((c, i) => c.flush(before[i], `t${version}c${i}`)));
     expect(frames.map((f) => f.map((x) => x.kind))).toEqual(all.map(() => ['patch']));
-    pos = next.value.position;
-    if (pos.result) break;
-  }
+  });
   await closeAll(all);
 });
 
 test("an accepted turn's patch carries the move, not the position (no FEN in the synced state)", async () => {
   const { players, all } = await startedRoom();
-  const random = seeded(15);
-  let pos: Position = initialPosition(RULES);
   const sizes: number[] = [];
-  for (let version = 0; version < 12; version++) {
-    const turn = randomTurn(pos, random);
-    const next = playTurn(pos, turn);
-    if (!next.ok) throw new Error(next.error.message);
-    const mover = players[SEATS.indexOf(pos.toMove as (typeof SEATS)[number])];
+  await randomTurns(players, 15, 12, async (mover, turn, version) => {
     const before = all.map((c) => c.patchBytes.length);
-    mover.conn.send('turn', { ...turn, version });
+    mover.conn.send('turn', turn);
     await Promise.all(all.map((c, i) => c.until(() => c.patchBytes.length > before[i], `the patch of turn ${version}`)));
     // The same bytes for every client (the room encodes the patch once).
     const got = all.map((c, i) => c.patchBytes[before[i]]);
     expect(new Set(got).size).toBe(1);
     sizes.push(got[0]);
-    pos = next.value.position;
-    if (pos.result) break;
-  }
+  });
   // The move's text (`"R d4-e5"` and its choices), the version, ply, side to move: a few dozen
   // bytes. A FEN of these positions alone is over 90 characters; it was rewritten every turn.
+  expect(sizes).toHaveLength(12);
   expect(Math.max(...sizes)).toBeLessThanOrEqual(64);
   await closeAll(all);
 });
