@@ -3,41 +3,24 @@
  * player and a spectator hold identical state after every turn; a spectator joining mid-game
  * gets the same position and move list; the move list replays to the same position.
  */
-import { makeFen, parseTurn, replayRecord, ruler, type Colour, type RecordEvent } from '@djambi/shared';
+import { makeFen, replayRecord, ruler } from '@djambi/shared';
 import {
   fenOf,
   fullRoom,
+  recordOf,
   join,
   leaveAll,
-  movesOf,
   playRandomGame,
   quietSdkWarnings,
   roomOf,
-  rulesOf,
   snapshot,
   serverForTests,
-  type State,
   type TestClient,
   checkRestores,
 } from './helpers.js';
 
 quietSdkWarnings();
 const server = serverForTests();
-
-/** Rebuilds the game record from the synced move list. */
-function recordOf(state: State): { rules: ReturnType<typeof rulesOf>; events: RecordEvent[] } {
-  const events: RecordEvent[] = movesOf(state).map((m): RecordEvent => {
-    if (m.kind === 'turn' || m.kind === 'pass') {
-      const t = parseTurn(m.text);
-      if (!t.ok) throw new Error(`bad move text ${m.text}`);
-      return { type: 'turn', turn: t.value };
-    }
-    if (m.kind === 'resign') return { type: 'resign', colour: m.colour as Colour };
-    if (m.kind === 'timeout') return { type: 'resign', colour: m.colour as Colour, timeout: true };
-    return { type: 'draw' };
-  });
-  return { rules: rulesOf(state), events };
-}
 
 describe.each([
   [4, 1001, 8],

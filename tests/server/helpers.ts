@@ -4,14 +4,13 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import {
-  drawByAgreement,
-  initialPosition,
+  type GameRecord,
   makeFen,
   parseRules,
   parseTurn,
-  playTurn,
   randomTurn,
-  resign,
+  type RecordEvent,
+  replayRecord,
   type Colour,
   type Position,
   type Rules,
@@ -267,26 +266,26 @@ export function rulesOf(state: State): Rules {
   return r.value;
 }
 
-/**
- * The engine position a client rebuilds from the synced move list, as the web client does
- * (`"<colour> <turn>"`, `"<colour> pass"`, `"<colour> resign"`, `"<colour> timeout"`, `"draw"`).
- */
-export function positionOf(state: State): Position {
-  let pos = initialPosition(rulesOf(state));
-  for (const entry of state.moves.toArray() as string[]) {
-    const [colour, what] = entry.split(' ') as [Colour | 'draw', string | undefined];
-    let res: ReturnType<typeof playTurn>;
-    if (colour === 'draw') res = drawByAgreement(pos);
-    else if (what === 'resign' || what === 'timeout') res = resign(pos, colour);
-    else {
-      const turn = what === 'pass' ? { ok: true as const, value: { pass: true as const } } : parseTurn(what);
-      if (!turn.ok) throw new Error(`move "${entry}" does not parse: ${turn.error.message}`);
-      res = playTurn(pos, turn.value);
+/** The game record a client rebuilds from the synced move list. */
+export function recordOf(state: State): GameRecord {
+  const events = movesOf(state).map((m): RecordEvent => {
+    if (m.kind === 'turn' || m.kind === 'pass') {
+      const t = parseTurn(m.text);
+      if (!t.ok) throw new Error(`bad move text ${m.text}`);
+      return { type: 'turn', turn: t.value };
     }
-    if (!res.ok) throw new Error(`move "${entry}" does not replay: ${res.error.message}`);
-    pos = res.value.position;
-  }
-  return pos;
+    if (m.kind === 'resign') return { type: 'resign', colour: m.colour as Colour };
+    if (m.kind === 'timeout') return { type: 'resign', colour: m.colour as Colour, timeout: true };
+    return { type: 'draw' };
+  });
+  return { rules: rulesOf(state), events };
+}
+
+/** The engine position a client rebuilds from the synced move list (the engine replays its record), as the web client does. */
+export function positionOf(state: State): Position {
+  const pos = replayRecord(recordOf(state));
+  if (!pos.ok) throw new Error(`the synced move list does not replay: ${pos.error.message}`);
+  return pos.value;
 }
 
 /** The FEN of the position a client rebuilds from the synced move list. */

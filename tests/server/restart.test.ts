@@ -8,7 +8,7 @@
 import { Client } from 'colyseus.js';
 import { fenOf, holder, quietSdkWarnings, seeded, type State, TestClient } from './helpers.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL } from '../store/helpers.js';
-import { playTurns } from './durability.js';
+import { playTurns, sendUntilAnswered } from './durability.js';
 import { freePort, ServerProcess, tempDataDir } from './processes.js';
 
 const PG = isPgReachable();
@@ -116,16 +116,8 @@ async function crashAndRestart(signal: NodeJS.Signals, env: Record<string, strin
       const version = after[0].state.version as number;
       // Like a turn, a resignation may find the player's message budget spent by the turns
       // before it: it is refused `rate_limited` and sent again after `retryAfterMs`.
-      const resigner = holder(after, active[0]);
-      for (;;) {
-        const refused = resigner.received('rejected').length;
-        resigner.room.send('resign');
-        await resigner.waitState((st) => st.version > version || resigner.received('rejected').length > refused, 'resignation or refusal');
-        if (resigner.state.version > version) break;
-        const r = resigner.received('rejected').at(-1);
-        if (r.code !== 'rate_limited') throw new Error(`resign refused: ${JSON.stringify(r)}`);
-        await new Promise((resolve) => setTimeout(resolve, r.retryAfterMs + 5));
-      }
+      const answer = await sendUntilAnswered(holder(after, active[0]), 'resign', undefined, (st) => st.version > version);
+      if (!answer.accepted) throw new Error(`resign refused: ${answer.code} ${answer.message}`);
       await Promise.all(after.map((p) => p.waitState((st) => st.version > version, 'resignation')));
     }
     expect(after[0].state.phase).toBe('over');

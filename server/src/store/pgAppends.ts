@@ -191,7 +191,7 @@ export class AppendQueue {
     else if (outcome === 'fenced') g.reject(new Fenced(g.code, g.firstSeq));
     else if (outcome === 'unknown') g.reject(new StoreUnavailable(`append: unknown game ${g.code}`));
     // A key violation of a group alone: another host appended this seq meanwhile.
-    else if (pgCode(outcome) === '23505') g.reject(new Fenced(g.code, g.firstSeq));
+    else if (pgCode(outcome) === UNIQUE_VIOLATION) g.reject(new Fenced(g.code, g.firstSeq));
     else g.reject(new StoreUnavailable(`append: ${(outcome as Error).message}`, { cause: outcome }));
   }
 
@@ -223,7 +223,11 @@ export class AppendQueue {
   }
 }
 
-function pgCode(err: unknown): string | undefined {
+/** PostgreSQL's SQLSTATE for a duplicate key. */
+export const UNIQUE_VIOLATION = '23505';
+
+/** The SQLSTATE of a `pg` error, if it has one. */
+export function pgCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }

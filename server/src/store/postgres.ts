@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } from './migrations.js';
-import { AppendQueue, type AppendStats } from './pgAppends.js';
+import { AppendQueue, type AppendStats, pgCode, UNIQUE_VIOLATION } from './pgAppends.js';
 import { type Loaded, LoadQueue } from './pgLoads.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
@@ -33,13 +33,6 @@ export interface PgStoreOptions {
 }
 
 const Q = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, numbered(sql)])) as Record<keyof typeof SQL, string>;
-
-function pgCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-const UNIQUE_VIOLATION = '23505';
 
 /** The PostgreSQL `GameStore`. Open it with `await PgStore.open({ connectionString })`. */
 export class PgStore implements GameStore {
