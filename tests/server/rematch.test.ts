@@ -162,12 +162,15 @@ test('bots accept at once; with one person asked, the offer is the rematch', asy
 });
 
 test('a bot keeps its level and personality on its rotated seat', async () => {
-  const { creator, seat } = await soloRematch({ level: 'hard', personality: 'treacherous' });
-  const next = roomOf(seat.code);
-  expect(next.match.seats.get('R')?.bot).toBe('hard');
-  expect(next.match.config.bots?.personalities.R).toBe('treacherous');
-  const host = await join(server, seat.code, { seatKey: seat.seatKey });
-  await leaveAll([creator, host]);
+  // Each personality in turn: a rematch that drew one anew would match all three by chance once in 27.
+  for (const personality of ['loyal', 'cautious', 'treacherous'] as const) {
+    const { creator, seat } = await soloRematch({ level: 'hard', personality });
+    const next = roomOf(seat.code);
+    expect(next.match.seats.get('R')?.bot).toBe('hard');
+    expect(next.match.config.bots?.personalities.R).toBe(personality);
+    const host = await join(server, seat.code, { seatKey: seat.seatKey });
+    await leaveAll([creator, host]);
+  }
 });
 
 test('when nobody accepts, the offer is cancelled and may be made again', async () => {
