@@ -19,6 +19,7 @@ import {
   JoinOptions as JoinOptionsSchema,
   type JoinOptions,
   MAX_NAME_CHARS,
+  MAX_SQUARE_CHARS,
   NameMessage,
   ok,
   ReadyMessage,
@@ -84,7 +85,14 @@ export function payloadSize(value: unknown, budget = MAX_PAYLOAD_BYTES, depth = 
 
 /** Refuses a payload over `budget` approximate bytes (or nested deeper than 8) with `payload_too_large`. */
 export function checkSize(message: unknown, budget = MAX_PAYLOAD_BYTES): Checked<unknown> {
-  if (payloadSize(message, budget) > budget) return err('payload_too_large', `payload over ${budget} bytes`);
+  let size: number;
+  try {
+    size = payloadSize(message, budget);
+  } catch {
+    // A getter or proxy that throws while being measured (never from msgpack; checks never throw).
+    return err('bad_payload', 'the payload could not be read');
+  }
+  if (size > budget) return err('payload_too_large', `payload over ${budget} bytes`);
   return ok(message);
 }
 
@@ -109,7 +117,49 @@ function checkWith<S extends AnySchema>(schema: S, message: unknown, budget = MA
 
 /** Validates the shape of a `turn` message (legality is checked by the engine). */
 export function checkTurnMessage(message: unknown): Checked<TurnMessage> {
-  return checkWith(TurnMessageSchema, message);
+  const fast = plainTurn(message);
+  return fast !== null ? ok(fast) : checkWith(TurnMessageSchema, message);
+}
+
+/** The square fields of a turn, in the order the schema's output has them. */
+const TURN_SQUARES = ['from', 'to', 'placement', 'exit', 'reporterTarget'] as const;
+
+/**
+ * The schema's output for the common `turn` (a plain object of squares with `from` and `to`, and
+ * at most a `version`), found without valibot, which allocates a few KB per message; null for
+ * anything else (a pass, a missing or odd field, a getter...), which the schema judges and words
+ * the refusal of. Every value it accepts is tiny, so the size limit cannot be reached.
+ */
+function plainTurn(message: unknown): TurnMessage | null {
+  try {
+    if (!isPlainObject(message)) return null;
+    let squares = 0;
+    for (const key in message) {
+      const value = message[key];
+      if (key === 'version') {
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
+      } else if ((TURN_SQUARES as readonly string[]).includes(key)) {
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SQUARE_CHARS) return null;
+        squares++;
+      } else return null;
+    }
+    if (typeof message.from !== 'string' || typeof message.to !== 'string') return null;
+    let turn: Record<string, string>;
+    if (squares === 2) turn = { from: message.from, to: message.to };
+    else {
+      turn = {};
+      for (const key of TURN_SQUARES) {
+        const sq = message[key];
+        if (typeof sq === 'string') turn[key] = sq;
+      }
+    }
+    const version = message.version;
+    return (typeof version === 'number' ? { turn, version } : { turn }) as unknown as TurnMessage;
+  } catch {
+    return null;
+  }
 }
 
 /** Validates a message that carries no data (`start`, `resign`). */
