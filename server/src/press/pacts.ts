@@ -172,6 +172,8 @@ export class Pacts {
    * releases eliminated members and counts the turn towards expiry. Returns what to send.
    */
   afterTurn(before: Position, after: Position, effects: readonly Effect[], mover: Colour, ply: number, turnText: string, now: number): Delivery[] {
+    // Most turns of most games: no pact is proposed or in force, so there is nothing to judge.
+    if (!this.anyOpen()) return [];
     const out: Delivery[] = [];
     const bound = [...this.pacts.values()].filter((p) => p.status === 'in_force' && p.standing.includes(mover));
     if (bound.length > 0) {
@@ -211,6 +213,12 @@ export class Pacts {
       }
     }
     return out.filter((d) => d.to.length > 0);
+  }
+
+  /** Whether a pact is proposed or in force. */
+  private anyOpen(): boolean {
+    for (const pact of this.pacts.values()) if (pact.status !== 'ended') return true;
+    return false;
   }
 
   /** Players who left the game (eliminated or resigned) are released from every pact. */

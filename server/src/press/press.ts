@@ -241,7 +241,10 @@ export class Press {
   afterTurn(before: Position, after: Position, effects: readonly Effect[], mover: Colour, ply: number, now: number, turnText = ''): Delivery[] {
     if (this.roster.phase === 'over') return [];
     if (this.roster.phase === 'waiting') this.start(before);
-    const out = [...this.draws.onTurn(now), ...this.pacts.afterTurn(before, after, effects, mover, ply, turnText, now)];
+    const lapsed = this.draws.onTurn(now);
+    const fromPacts = this.pacts.afterTurn(before, after, effects, mover, ply, turnText, now);
+    // Both are new arrays, and on most turns both are empty.
+    const out = lapsed.length === 0 ? fromPacts : fromPacts.length === 0 ? lapsed : [...lapsed, ...fromPacts];
     const gone = this.roster.sync(after);
     if (after.result) return [...out, ...this.endGame(now)];
     for (const c of gone) out.push(this.historyDelivery(c));

@@ -21,6 +21,8 @@ export class Roster {
   /** Turns played so far (the position's `ply`). */
   ply = 0;
   private active: ReadonlySet<Colour>;
+  /** The position's `activeMask` that `active` was last taken from (-1: not taken from one). */
+  private syncedMask = -1;
   private readonly spectators = new Map<SpectatorId, string>();
   /** The limit key of each spectator that came with a valid one (else its id is its key). */
   private readonly limitKeys = new Map<SpectatorId, string>();
@@ -108,6 +110,10 @@ export class Roster {
 
   /** Takes the active players and the ply from a position; returns the seats that left the game. */
   sync(pos: Position): Colour[] {
+    this.ply = pos.ply;
+    // Most turns eliminate nobody: the same players, nothing to rebuild.
+    if (pos.activeMask === this.syncedMask) return [];
+    this.syncedMask = pos.activeMask;
     const now = new Set(activePlayers(pos).filter((c) => this.isSeat(c)));
     const gone = this.seats.filter((c) => this.active.has(c) && !now.has(c));
     this.active = now;
