@@ -524,20 +524,19 @@ export class Match {
     } = {},
   ): Accepted {
     const ids = this.source.take();
-    const event: MatchEvent = {
-      at,
-      intent,
-      ...(parts.keyHash !== undefined ? { keyHash: parts.keyHash } : {}),
-      ...(ids !== null ? { ids } : {}),
-    };
-    return {
+    // Optional fields only when present (the event is stored as JSON), set without spreads: this runs on every turn.
+    const event: { at: number; intent: Intent; keyHash?: string; ids?: readonly string[] } = { at, intent };
+    if (parts.keyHash !== undefined) event.keyHash = parts.keyHash;
+    if (ids !== null) event.ids = ids;
+    const out: { -readonly [K in keyof Accepted]: Accepted[K] } = {
       ok: true,
       event,
       deliveries: parts.deliveries ?? [],
       listingChanged: parts.listingChanged ?? false,
       moves: parts.moves ?? [],
-      ...(parts.seat ? { seat: parts.seat } : {}),
     };
+    if (parts.seat) out.seat = parts.seat;
+    return out;
   }
 
   private drawId(): string {

@@ -9,6 +9,7 @@
  * publish), `timers`, and `bots` (the computer players' driver). No game or press rule lives here.
  */
 import { type AuthContext, type Client, type Deferred, matchMaker } from '@colyseus/core';
+import type { Rejection } from '../errors.js';
 import type { Match } from '../match/match.js';
 import { arrive } from './arrivals.js';
 import type { BotDriver } from './bots.js';
@@ -155,8 +156,11 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   }
 
   protected admitFrame(client: Client, frame: Frame): boolean {
-    return this.gate.admit(client, frame, this.now(), (c, type, rejection) => this.outbox.reply(c, type, rejection));
+    return this.gate.admit(client, frame, this.now(), this.refuseFrame);
   }
+
+  /** Answers a frame the gate refused (one function for every frame, not a closure each). */
+  private readonly refuseFrame = (client: Client, type: string, rejection: Rejection): void => this.outbox.reply(client, type, rejection);
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     this.everJoined = true;

@@ -80,11 +80,20 @@ export class Journal {
    * its turn in the room's chain and is judged there, against the committed state.
    */
   submit(intent: Intent): Promise<Entry> {
-    if (this.synchronous && this.queued === 0) return Promise.resolve(this.applyNow(intent));
+    const now = this.submitNow(intent);
+    if (now !== null) return Promise.resolve(now);
     this.queued++;
     const run = this.chain.then(() => this.apply(intent)).finally(() => this.queued--);
     this.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * `submit` without a promise when it can be done in this call (no store, or a synchronous one,
+   * and nothing queued): the entry; null when the intent must go through `submit`'s chain.
+   */
+  submitNow(intent: Intent): Entry | null {
+    return this.synchronous && this.queued === 0 ? this.applyNow(intent) : null;
   }
 
   /** Judges `intent`; the events it adds, or the refusal (the match unchanged). */
