@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GameStore } from '../../server/src/store/types.js';
-import { serveParent } from './loadgen/child.js';
+import { parseHistograms, STORE_APPEND, serveParent, TURN_TO_PATCH } from './loadgen/child.js';
 
 /**
  * The server as production runs it: the compiled `server/dist` (and `shared/dist`), which the
@@ -29,7 +29,15 @@ async function benchStore(): Promise<GameStore | undefined> {
 async function main(): Promise<void> {
   const store = await benchStore();
   const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', graceSeconds: 5, store, restoreOnBoot: false });
-  serveParent(server.port, () => server.close());
+  // The server's own view of each turn (from its message to its patch) and of each append, as an operator scrapes it.
+  serveParent(
+    server.port,
+    () => server.close(),
+    async () => {
+      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      return parseHistograms(await res.text(), [TURN_TO_PATCH, STORE_APPEND]);
+    },
+  );
 }
 
 main().catch((e) => {

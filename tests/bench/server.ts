@@ -23,6 +23,7 @@
  * `BENCH_SERVER_ARGS="--import file.mjs ..."` passes more Node options to it (a preload that
  * profiles only the measured window, say: it sees the parent's `stats` requests).
  */
+import type { HistogramWindow } from './loadgen/child.js';
 import { type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
 
 interface Options extends RunOptions {
@@ -106,6 +107,15 @@ function describe(r: RunResult): string[] {
       .join('; ')}`,
     `  checks of decoded states: ${r.checks.ok} ok, ${r.checks.failed} failed; rejected turns ${JSON.stringify(r.rejected)}; games finished ${r.gamesFinished}`,
   ];
+  const own = ([name, h]: [string, HistogramWindow | null]) =>
+    h ? [`${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})`] : [];
+  const mine = (
+    [
+      ['turn → patch', s.own.turnToPatch],
+      ['store append', s.own.storeAppend],
+    ] as [string, HistogramWindow | null][]
+  ).flatMap(own);
+  if (mine.length > 0) lines.splice(3, 0, `  the server's own /metrics: ${mine.join('; ')}`);
   for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
   return lines;
 }

@@ -12,8 +12,24 @@ export type ChildRequest = { id: number; type: 'stats' | 'gc' | 'close' | 'snaps
 /** Sampling period of the event-loop delay monitor, ms (subtracted from its figures). */
 const LOOP_RESOLUTION_MS = 2;
 
-/** Serves the parent's requests for a server listening on `port`; `close` stops it. */
-export function serveParent(port: number, close: () => Promise<void>): void {
+/** The Djambi server's histogram of a turn from its message to its patch (`obs/metrics.ts`). */
+export const TURN_TO_PATCH = 'djambi_turn_to_patch_seconds';
+/** Its histogram of one append to the game log. */
+export const STORE_APPEND = 'djambi_store_append_seconds';
+
+/** A Prometheus histogram as read at one moment: its sum (seconds), count and cumulative buckets. */
+export interface HistogramReading {
+  readonly sum: number;
+  readonly count: number;
+  /** `[upper bound in seconds, cumulative count]`, in order, `+Inf` last. */
+  readonly buckets: readonly (readonly [number, number])[];
+}
+
+/**
+ * Serves the parent's requests for a server listening on `port`; `close` stops it. `histograms`
+ * (the Djambi server: its own `/metrics`) adds the server's histograms to every `stats` reply.
+ */
+export function serveParent(port: number, close: () => Promise<void>, histograms?: () => Promise<Record<string, HistogramReading>>): void {
   const send = (msg: unknown) => process.send?.(msg);
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
@@ -49,7 +65,60 @@ export function serveParent(port: number, close: () => Promise<void>): void {
       loop.reset();
       gc = { count: 0, totalMs: 0, maxMs: 0 };
     }
-    send({ id: req.id, cpu: process.cpuUsage(), memory: process.memoryUsage(), time: performance.now(), eventLoop, gc: gcNow });
+    const own = req.type === 'stats' && histograms ? await histograms().catch(() => undefined) : undefined;
+    send({ id: req.id, cpu: process.cpuUsage(), memory: process.memoryUsage(), time: performance.now(), eventLoop, gc: gcNow, histograms: own });
   });
   send({ type: 'ready', port });
+}
+
+/** The histograms named `names` in a Prometheus text exposition (unlabelled ones; others are skipped). */
+export function parseHistograms(text: string, names: readonly string[]): Record<string, HistogramReading> {
+  const out: Record<string, HistogramReading> = {};
+  for (const name of names) {
+    const buckets: [number, number][] = [];
+    let sum = Number.NaN;
+    let count = Number.NaN;
+    for (const line of text.split('\n')) {
+      if (!line.startsWith(name)) continue;
+      const bucket = /^(\w+)_bucket\{le="([^"]+)"\} (\S+)$/.exec(line);
+      if (bucket && bucket[1] === name) buckets.push([bucket[2] === '+Inf' ? Number.POSITIVE_INFINITY : Number(bucket[2]), Number(bucket[3])]);
+      else if (line.startsWith(`${name}_sum `)) sum = Number(line.slice(name.length + 5));
+      else if (line.startsWith(`${name}_count `)) count = Number(line.slice(name.length + 7));
+    }
+    if (buckets.length > 0 && Number.isFinite(sum) && Number.isFinite(count)) out[name] = { sum, count, buckets };
+  }
+  return out;
+}
+
+/** What a histogram recorded between two readings: count, mean, and p50 / p99 read from the buckets, µs. */
+export interface HistogramWindow {
+  readonly count: number;
+  readonly meanUs: number;
+  /** Interpolated within a bucket, as Prometheus's `histogram_quantile` does. */
+  readonly p50Us: number;
+  readonly p99Us: number;
+}
+
+/** The observations of a histogram between `before` and `after` (null when it recorded none). */
+export function histogramWindow(before: HistogramReading | undefined, after: HistogramReading | undefined): HistogramWindow | null {
+  if (!after) return null;
+  const count = after.count - (before?.count ?? 0);
+  if (count <= 0) return null;
+  const cumulative = after.buckets.map(([le, c], i) => [le, c - (before?.buckets[i]?.[1] ?? 0)] as const);
+  const quantile = (q: number): number => {
+    const rank = q * count;
+    let lowerBound = 0;
+    let lowerCount = 0;
+    for (const [le, c] of cumulative) {
+      if (c >= rank) {
+        if (!Number.isFinite(le)) return lowerBound;
+        return lowerBound + ((rank - lowerCount) / Math.max(1, c - lowerCount)) * (le - lowerBound);
+      }
+      lowerBound = le;
+      lowerCount = c;
+    }
+    return lowerBound;
+  };
+  const us = (seconds: number) => Math.round(seconds * 1e7) / 10;
+  return { count, meanUs: us((after.sum - (before?.sum ?? 0)) / count), p50Us: us(quantile(0.5)), p99Us: us(quantile(0.99)) };
 }

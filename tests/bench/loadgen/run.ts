@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { SERVER_NODE_FLAGS } from '../../../server/src/obs/heap.js';
-import type { ChildRequest } from './child.js';
+import { type ChildRequest, type HistogramReading, type HistogramWindow, histogramWindow, STORE_APPEND, TURN_TO_PATCH } from './child.js';
 import { OVERLOAD_CODES } from './codes.js';
 import type { Target } from './rooms.js';
 import type { Command, WorkerConfig, WorkerReport } from './worker.js';
@@ -45,6 +45,8 @@ export interface ChildStats {
   cpu: { user: number; system: number };
   memory: NodeJS.MemoryUsage;
   time: number;
+  /** The Djambi server's own histograms (`/metrics`), on `stats` replies. */
+  histograms?: Record<string, HistogramReading>;
 }
 
 /** A server in a child process, asked for its figures over IPC. */
@@ -220,6 +222,12 @@ export interface RunResult extends LoadFigures {
     readonly heapPerRoomKB: { afterSetup: number; afterPlay: number; marginal: number };
     readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
     readonly rssMB: { base: number; end: number };
+    /**
+     * The Djambi server's own figures over the measured window, from its `/metrics`: a turn from
+     * its message to its patch (no network, no generator), and the store's appends; null for the
+     * bare room, or when it recorded none.
+     */
+    readonly own: { readonly turnToPatch: HistogramWindow | null; readonly storeAppend: HistogramWindow | null };
   };
 }
 
@@ -431,6 +439,10 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
         },
         rssPerRoomKB: { afterSetup: perRoom(base.memory.rss, afterSetup.memory.rss), afterPlay: perRoom(base.memory.rss, afterPlay.memory.rss) },
         rssMB: { base: round(base.memory.rss / 2 ** 20, 1), end: round(afterPlay.memory.rss / 2 ** 20, 1) },
+        own: {
+          turnToPatch: histogramWindow(s0.histograms?.[TURN_TO_PATCH], s1.histograms?.[TURN_TO_PATCH]),
+          storeAppend: histogramWindow(s0.histograms?.[STORE_APPEND], s1.histograms?.[STORE_APPEND]),
+        },
       },
     };
   } finally {
