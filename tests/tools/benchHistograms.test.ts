@@ -19,7 +19,17 @@ test('a window is what the histogram recorded between two readings', async () =>
   h.observe(0.00005); // before the window: not counted
   const before = await reading(registry);
   expect(before.missing_seconds).toBeUndefined();
-  expect(before.t_seconds).toEqual({ sum: 0.00005, count: 1, buckets: [[0.0001, 1], [0.00025, 1], [0.0005, 1], [0.001, 1], [Number.POSITIVE_INFINITY, 1]] });
+  expect(before.t_seconds).toEqual({
+    sum: 0.00005,
+    count: 1,
+    buckets: [
+      [0.0001, 1],
+      [0.00025, 1],
+      [0.0005, 1],
+      [0.001, 1],
+      [Number.POSITIVE_INFINITY, 1],
+    ],
+  });
   for (let i = 0; i < 98; i++) h.observe(0.0002); // all in (100, 250] µs
   h.observe(0.0004);
   h.observe(0.002); // above the last bound
