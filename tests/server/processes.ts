@@ -5,25 +5,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
+import { freePort } from '../support/ports.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** The tests' one way to choose a port for a server (`support/ports.ts`). */
+export { freePort };
 
 /** A temporary directory for a test's SQLite file. */
 export function tempDataDir(): string {

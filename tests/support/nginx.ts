@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -29,17 +30,8 @@ export function requireBinary(bin: string, what: string, file: string): boolean 
   return false;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** The tests' one way to choose a port for a server (`support/ports.ts`). */
+export { freePort };
 
 /** Where the rendered config sends its traffic. */
 export interface LoopbackRouting {

@@ -11,11 +11,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { legalTurns, makeTurn, parseFen } from '../../shared/src/index.js';
+import { freePort } from '../support/ports.js';
 import { CLIENT_DIST, keepHostToken, launchChromium, pageState, playByClicks, postRoom, ROOT, waitReady, waitState } from '../e2e/helpers.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
@@ -23,18 +23,6 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
-
-/** A free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Start `node server/dist/index.js` on `port` with its games in `dataDir`; resolves once it listens. */
 function startServer(port: number, dataDir: string): Promise<ChildProcess> {
