@@ -77,6 +77,9 @@ export interface MatchEvent {
   readonly ids?: readonly string[];
 }
 
+/** `T` with its fields assignable (to build one field by field). */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** What an accepted intent did. */
 export interface Accepted {
   readonly ok: true;
@@ -525,10 +528,10 @@ export class Match {
   ): Accepted {
     const ids = this.source.take();
     // Optional fields only when present (the event is stored as JSON), set without spreads: this runs on every turn.
-    const event: { at: number; intent: Intent; keyHash?: string; ids?: readonly string[] } = { at, intent };
+    const event: Writable<MatchEvent> = { at, intent };
     if (parts.keyHash !== undefined) event.keyHash = parts.keyHash;
     if (ids !== null) event.ids = ids;
-    const out: { -readonly [K in keyof Accepted]: Accepted[K] } = {
+    const out: Writable<Accepted> = {
       ok: true,
       event,
       deliveries: parts.deliveries ?? [],

@@ -80,8 +80,8 @@ export class Journal {
    * its turn in the room's chain and is judged there, against the committed state.
    */
   submit(intent: Intent): Promise<Entry> {
-    const now = this.submitNow(intent);
-    if (now !== null) return Promise.resolve(now);
+    const settled = this.submitNow(intent);
+    if (settled !== null) return Promise.resolve(settled);
     this.queued++;
     const run = this.chain.then(() => this.apply(intent)).finally(() => this.queued--);
     this.chain = run.catch(() => undefined);

@@ -40,7 +40,7 @@ export class Pipeline {
     const arrived = this.arrival(intent);
     // In this call when the journal can (most turns): no promise, no microtask before the patch.
     const entry = this.journal.submitNow(intent);
-    if (entry === null) void this.journal.submit(intent).then((e) => this.settle(e, arrived, type, client));
+    if (entry === null) void this.step(intent, client, type);
     else this.settle(entry, arrived, type, client);
   }
 

@@ -23,6 +23,7 @@ import {
   NameMessage,
   ok,
   ReadyMessage,
+  SQUARE_KEYS,
   RemoveBotMessage,
   RemoveSeatMessage,
   type Result,
@@ -121,9 +122,6 @@ export function checkTurnMessage(message: unknown): Checked<TurnMessage> {
   return fast !== null ? ok(fast) : checkWith(TurnMessageSchema, message);
 }
 
-/** The square fields of a turn, in the order the schema's output has them. */
-const TURN_SQUARES = ['from', 'to', 'placement', 'exit', 'reporterTarget'] as const;
-
 /**
  * The schema's output for the common `turn` (a plain object of squares with `from` and `to`, and
  * at most a `version`), found without valibot, which allocates a few KB per message; null for
@@ -133,27 +131,21 @@ const TURN_SQUARES = ['from', 'to', 'placement', 'exit', 'reporterTarget'] as co
 function plainTurn(message: unknown): TurnMessage | null {
   try {
     if (!isPlainObject(message)) return null;
-    let squares = 0;
     for (const key in message) {
       const value = message[key];
       if (key === 'version') {
         if (value === undefined || value === null) continue;
         if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
-      } else if ((TURN_SQUARES as readonly string[]).includes(key)) {
+      } else if ((SQUARE_KEYS as readonly string[]).includes(key)) {
         if (value === undefined || value === null) continue;
         if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SQUARE_CHARS) return null;
-        squares++;
       } else return null;
     }
     if (typeof message.from !== 'string' || typeof message.to !== 'string') return null;
-    let turn: Record<string, string>;
-    if (squares === 2) turn = { from: message.from, to: message.to };
-    else {
-      turn = {};
-      for (const key of TURN_SQUARES) {
-        const sq = message[key];
-        if (typeof sq === 'string') turn[key] = sq;
-      }
+    const turn: Record<string, string> = {};
+    for (const key of SQUARE_KEYS) {
+      const sq = message[key];
+      if (typeof sq === 'string') turn[key] = sq;
     }
     const version = message.version;
     return (typeof version === 'number' ? { turn, version } : { turn }) as unknown as TurnMessage;
@@ -213,7 +205,8 @@ export function cleanName(value: unknown): string | undefined {
 /** Validates join options; `extraKeys` are the create-only keys tolerated here (and not checked). */
 export function checkJoinOptions(options: unknown, extraKeys: readonly string[] = []): Checked<JoinOptions> {
   const opts = options ?? {};
-  if (payloadSize(opts, MAX_OPTIONS_BYTES) > MAX_OPTIONS_BYTES) return err('bad_payload', 'options too large');
+  const size = checkSize(opts, MAX_OPTIONS_BYTES);
+  if (!size.ok) return size.error.code === 'payload_too_large' ? err('bad_payload', 'options too large') : size;
   if (!isPlainObject(opts)) return check(JoinOptionsSchema, opts);
   const join: Record<string, unknown> = {};
   for (const key of Object.keys(opts)) {

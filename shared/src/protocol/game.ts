@@ -57,7 +57,8 @@ const version = /* @__NO_SIDE_EFFECTS__ */ () => {
   return v.nullish(v.pipe(v.number(text), v.integer(text), v.minValue(0, text)));
 };
 
-const SQUARE_KEYS = ['from', 'to', 'placement', 'exit', 'reporterTarget'] as const;
+/** The square fields of a turn message, in the order its checked `turn` has them. */
+export const SQUARE_KEYS = ['from', 'to', 'placement', 'exit', 'reporterTarget'] as const;
 
 // ---- client → server --------------------------------------------------------------------------
 
