@@ -51,6 +51,7 @@ import {
 } from './loadgen/run.js';
 import type { TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport } from './loadgen/worker.js';
+import { freePort } from '../support/ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
@@ -63,7 +64,7 @@ const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5
 // so the one name it reads is given before it loads (it only derives the repository root from it).
 (globalThis as { __dirname?: string }).__dirname ??= path.join(ROOT, 'tests/support');
 const nginxSupport: typeof import('../support/nginx.js') = await import('../support/nginx.js');
-const { freePort, hardFileLimit, NGINX_BIN, NGINX_CONF, startNginx } = nginxSupport;
+const { hardFileLimit, NGINX_BIN, NGINX_CONF, startNginx } = nginxSupport;
 type RunningNginx = import('../support/nginx.js').RunningNginx;
 /** nginx's workers: one per core, as `worker_processes auto` in deploy/nginx.conf. */
 const NGINX_WORKERS = os.availableParallelism();

@@ -107,14 +107,8 @@ function describe(r: RunResult): string[] {
       .join('; ')}`,
     `  checks of decoded states: ${r.checks.ok} ok, ${r.checks.failed} failed; rejected turns ${JSON.stringify(r.rejected)}; games finished ${r.gamesFinished}`,
   ];
-  const own = ([name, h]: [string, HistogramWindow | null]) =>
-    h ? [`${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})`] : [];
-  const mine = (
-    [
-      ['turn → patch', s.own.turnToPatch],
-      ['store append', s.own.storeAppend],
-    ] as [string, HistogramWindow | null][]
-  ).flatMap(own);
+  const figure = (name: string, h: HistogramWindow | null) => (h ? `${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})` : null);
+  const mine = [figure('turn → patch', s.own.turnToPatch), figure('store append', s.own.storeAppend)].filter((f) => f !== null);
   if (mine.length > 0) lines.splice(3, 0, `  the server's own /metrics: ${mine.join('; ')}`);
   for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
   return lines;

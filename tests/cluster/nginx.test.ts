@@ -6,7 +6,7 @@
  * Skips locally without nginx, redis-server or PostgreSQL; fails under CI=true.
  */
 import { quietSdkWarnings, seeded } from '../server/helpers.js';
-import { freePort } from '../server/processes.js';
+import { freePort } from '../support/ports.js';
 import { NGINX_BIN, requireBinary, type RunningNginx, startNginx } from '../support/nginx.js';
 import { clusterAvailable, finish, leaveAll, playTurns, reclaim, seatTable, TestCluster, view } from './support.js';
 

@@ -10,7 +10,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { freePort, NGINX_BIN, type RunningNginx, startNginx } from '../support/nginx.js';
+import { NGINX_BIN, type RunningNginx, startNginx } from '../support/nginx.js';
+import { freePort } from '../support/ports.js';
 
 const AVAILABLE = existsSync(NGINX_BIN);
 if (!AVAILABLE && process.env.CI === 'true') throw new Error(`nginx is required under CI (${NGINX_BIN})`);

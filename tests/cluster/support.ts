@@ -11,7 +11,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'colyseus.js';
 import { holder, type State, TestClient } from '../server/helpers.js';
-import { freePort, ServerProcess } from '../server/processes.js';
+import { ServerProcess } from '../server/processes.js';
+import { freePort } from '../support/ports.js';
 
 export { playTurns } from '../server/durability.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL, type TestDatabase } from '../store/helpers.js';

@@ -17,7 +17,6 @@ import { DEFAULT_CLUSTER } from '../../server/src/cluster/config.js';
 import { quietSdkWarnings, randomTurnFor, seeded, startServer, TestClient, type State } from '../server/helpers.js';
 import {
   checkConf,
-  freePort,
   nginxDir,
   NGINX_BIN,
   NGINX_CONF,
@@ -27,6 +26,7 @@ import {
   type RunningNginx,
   startNginx,
 } from '../support/nginx.js';
+import { freePort } from '../support/ports.js';
 
 quietSdkWarnings();
 

@@ -8,13 +8,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
-import { freePort } from '../support/ports.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
-
-/** The tests' one way to choose a port for a server (`support/ports.ts`). */
-export { freePort };
 
 /** A temporary directory for a test's SQLite file. */
 export function tempDataDir(): string {

@@ -10,7 +10,8 @@ import { DEFAULT_SQLITE_FILE } from '../../server/src/store/open.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { sdkAt } from './durability.js';
 import { quietSdkWarnings, type State, TestClient } from './helpers.js';
-import { freePort, ServerProcess, tempDataDir } from './processes.js';
+import { ServerProcess, tempDataDir } from './processes.js';
+import { freePort } from '../support/ports.js';
 
 jest.setTimeout(60_000);
 beforeAll(() => quietSdkWarnings());

@@ -9,7 +9,8 @@ import { Client } from 'colyseus.js';
 import { fenOf, holder, quietSdkWarnings, seeded, type State, TestClient } from './helpers.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL } from '../store/helpers.js';
 import { playTurns, sendUntilAnswered } from './durability.js';
-import { freePort, ServerProcess, tempDataDir } from './processes.js';
+import { ServerProcess, tempDataDir } from './processes.js';
+import { freePort } from '../support/ports.js';
 
 const PG = isPgReachable();
 if (!PG) {

@@ -13,7 +13,8 @@
  * At least 20 restarts per run.
  */
 import { fenOf, seeded, quietSdkWarnings, holder, randomTurnFor, type TestClient } from './helpers.js';
-import { freePort, ServerProcess, tempDataDir } from './processes.js';
+import { ServerProcess, tempDataDir } from './processes.js';
+import { freePort } from '../support/ports.js';
 import { historyTexts, pauseProcess, movesSeen, rejoin, rulesFrom, seatedTable, sendUntilAnswered, simulate, sleep, type Table } from './durability.js';
 
 jest.setTimeout(90_000);

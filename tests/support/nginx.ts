@@ -30,9 +30,6 @@ export function requireBinary(bin: string, what: string, file: string): boolean 
   return false;
 }
 
-/** The tests' one way to choose a port for a server (`support/ports.ts`). */
-export { freePort };
-
 /** Where the rendered config sends its traffic. */
 export interface LoopbackRouting {
   /** nginx's port on 127.0.0.1. */
