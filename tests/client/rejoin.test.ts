@@ -31,6 +31,8 @@ describe('close codes', () => {
   test.each([
     [CLOSE_CODES.serverRestart, true, 'restart'],
     [CLOSE_CODES.fenced, true, 'restart'],
+    [CLOSE_CODES.roomFault, true, 'restart'],
+    [CLOSE_CODES.roomFault, false, 'restart'],
     [CLOSE_CODES.serverRestart, false, 'restart'],
     [4000, true, 'final'],
     [4000, false, 'moved'],
@@ -40,8 +42,8 @@ describe('close codes', () => {
   ])('close %i (seat held: %s) → %s', (code, held, action) => {
     expect(closeAction(code, held)).toBe(action);
   });
-  test('the restart codes are 4100 and 4102', () => {
-    expect([CLOSE_CODES.serverRestart, CLOSE_CODES.fenced]).toEqual([4100, 4102]);
+  test('the restart codes are 4100, 4101 and 4102', () => {
+    expect([CLOSE_CODES.serverRestart, CLOSE_CODES.roomFault, CLOSE_CODES.fenced]).toEqual([4100, 4101, 4102]);
   });
 });
 

@@ -12,14 +12,14 @@ export type CloseAction =
   | 'final'
   /** Our seat went to another device (4000 after `seat_lost`): come back as a spectator. */
   | 'moved'
-  /** The server is restarting, or another process took the game: come back by ourselves. */
+  /** The server is restarting, the room closed after an internal error, or another process took the game: come back by ourselves. */
   | 'restart'
   /** The socket dropped: retry with backoff. */
   | 'retry';
 
 /** The action after a close with `code`; `seatHeld` is false once the seat was taken elsewhere. */
 export function closeAction(code: number, seatHeld: boolean): CloseAction {
-  if (code === CLOSE_CODES.serverRestart || code === CLOSE_CODES.fenced) return 'restart';
+  if (code === CLOSE_CODES.serverRestart || code === CLOSE_CODES.roomFault || code === CLOSE_CODES.fenced) return 'restart';
   if (code === 4000) return seatHeld ? 'final' : 'moved';
   if (code === 1000) return 'final';
   return 'retry';

@@ -21,10 +21,12 @@ export const JOIN_ERROR_CODES = [
 
 /**
  * Close codes the server uses besides Colyseus's own: `serverRestart` (the process is stopping:
- * reconnect, and rejoin with the seat key if the room is gone), `fenced` (another process took the
- * game over: rejoin by code). 4000 is Colyseus's voluntary leave and is never used for these.
+ * reconnect, and rejoin with the seat key if the room is gone), `roomFault` (the room hit an
+ * internal error and closed; its game re-opens from the log: rejoin by code with the seat key),
+ * `fenced` (another process took the game over: rejoin by code). 4000 is Colyseus's voluntary
+ * leave and is never used for these.
  */
-export const CLOSE_CODES = Object.freeze({ serverRestart: 4100, fenced: 4102 });
+export const CLOSE_CODES = Object.freeze({ serverRestart: 4100, roomFault: 4101, fenced: 4102 });
 /** Why the room refused a join or a create. */
 export type JoinErrorCode = (typeof JOIN_ERROR_CODES)[number];
 
