@@ -39,6 +39,8 @@ export interface Metrics {
   observeAppend(ms: number): void;
   /** A failed append to the game log (`fenced`, `unavailable`...). */
   appendFailed(kind: string): void;
+  /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
+  fault(where: string): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;
 }
@@ -85,6 +87,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     registers,
   });
+  const faults = new Counter({
+    name: 'djambi_room_faults_total',
+    help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
+    labelNames: ['where'],
+    registers,
+  });
   return {
     registry,
     turnAccepted: (n = 1) => turns.inc(n),
@@ -92,6 +100,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeTurnToPatch: (ms) => turnToPatch.observe(ms / 1000),
     observeAppend: (ms) => append.observe(ms / 1000),
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
+    fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),
   };
 }

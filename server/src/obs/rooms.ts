@@ -46,6 +46,12 @@ export function loggedRoom(Base: typeof DjambiRoom, log: Logger): typeof DjambiR
       await super.onLeave(client, consented);
     }
 
+    /** The error with its stack and where it was thrown; never the message that caused it (it may be private). */
+    protected override reportFault(error: unknown, where: string): void {
+      this.roomLog.error({ err: error, where }, 'internal error: the room closes and its game re-opens from the log');
+      this.settings.metrics?.fault(where);
+    }
+
     override onBeforeShutdown(): void {
       this.roomLog.info({ clients: this.clients.length }, 'process stopping: clients told to come back');
       super.onBeforeShutdown();

@@ -8,12 +8,12 @@
  * fence, dispose), `dispatch` (message → handler → intent), `pipeline` (intent → journal →
  * publish), `timers`, and `bots` (the computer players' driver). No game or press rule lives here.
  */
-import { type AuthContext, type Client, type Deferred, matchMaker } from '@colyseus/core';
+import { type AuthContext, type Client, type Deferred, matchMaker, type RoomException, ServerError } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
 import type { Match } from '../match/match.js';
 import { arrive } from './arrivals.js';
 import type { BotDriver } from './bots.js';
-import { closeFenced, closeForRestart, release } from './closing.js';
+import { closeAfterFault, closeFenced, closeForRestart, release } from './closing.js';
 import type { Connections } from './connections.js';
 import { depart } from './departures.js';
 import { handlerContext, listen } from './dispatch.js';
@@ -67,6 +67,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   readonly rematch: Rematch = new Rematch(this, (intent, taken) => this.pipeline.step(intent, undefined, intent.type, undefined, taken));
   private createdAt = 0;
   private everJoined = false;
+  /** The room hit an internal error and is closing (`fault`). */
+  private faulted = false;
   private readonly patchMs = PATCH_MS + Math.floor(Math.random() * PATCH_SPREAD_MS);
   /** The flag timer and the idle timer (plain timers: an empty room runs no patch interval). */
   private readonly alarms = new Alarms({
@@ -75,9 +77,10 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     empty: () => this.clients.length === 0 && this.reconnecting.size === 0,
     idleSeconds: () => idleLifetime(this.match.config.idleSeconds, this.settings.unjoinedSeconds, this.everJoined, this.match.phase === 'over'),
     expire: () => this.disconnect().catch(() => undefined),
+    fault: (e) => this.fault(e, 'timer'),
   });
 
-  private get settings(): DjambiRoomSettings {
+  protected get settings(): DjambiRoomSettings {
     return (this.constructor as typeof DjambiRoom).settings;
   }
 
@@ -122,6 +125,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       commit: (listing) => this.commit(listing),
       fenced: () => closeFenced(this),
       holdFor: (client, seconds) => this.holdFor(client, seconds),
+      fault: (e) => this.fault(e, 'intent'),
     });
     ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
   }
@@ -174,7 +178,45 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     this.clientsChanged();
-    await depart(this.port, client, consented);
+    // A faulted room records no departures: it is closing, and its game re-opens from the log.
+    if (!this.faulted) await depart(this.port, client, consented);
+  }
+
+  /**
+   * Colyseus 0.16 calls this, once it is defined, for a throw in what it wraps: message handlers,
+   * clock timers and the lifecycle (onCreate, onAuth, onJoin and onLeave rethrow to their caller
+   * after it, which refuses that join or logs that leave).
+   */
+  override onUncaughtException(error: RoomException<this>, methodName: string): void {
+    const cause = error.cause ?? error;
+    // A refused join (or create) throws a `ServerError` on purpose: its caller answers it, no bug.
+    if (cause instanceof ServerError) return;
+    this.fault(cause, methodName);
+  }
+
+  protected frameFault(error: unknown): void {
+    this.fault(error, 'frame');
+  }
+
+  /**
+   * A bug thrown inside the room (`where`: the method, `intent`, `timer`, `frame`). It is logged
+   * and counted, and nothing else in the process is touched. Then the room closes
+   * (`closeAfterFault`): its memory may be inconsistent, its log is not, and its clients rejoin by
+   * code with their seat keys, which re-opens the game from the log. A throw in onCreate (the
+   * create is refused) or onDispose (the room is going) is only logged; so is any throw in a room
+   * without a store, which could not re-open its game.
+   */
+  fault(error: unknown, where: string): void {
+    this.reportFault(error, where);
+    if (this.faulted || where === 'onCreate' || where === 'onDispose' || !this.settings.store) return;
+    this.faulted = true;
+    closeAfterFault(this);
+  }
+
+  /** Logs a fault (the error and where; never a message's payload) and counts it. */
+  protected reportFault(error: unknown, where: string): void {
+    console.error(`[djambi ${this.code}] internal error in ${where}:`, error);
+    this.settings.metrics?.fault(where);
   }
 
   /** The process is stopping (SIGTERM): see `closeForRestart`. */

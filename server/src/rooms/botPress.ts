@@ -68,7 +68,7 @@ export class BotPress {
       if (remembered) this.say(me, remembered, true);
       for (const pact of match.press.pacts.viewsFor(me as MemberId)) {
         if (pact.status !== 'proposed' || pact.accepted.includes(me) || !this.first(`pact:${pact.id}:${me}`)) continue;
-        void this.answerPact(position, me, seat.bot, pact, betrayals);
+        this.answerPact(position, me, seat.bot, pact, betrayals).catch(this.port.fault);
       }
     }
   }

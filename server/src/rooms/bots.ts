@@ -50,6 +50,8 @@ export interface BotRoomPort {
   readonly now: () => number;
   /** Seed of the room's decisions (derived from its code). */
   readonly seed: number;
+  /** A bug thrown while the bots played (the room closes and re-opens from the log: see `DjambiRoom.fault`). */
+  readonly fault: (error: unknown) => void;
 }
 
 /** What the bots of a room did (for tests and monitoring). */
@@ -170,17 +172,17 @@ export class BotDriver {
     const level = this.levelOf(match, colour);
     if (level) {
       this.thinking = version;
-      void this.play(match, colour, level, version, false);
+      this.play(match, colour, level, version, false).catch(this.port.fault);
       return;
     }
     const due = this.standInDue(match, colour);
     if (due === 0) {
       this.thinking = version;
-      void this.play(match, colour, STAND_IN_LEVEL, version, true);
+      this.play(match, colour, STAND_IN_LEVEL, version, true).catch(this.port.fault);
     } else if (due !== null) {
       this.wake = setTimeout(() => {
         this.wake = null;
-        this.afterCommit();
+        this.guarded(() => this.afterCommit());
       }, due);
     }
   }
@@ -201,6 +203,15 @@ export class BotDriver {
   private stillAbsent(colour: Colour): boolean {
     const presence = this.port.links.of(colour).presence;
     return presence !== 'connected';
+  }
+
+  /** Runs a timer's work; a throw goes to the room's fault handler instead of the process. */
+  private guarded(work: () => void): void {
+    try {
+      work();
+    } catch (e) {
+      this.port.fault(e);
+    }
   }
 
   private clearWake(): void {
@@ -241,7 +252,7 @@ export class BotDriver {
       this.timer = setTimeout(() => {
         this.timer = null;
         if (this.thinking === version) this.thinking = -1;
-        this.afterCommit();
+        this.guarded(() => this.afterCommit());
       }, 1000);
     }
   }
@@ -381,13 +392,26 @@ export function botConfigOf(options: unknown): NonNullable<RoomConfig['bots']> {
 }
 
 /** The bot driver of a room with this journal, links and pipeline (its seed from the room's code). */
-export function roomBots(journal: Journal, links: Connections, pipeline: Pipeline, now: () => number, settings: BotSettings): BotDriver {
+export function roomBots(
+  journal: Journal,
+  links: Connections,
+  pipeline: Pipeline,
+  now: () => number,
+  settings: BotSettings,
+  fault: (error: unknown) => void,
+): BotDriver {
   const port: BotRoomPort = {
     match: () => journal.match,
     links,
-    submit: (intent, refused) => pipeline.step(intent, undefined, intent.type, refused),
+    // Never rejects: a bug while publishing goes to the room's fault handler (the bot's intent is then lost with the room).
+    submit: (intent, refused) =>
+      pipeline.step(intent, undefined, intent.type, refused).catch((e: unknown) => {
+        fault(e);
+        return null;
+      }),
     now,
     seed: seedOfCode(journal.code),
+    fault,
   };
   return new BotDriver(port, settings);
 }

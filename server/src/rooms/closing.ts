@@ -4,7 +4,7 @@
  */
 import type { Presence } from '@colyseus/core';
 import { releaseCode } from './codes.js';
-import { CLOSE_FENCED, CLOSE_RESTART } from './persistence.js';
+import { CLOSE_FAULT, CLOSE_FENCED, CLOSE_RESTART } from './persistence.js';
 import type { Alarms } from './timers.js';
 
 /** What closing needs of a room: its code, and Colyseus's `broadcast` and `disconnect`. */
@@ -31,6 +31,19 @@ export function closeFenced(room: Closable): void {
   console.error(`[djambi ${room.code}] fenced: another process holds this game; closing this copy`);
   room.broadcast('server_moved', { code: room.code });
   room.disconnect(CLOSE_FENCED).catch(() => undefined);
+}
+
+/**
+ * The room hit an internal error (see `DjambiRoom.fault`): its clients are closed with
+ * `CLOSE_FAULT` and the room is disposed. Its memory may be inconsistent, but its log is not: the
+ * next join by code re-opens the game from the log, with every accepted event.
+ */
+export function closeAfterFault(room: Closable): void {
+  try {
+    room.disconnect(CLOSE_FAULT).catch(() => undefined);
+  } catch {
+    // Still in onCreate (Colyseus refuses to disconnect then): the create fails by itself.
+  }
 }
 
 /** What a room gives back when it goes (disposed, or its create failed): its timers, its code. */

@@ -40,6 +40,8 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
   protected abstract reservationGranted(sessionId: string, authData: unknown): void;
   /** Whether Colyseus may decode and dispatch this frame (the gate answers refusals itself). */
   protected abstract admitFrame(client: Client, frame: Frame): boolean;
+  /** A bug was thrown while a frame was handled (it would otherwise escape the socket's listener and end the process). */
+  protected abstract frameFault(error: unknown): void;
 
   protected override async _reserveSeat(
     sessionId: string,
@@ -64,6 +66,14 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
   }
 
   protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
+    try {
+      this.guardFrame(client, buffer);
+    } catch (e) {
+      this.frameFault(e);
+    }
+  }
+
+  private guardFrame(client: Client & { state?: number }, buffer: Buffer): void {
     if (!buffer || buffer.length === 0) return;
     const code = buffer[0];
     if (code !== Protocol.ROOM_DATA && code !== Protocol.ROOM_DATA_BYTES) {

@@ -82,6 +82,8 @@ export interface RoomHost {
   commit(listing: boolean): void;
   /** Another process holds the game: close the room (`closeFenced`). */
   fenced(): void;
+  /** A bug was thrown inside the room (`DjambiRoom.fault`). */
+  fault(error: unknown): void;
   /** Keeps a dropped connection's place for `seconds` (Colyseus's `allowReconnection`). */
   holdFor(client: Client, seconds: number): Deferred<Client>;
 }
@@ -127,6 +129,7 @@ export function assemble(
     now,
     commit,
     fenced: () => host.fenced(),
+    fault: (e) => host.fault(e),
     turnPatched: settings.metrics
       ? (ms) => {
           settings.metrics?.turnAccepted();
@@ -134,7 +137,7 @@ export function assemble(
         }
       : undefined,
   });
-  const bots = roomBots(journal, links, pipeline, now, settings.bots);
+  const bots = roomBots(journal, links, pipeline, now, settings.bots, (e) => host.fault(e));
   const port: RoomPort = { ...parts, outbox, door, pipeline, alarms, now, commit, holdFor: (client, seconds) => host.holdFor(client, seconds) };
   return { links, outbox, door, gate, pipeline, bots, port };
 }

@@ -8,6 +8,8 @@ import { joinError } from './join.js';
 export const CLOSE_FENCED = CLOSE_CODES.fenced;
 /** Close code of a room whose process is stopping (clients reconnect to it, or rejoin by key). */
 export const CLOSE_RESTART = CLOSE_CODES.serverRestart;
+/** Close code of a room that hit an internal error (clients rejoin by key; the game re-opens from the log). */
+export const CLOSE_FAULT = CLOSE_CODES.roomFault;
 
 /** The create options server code uses to re-open a stored game (`{ restore: { code, token } }`). */
 export function restoreOptions(code: string, token: string): { restore: { code: string; token: string } } {

@@ -21,6 +21,8 @@ export interface PipelineHooks {
   commit(listing: boolean): void;
   /** Another process appended to this game's log: close this copy. */
   fenced(): void;
+  /** A bug was thrown on the way (see `DjambiRoom.fault`): nothing thrown from `act` reaches its caller. */
+  fault(error: unknown): void;
   /** A turn was accepted and took `ms` from its arrival to its patch (the process's metrics). */
   turnPatched?(ms: number): void;
 }
@@ -35,13 +37,20 @@ export class Pipeline {
     private readonly hooks: PipelineHooks,
   ) {}
 
-  /** Applies an intent to the match and publishes what happened; a refusal goes to `client`. */
+  /**
+   * Applies an intent to the match and publishes what happened; a refusal goes to `client`. Never
+   * throws and never leaves a rejected promise: a bug on the way goes to the room's `fault`.
+   */
   act(intent: Intent, client?: Client, type: string = intent.type): void {
-    const arrived = this.arrival(intent);
-    // In this call when the journal can (most turns): no promise, no microtask before the patch.
-    const entry = this.journal.submitNow(intent);
-    if (entry === null) void this.step(intent, client, type);
-    else this.settle(entry, arrived, type, client);
+    try {
+      const arrived = this.arrival(intent);
+      // In this call when the journal can (most turns): no promise, no microtask before the patch.
+      const entry = this.journal.submitNow(intent);
+      if (entry === null) this.step(intent, client, type).catch(this.hooks.fault);
+      else this.settle(entry, arrived, type, client);
+    } catch (e) {
+      this.hooks.fault(e);
+    }
   }
 
   /**

@@ -74,6 +74,8 @@ export interface RoomMetrics {
   turnAccepted(): void;
   /** From a turn's arrival to the patch that shows it, in ms. */
   observeTurnToPatch(ms: number): void;
+  /** A room hit an internal error in `where` (see `DjambiRoom.fault`). */
+  fault(where: string): void;
 }
 
 /** Defaults of the room settings (see `createServer`). */

@@ -12,12 +12,19 @@ export type Cancel = () => void;
 export class RoomTimers {
   private readonly handles = new Set<NodeJS.Timeout>();
 
+  /** `fault`: where a timer's throw goes (the room's fault handler), never to the process. */
+  constructor(private readonly fault: (error: unknown) => void) {}
+
   /** Calls `fn` once after `ms` milliseconds (clamped to what Node timers accept). */
   later(ms: number, fn: () => void): Cancel {
     const handle = setTimeout(
       () => {
         this.handles.delete(handle);
-        fn();
+        try {
+          fn();
+        } catch (e) {
+          this.fault(e);
+        }
       },
       Math.min(Math.max(0, ms), 2 ** 31 - 1),
     );
@@ -74,15 +81,21 @@ export interface AlarmHooks {
   idleSeconds(): number;
   /** Closes the room (empty for its idle lifetime). */
   expire(): void;
+  /** A timer threw (see `DjambiRoom.fault`). */
+  fault(error: unknown): void;
 }
 
 /** The two timers of a room that call back into it: the flag timer and the idle timer. */
 export class Alarms {
-  private readonly timers = new RoomTimers();
-  private readonly flagTimer = new TimerSlot(this.timers);
-  private readonly idleTimer = new TimerSlot(this.timers);
+  private readonly timers: RoomTimers;
+  private readonly flagTimer: TimerSlot;
+  private readonly idleTimer: TimerSlot;
 
-  constructor(private readonly hooks: AlarmHooks) {}
+  constructor(private readonly hooks: AlarmHooks) {
+    this.timers = new RoomTimers(hooks.fault);
+    this.flagTimer = new TimerSlot(this.timers);
+    this.idleTimer = new TimerSlot(this.timers);
+  }
 
   /** (Re)schedules the flag timer: it fires when the running clock runs out and asks the match to check. */
   scheduleFlag(): void {
