@@ -86,6 +86,25 @@ export class ServerProcess {
     return result;
   }
 
+  /** Sends `signal` to the running process without waiting for anything. */
+  signal(signal: NodeJS.Signals): void {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error('no running server process');
+    child.kill(signal);
+  }
+
+  /** The next exit of the running process (call before what makes it exit). */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.child;
+    if (!child) return Promise.reject(new Error('no running server process'));
+    return new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.child = null;
+        resolve({ code, signal });
+      }),
+    );
+  }
+
   /** Kills a process still running (test teardown). */
   async stop(): Promise<void> {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) await this.kill('SIGKILL');

@@ -47,9 +47,8 @@ export function loggedRoom(Base: typeof DjambiRoom, log: Logger): typeof DjambiR
     }
 
     /** The error with its stack and where it was thrown; never the message that caused it (it may be private). */
-    protected override reportFault(error: unknown, where: string): void {
+    protected override logFault(error: unknown, where: string): void {
       this.roomLog.error({ err: error, where }, 'internal error: the room closes and its game re-opens from the log');
-      this.settings.metrics?.fault(where);
     }
 
     override onBeforeShutdown(): void {

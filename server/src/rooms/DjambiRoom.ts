@@ -80,7 +80,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     fault: (e) => this.fault(e, 'timer'),
   });
 
-  protected get settings(): DjambiRoomSettings {
+  private get settings(): DjambiRoomSettings {
     return (this.constructor as typeof DjambiRoom).settings;
   }
 
@@ -207,16 +207,16 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
    * without a store, which could not re-open its game.
    */
   fault(error: unknown, where: string): void {
-    this.reportFault(error, where);
+    this.settings.metrics?.fault(where);
+    this.logFault(error, where);
     if (this.faulted || where === 'onCreate' || where === 'onDispose' || !this.settings.store) return;
     this.faulted = true;
     closeAfterFault(this);
   }
 
-  /** Logs a fault (the error and where; never a message's payload) and counts it. */
-  protected reportFault(error: unknown, where: string): void {
+  /** Logs a fault: the error and where, never a message's payload (`obs/rooms.ts` logs it as JSON). */
+  protected logFault(error: unknown, where: string): void {
     console.error(`[djambi ${this.code}] internal error in ${where}:`, error);
-    this.settings.metrics?.fault(where);
   }
 
   /** The process is stopping (SIGTERM): see `closeForRestart`. */
