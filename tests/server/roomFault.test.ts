@@ -112,6 +112,14 @@ function matchMakerHas(code: string): boolean {
   }
 }
 
+/** A started game with one turn played, its seeded turns, and the fault count of `where` so far. */
+async function gameBeforeFault(seed: number, where: string) {
+  const random = seeded(seed);
+  const game = await started();
+  const v1 = await playOne(game.players, game.all, random);
+  return { random, game, v1, before: await faults(where) };
+}
+
 describe('a bug inside one room', () => {
   let other: { players: TestClient[]; all: TestClient[]; code: string };
   beforeAll(async () => {
@@ -122,10 +130,7 @@ describe('a bug inside one room', () => {
   });
 
   test('while publishing an accepted turn: the turn was saved, the room closes with 4101 and re-opens from the log', async () => {
-    const random = seeded(11);
-    const game = await started();
-    const v1 = await playOne(game.players, game.all, random);
-    const before = await faults('intent');
+    const { random, game, v1, before } = await gameBeforeFault(11, 'intent');
     // The turn is judged and saved, then publishing it throws.
     throwOnce(roomOf(game.code) as unknown as Record<string, unknown>, 'commit', 'injected: publish');
     const s = game.players[0].state as State;
@@ -146,10 +151,7 @@ describe('a bug inside one room', () => {
   });
 
   test('in a message handler, before the journal: nothing is saved, and the secret text is not logged', async () => {
-    const random = seeded(12);
-    const game = await started();
-    const v1 = await playOne(game.players, game.all, random);
-    const before = await faults('onMessage');
+    const { random, game, v1, before } = await gameBeforeFault(12, 'onMessage');
     // The pipeline's `act` (the room's dispatch calls it for every message) throws once.
     throwOnce((roomOf(game.code) as unknown as { pipeline: Record<string, unknown> }).pipeline, 'act', 'injected: handler');
     const secret = 'meet me at dawn, betray Blue';
@@ -175,10 +177,7 @@ describe('a bug inside one room', () => {
   });
 
   test('in the frame gate: the room closes with 4101, nothing is lost', async () => {
-    const random = seeded(13);
-    const game = await started();
-    const v1 = await playOne(game.players, game.all, random);
-    const before = await faults('frame');
+    const { random, game, v1, before } = await gameBeforeFault(13, 'frame');
     throwOnce((roomOf(game.code) as unknown as { gate: Record<string, unknown> }).gate, 'admit', 'injected: gate');
     game.players[1].room.send('ready', {});
     await closedAlone(game.all, game.code, other, random);
