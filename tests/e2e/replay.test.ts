@@ -2,7 +2,8 @@
  * Durable games in Chromium: a short game is played to its end through the real server (with a
  * store), its room is disposed, and then `/g/CODE` still shows the finished game, and
  * `/g/CODE/replay#ply=3` opens at move 3 and steps with the keyboard. `/replay` imports a pasted
- * record, and a malformed one shows an error with its line and column. Last, a server restart:
+ * record, and a malformed one shows an error with its line and column. A room that hit a bug
+ * (close code 4101) comes back by itself. Last, a server restart:
  * the page says so and comes back by itself.
  */
 import { mkdtempSync } from 'node:fs';
@@ -216,6 +217,31 @@ describeBrowser('finished games stay readable; records import', () => {
     server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
     await waitState(p, `s.seat === '${seat}' && s.phase === 'waiting'`, 30000);
     await waitForText(p.locator('#net-banner'), /Reconnected/, 10000);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
+  test('a room that hit a bug: the page says the game is reopening and comes back by itself, seat kept', async () => {
+    const creator: TestClient = await createRoom(server, { name: 'host' });
+    const live = creator.state.code as string;
+    const fresh = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const p = await fresh.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    await p.goto(`${server.url}/g/${live}`);
+    await waitReady(p);
+    await p.fill('#player-name', 'Browser');
+    await p.click('#take-seat');
+    await waitState(p, 's.seat !== null');
+    const seat = (await pageState(p)).seat;
+    await leaveAll([creator]);
+    // What a bug inside the room does (tests/server/roomFault.test.ts injects real ones): close code 4101.
+    const room = matchMaker.getLocalRoomById(live) as unknown as { fault(e: unknown, where: string): void };
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    room.fault(new Error('injected'), 'intent');
+    await waitForText(p.locator('#net-banner'), /game is reopening/);
+    await waitState(p, `s.seat === '${seat}' && s.phase === 'waiting'`, 30000);
+    await waitForText(p.locator('#net-banner'), /Reconnected/, 10000);
+    quiet.mockRestore();
     await fresh.close();
     expect(errors).toEqual([]);
   });

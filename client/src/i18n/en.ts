@@ -230,6 +230,8 @@ export const en = {
     reconnectingNow: 'Reconnecting…',
     /** The server said it restarts (or the game moved to another server): not an error. */
     restarting: 'The server is restarting, reconnecting…',
+    /** The room closed after an internal error (close code 4101): its game re-opens from the log. */
+    reopening: 'The game is reopening after a server error, reconnecting…',
     reconnected: 'Reconnected.',
     notSent: 'Not connected: that was not sent. Try again when the connection is back.',
     retryNow: 'Retry now',

@@ -303,6 +303,7 @@ export const es: Strings = {
     reconnecting: (s) => `Conexión perdida. Reintento en ${s} s…`,
     reconnectingNow: 'Reconectando…',
     restarting: 'El servidor se está reiniciando, reconectando…',
+    reopening: 'La partida se está reabriendo tras un error del servidor, reconectando…',
     reconnected: 'Reconectado.',
     notSent: 'Sin conexión: no se envió. Inténtalo de nuevo cuando vuelva la conexión.',
     retryNow: 'Reintentar ahora',

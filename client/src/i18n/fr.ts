@@ -308,6 +308,7 @@ export const fr: Strings = {
     reconnecting: (s) => `Connexion perdue. Nouvel essai dans ${s} s…`,
     reconnectingNow: 'Reconnexion…',
     restarting: 'Le serveur redémarre, reconnexion…',
+    reopening: 'La partie rouvre après une erreur du serveur, reconnexion…',
     reconnected: 'Reconnecté.',
     notSent: 'Pas de connexion : rien n’a été envoyé. Réessayez quand la connexion sera revenue.',
     retryNow: 'Réessayer',

@@ -306,6 +306,7 @@ export const ko: Strings = {
     reconnecting: (s) => `연결이 끊겼습니다. ${s}초 후 다시 시도…`,
     reconnectingNow: '다시 연결하는 중…',
     restarting: '서버가 다시 시작하는 중입니다. 다시 연결하는 중…',
+    reopening: '서버 오류로 게임을 다시 여는 중입니다. 다시 연결하는 중…',
     reconnected: '다시 연결되었습니다.',
     notSent: '연결되지 않아 보내지 못했습니다. 연결이 돌아오면 다시 시도하세요.',
     retryNow: '지금 다시 시도',

@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import {
+  CLOSE_CODES,
   check,
   type AnySchema,
   type Colour,
@@ -28,6 +29,12 @@ import { closeAction, rejoin } from './rejoin.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 
 /**
+ * Why the page comes back by itself: the server is restarting (or another process took the game:
+ * `server`), or the room closed after an internal error and its game re-opens (`room`).
+ */
+export type Restart = 'server' | 'room';
+
+/**
  * The state of the socket, for the reconnection banner. `connected` is reported each time a
  * room object is attached (the first join and every reconnection): intents may be sent again.
  */
@@ -39,10 +46,10 @@ export type LinkState =
       readonly retryAt: number;
       readonly attempt: number;
       readonly offline: boolean;
-      /** The server said it is restarting (or the game moved to another process). */
-      readonly restart?: boolean;
+      /** Why the page comes back by itself, if the server said (see `Restart`). */
+      readonly restart?: Restart;
     }
-  | { readonly kind: 'retrying'; readonly attempt: number; readonly restart?: boolean }
+  | { readonly kind: 'retrying'; readonly attempt: number; readonly restart?: Restart }
   /** The server is restarting (`server_restart`): the page comes back by itself. */
   | { readonly kind: 'restarting' }
   | { readonly kind: 'failed'; readonly reason: string }
@@ -112,7 +119,7 @@ export class GameConnection {
   /** Token of the dropped connection: `client.reconnect` may bridge a short drop with it. */
   private reconnectToken: string | null = null;
   /** The server said it restarts: the banner says so until the room is back. */
-  private restarting = false;
+  private restarting: Restart | undefined = undefined;
   /** The last `seat_lost` said the host removed us. */
   private removed = false;
   private readonly onOffline = (): void => this.dropped();
@@ -243,7 +250,7 @@ export class GameConnection {
   private attach(room: Room): void {
     this.room = room;
     this.attempt = 0;
-    this.restarting = false;
+    this.restarting = undefined;
     room.onStateChange((state: unknown) => {
       if (this.room !== room) return;
       const json = (state as { toJSON?: () => unknown }).toJSON?.() ?? state;
@@ -284,7 +291,7 @@ export class GameConnection {
     }
     room.onMessage('server_restart', () => {
       if (this.room !== room) return;
-      this.restarting = true;
+      this.restarting = 'server';
       this.events.link({ kind: 'restarting' });
     });
     room.onMessage('*', () => undefined);
@@ -306,7 +313,8 @@ export class GameConnection {
         return;
       }
       if (action === 'restart') {
-        this.restarting = true;
+        // 4101: the room hit an error and its game re-opens; 4100 and 4102: the server restarts, or another took the game.
+        this.restarting = code === CLOSE_CODES.roomFault ? 'room' : (this.restarting ?? 'server');
         this.attempt = 0;
       }
       this.reconnectToken = room.reconnectionToken;

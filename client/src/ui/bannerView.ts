@@ -6,10 +6,15 @@ import type { Colour, PressServerMessage, PressServerMessages } from '@djambi/sh
 import type { SessionView } from '../game/session.js';
 import { DrawWatch, TableWatcher } from '../game/table.js';
 import { S } from '../i18n/strings.js';
-import type { LinkState } from '../net/connection.js';
+import type { LinkState, Restart } from '../net/connection.js';
 import { SoundPlayer } from '../render/sound.js';
 import { h, replace } from './dom.js';
 import { pref } from './prefs.js';
+
+/** What the banner says while the page comes back by itself. */
+function restartText(why: Restart): string {
+  return why === 'room' ? S.net.reopening : S.net.restarting;
+}
 
 export class BannerView {
   readonly element = h('div', { id: 'net-banner', class: 'banner', role: 'status', hidden: true });
@@ -23,12 +28,12 @@ export class BannerView {
         this.show(S.net.restarting, false);
         break;
       case 'waiting':
-        if (l.restart && !l.offline) this.show(S.net.restarting, true);
+        if (l.restart && !l.offline) this.show(restartText(l.restart), true);
         else if (l.offline) this.show(S.net.offline, true);
         else this.show(S.net.reconnecting(Math.max(0, Math.ceil((l.retryAt - Date.now()) / 1000))), true);
         break;
       case 'retrying':
-        this.show(l.restart ? S.net.restarting : S.net.reconnectingNow, false);
+        this.show(l.restart ? restartText(l.restart) : S.net.reconnectingNow, false);
         break;
       case 'failed':
         this.show(S.net.gaveUp, false);
