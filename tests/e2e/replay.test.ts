@@ -195,7 +195,8 @@ describeBrowser('finished games stay readable; records import', () => {
     expect(await page.locator(`#your-games a[href="/g/${code}"]`).count()).toBe(1);
   });
 
-  test('a server restart: the page says so and comes back by itself, seat kept', async () => {
+  /** A new room (its creator a colyseus.js client) with a seat taken in a fresh browser page. */
+  async function seatedPage(): Promise<{ creator: TestClient; live: string; fresh: BrowserContext; p: Page; seat: string }> {
     const creator: TestClient = await createRoom(server, { name: 'host' });
     const live = creator.state.code as string;
     const fresh = await browser.newContext({ viewport: { width: 1100, height: 760 } });
@@ -206,7 +207,11 @@ describeBrowser('finished games stay readable; records import', () => {
     await p.fill('#player-name', 'Browser');
     await p.click('#take-seat');
     await waitState(p, 's.seat !== null');
-    const seat = (await pageState(p)).seat;
+    return { creator, live, fresh, p, seat: (await pageState(p)).seat as string };
+  }
+
+  test('a server restart: the page says so and comes back by itself, seat kept', async () => {
+    const { creator, live, fresh, p, seat } = await seatedPage();
     const port = server.port;
     // What SIGTERM does: every room says `server_restart` and closes with 4100; then a new process.
     await leaveAll([creator]);
@@ -222,17 +227,7 @@ describeBrowser('finished games stay readable; records import', () => {
   });
 
   test('a room that hit a bug: the page says the game is reopening and comes back by itself, seat kept', async () => {
-    const creator: TestClient = await createRoom(server, { name: 'host' });
-    const live = creator.state.code as string;
-    const fresh = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-    const p = await fresh.newPage();
-    p.on('pageerror', (e) => errors.push(e.message));
-    await p.goto(`${server.url}/g/${live}`);
-    await waitReady(p);
-    await p.fill('#player-name', 'Browser');
-    await p.click('#take-seat');
-    await waitState(p, 's.seat !== null');
-    const seat = (await pageState(p)).seat;
+    const { creator, live, fresh, p, seat } = await seatedPage();
     await leaveAll([creator]);
     // What a bug inside the room does (tests/server/roomFault.test.ts injects real ones): close code 4101.
     const room = matchMaker.getLocalRoomById(live) as unknown as { fault(e: unknown, where: string): void };
