@@ -27,12 +27,16 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
+/** How a server process ended. */
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
 /** One server process. */
 export class ServerProcess {
   private child: ChildProcess | null = null;
   output = '';
-  /** Exit codes and signals of the processes this object started. */
-  readonly exits: { code: number | null; signal: NodeJS.Signals | null }[] = [];
 
   constructor(
     readonly port: number,
@@ -52,7 +56,6 @@ export class ServerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.on('exit', (code, signal) => this.exits.push({ code, signal }));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
       const onData = (chunk: Buffer) => {
@@ -74,16 +77,10 @@ export class ServerProcess {
   }
 
   /** Sends `signal` and waits for the process to exit. */
-  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error('no running server process');
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, sig) => resolve({ code, signal: sig })),
-    );
-    child.kill(signal);
-    const result = await exited;
-    this.child = null;
-    return result;
+  async kill(signal: NodeJS.Signals): Promise<Exit> {
+    const exited = this.exited();
+    this.signal(signal);
+    return exited;
   }
 
   /** Sends `signal` to the running process without waiting for anything. */
@@ -94,9 +91,9 @@ export class ServerProcess {
   }
 
   /** The next exit of the running process (call before what makes it exit). */
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  exited(): Promise<Exit> {
     const child = this.child;
-    if (!child) return Promise.reject(new Error('no running server process'));
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.reject(new Error('no running server process'));
     return new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         this.child = null;

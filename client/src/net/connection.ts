@@ -314,7 +314,7 @@ export class GameConnection {
       }
       if (action === 'restart') {
         // 4101: the room hit an error and its game re-opens; 4100 and 4102: the server restarts, or another took the game.
-        this.restarting = code === CLOSE_CODES.roomFault ? 'room' : (this.restarting ?? 'server');
+        this.restarting = code === CLOSE_CODES.roomFault ? 'room' : 'server';
         this.attempt = 0;
       }
       this.reconnectToken = room.reconnectionToken;
