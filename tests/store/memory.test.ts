@@ -57,7 +57,7 @@ class Handle implements GameStore {
 }
 
 const shared = new MemoryStore();
-storeContract('memory', { open: async () => new Handle(shared) });
+storeContract('memory', { open: async () => new Handle(shared), secondHost: true });
 
 test('a closed MemoryStore rejects with StoreUnavailable', async () => {
   const store = new MemoryStore();

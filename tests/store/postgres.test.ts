@@ -18,7 +18,7 @@ withPostgres('PostgreSQL store tests', () => {
     await db?.drop();
   });
 
-  storeContract('postgres', { open: () => PgStore.open({ connectionString: db.url }) });
+  storeContract('postgres', { open: () => PgStore.open({ connectionString: db.url }), secondHost: true });
 
   describe('postgres migrations', () => {
     test('stores opened concurrently on an empty database all migrate (advisory lock)', async () => {

@@ -3,22 +3,23 @@
  * everything, WAL and synchronous=NORMAL are set, migrations run once), and the journal's
  * synchronous path over it (saved and applied in the tick the intent is submitted in).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalPresence } from '@colyseus/core';
 import Database from 'better-sqlite3';
 import { Match } from '../../server/src/match/match.js';
 import { Journal } from '../../server/src/rooms/journal.js';
-import { FaultyStore, SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
+import { FaultyStore, Fenced, SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
 import { storeContract } from './contract.js';
 import { event, newCode, roomConfig } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'djambi-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-storeContract('sqlite', { open: async () => SqliteStore.open(join(dir, 'contract.sqlite')) });
+let contractFiles = 0;
+storeContract('sqlite', { open: async () => SqliteStore.open(join(dir, `contract-${++contractFiles}.sqlite`)), secondHost: false });
 
 describe('sqlite file', () => {
   test('reopening the file keeps games, events, summaries and the schema version', async () => {
@@ -60,26 +61,35 @@ describe('sqlite file', () => {
 
   test('checkpoints run in their own thread, never inside a commit; close folds the log into the file', async () => {
     const file = join(dir, 'checkpoints.sqlite');
-    const store = SqliteStore.open(file);
+    const fileBytes = () => statSync(file).size;
+    const walBytes = () => statSync(`${file}-wal`).size;
+    const appendMany = async (store: SqliteStore, code: string, from: number) => {
+      // Well past the 1,000 pages at which a commit would run SQLite's own checkpoint.
+      for (let seq = from; seq < from + 3000; seq++) await store.append(code, seq, event(seq, 'x'.repeat(1500)));
+      await store.load(code); // folds the pending events into SQLite
+    };
+    // The thread idle for an hour: whatever reaches the file was checkpointed by a commit.
+    const store = SqliteStore.open(file, { checkpointEveryMs: 3_600_000 });
     const db = (store as unknown as { db: Database.Database }).db;
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const code = newCode();
     await store.createGame(code, roomConfig('public'), 1);
-    const fileBytes = () => statSync(file).size;
-    const walBytes = () => statSync(`${file}-wal`).size;
     const before = fileBytes();
-    // Well past the 1,000 pages at which a commit would run SQLite's own checkpoint.
-    for (let seq = 1; seq <= 3000; seq++) await store.append(code, seq, event(seq, 'x'.repeat(1500)));
+    await appendMany(store, code, 1);
     expect(walBytes()).toBeGreaterThan(4096 * 1000);
     expect(fileBytes()).toBe(before); // no commit checkpointed
-    // The thread checkpoints within a second or so.
-    const deadline = Date.now() + 10_000;
-    while (fileBytes() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(fileBytes()).toBeGreaterThan(before);
     await store.close();
     expect(existsSync(`${file}-wal`) ? walBytes() : 0).toBe(0);
-    const reopened = SqliteStore.open(file);
-    expect((await reopened.load(code))?.events).toHaveLength(3000);
+    expect(fileBytes()).toBeGreaterThan(before + 4096 * 1000);
+
+    // The thread checkpoints by itself.
+    const reopened = SqliteStore.open(file, { checkpointEveryMs: 200 });
+    const folded = fileBytes();
+    await appendMany(reopened, code, 3001);
+    const deadline = Date.now() + 10_000;
+    while (fileBytes() === folded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fileBytes()).toBeGreaterThan(folded);
+    expect((await reopened.load(code))?.events).toHaveLength(6000);
     await reopened.close();
   });
 
@@ -97,24 +107,121 @@ describe('sqlite file', () => {
     expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
   });
 
-  test('a write the database refuses (read-only) rejects with StoreUnavailable', async () => {
+  test('a database that refuses writes (read-only): appends are refused from the first failed fold on, and none is lost', async () => {
     const store = SqliteStore.open(join(dir, 'readonly.sqlite'));
     const code = newCode();
     await store.createGame(code, roomConfig(), 1);
     const db = (store as unknown as { db: Database.Database }).db;
     db.pragma('query_only = ON');
-    const err = await store.append(code, 1, event(1)).catch((e: unknown) => e);
+    await expect(store.createGame(newCode(), roomConfig(), 1)).rejects.toBeInstanceOf(StoreUnavailable);
+    // Written to the pending file; the fold (here: the read's) fails.
+    await store.append(code, 1, event(1));
+    const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const read = await store.load(code).catch((e: unknown) => e);
+    quiet.mockRestore();
+    expect(read).toBeInstanceOf(StoreUnavailable);
+    expect((read as StoreUnavailable).cause).toMatchObject({ code: 'SQLITE_READONLY' });
+    // From then on every append is refused (it tries the fold first).
+    const err = await store.append(code, 2, event(2)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailable);
     expect((err as StoreUnavailable).cause).toMatchObject({ code: 'SQLITE_READONLY' });
-    await expect(store.createGame(newCode(), roomConfig(), 1)).rejects.toBeInstanceOf(StoreUnavailable);
-    expect((await store.load(code))!.events).toEqual([]);
     db.pragma('query_only = OFF');
-    await store.append(code, 1, event(1));
+    await store.append(code, 2, event(2));
+    expect((await store.load(code))!.events.map((e) => e.at)).toEqual([1, 2]);
     await store.close();
   });
 
   test('a database that cannot be opened throws at open', () => {
     expect(() => SqliteStore.open(join(dir, 'no-such-dir', 'x.sqlite'))).toThrow();
+  });
+});
+
+describe('one owner per file, and its pending events', () => {
+  /** Runs `script` in a child process with the store's module as argv[1] and `file` as argv[2]. */
+  const child = (script: string, file: string) =>
+    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, join(__dirname, '../../server/src/store/sqlite.ts'), file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  const line = (proc: ChildProcess) =>
+    new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      proc.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+      proc.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()));
+      proc.once('exit', (code) => reject(new Error(`child exited ${code}: ${stderr}`)));
+    });
+
+  test('a second store on the file is refused while the first is open, in this process or another', async () => {
+    const file = join(dir, 'owned.sqlite');
+    const a = SqliteStore.open(file);
+    expect(() => SqliteStore.open(file)).toThrow(StoreUnavailable);
+    expect(() => SqliteStore.open(file)).toThrow(/already open in this process/);
+    const other = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { SqliteStore } = await import(process.argv[1]);
+        try { SqliteStore.open(process.argv[2]); process.stdout.write('opened'); } catch (e) { process.stdout.write(e.name + ': ' + e.message); }`,
+        join(__dirname, '../../server/src/store/sqlite.ts'),
+        file,
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(other).toBe(
+      `StoreUnavailable: ${file} is in use by process ${process.pid}: one server process per SQLite file (several processes share PostgreSQL: DATABASE_URL=postgres://…)`,
+    );
+    await a.close();
+    expect(existsSync(`${file}.owner`)).toBe(false);
+    expect(existsSync(`${file}.pending`)).toBe(false);
+    const b = SqliteStore.open(file);
+    await b.close();
+  });
+
+  test('kill -9 of the owner: the next open takes the file over and folds in every event it had written', async () => {
+    const file = join(dir, 'killed.sqlite');
+    const code = newCode();
+    // Appends 50 events one by one (the last ones not folded yet), says so, and waits to be killed.
+    const proc = child(
+      `const { SqliteStore } = await import(process.argv[1]);
+       const store = SqliteStore.open(process.argv[2]);
+       await store.createGame('${code}', ${JSON.stringify(roomConfig())}, 1);
+       for (let seq = 1; seq <= 50; seq++) store.appendManySync('${code}', seq, [{ at: seq, intent: { type: 'chat', channel: 'all', text: 'm' + seq } }]);
+       process.stdout.write('appended\\n');
+       setInterval(() => undefined, 1000);`,
+      file,
+    );
+    expect(await line(proc)).toBe('appended');
+    expect(readFileSync(`${file}.pending`, 'utf8').split('\n')).toHaveLength(51); // 50 lines, none folded yet
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+    expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(String(proc.pid)); // left behind
+    const store = SqliteStore.open(file);
+    expect((await store.load(code))!.events.map((e) => e.at)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    await store.append(code, 51, event(51)); // the fence knows the log's end
+    await expect(store.append(code, 51, event(52))).rejects.toBeInstanceOf(Fenced);
+    await store.close();
+  });
+
+  test('a last line without its newline (a write that never returned) is dropped; a damaged line refuses the open', async () => {
+    const file = join(dir, 'torn.sqlite');
+    const code = newCode();
+    const a = SqliteStore.open(file);
+    await a.createGame(code, roomConfig(), 1);
+    await a.close();
+    // As a crashed owner leaves them: two whole lines, then half of a third.
+    writeFileSync(
+      `${file}.pending`,
+      `["${code}",1,5,{"at":5,"intent":{"type":"leave"}}]\n["${code}",2,6,{"at":6,"intent":{"type":"leave"}}]\n["${code}",3,7,{"at":7,"in`,
+    );
+    const b = SqliteStore.open(file);
+    expect((await b.load(code))!.events.map((e) => e.at)).toEqual([5, 6]);
+    await b.close();
+    writeFileSync(`${file}.pending`, `not json\n`);
+    expect(() => SqliteStore.open(file)).toThrow(/line 1 is not a pending event/);
+    expect(existsSync(`${file}.owner`)).toBe(false); // a refused open releases the file
   });
 });
 

@@ -37,7 +37,8 @@ export class Checkpointer {
   static start(file: string, timeoutMs: number, everyMs = CHECKPOINT_EVERY_MS): Checkpointer | null {
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      const worker = new Worker(WORKER, { eval: true, workerData: { driver, file, timeoutMs, everyMs } });
+      // `execArgv: []`: not the parent's flags (under `--input-type=module` the eval'd code would be ESM).
+      const worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { driver, file, timeoutMs, everyMs } });
       worker.unref();
       worker.on('error', (e) => console.error('[djambi store] the WAL checkpoint thread stopped:', e));
       return new Checkpointer(worker);

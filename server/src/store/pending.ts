@@ -1,0 +1,139 @@
+/**
+ * What lets a SQLite file's appends cost one `write` each: the file has one owner process, and
+ * the owner writes each accepted event to a pending file beside it before anybody sees the event,
+ * then folds the pending events into SQLite in batches (`sqlite.ts`).
+ *
+ * - **The pending file** (`<file>.pending`): one JSON line per event, `[code, seq, at, event]`,
+ *   written with one positioned `write` (a process crash keeps what the kernel has; an OS crash
+ *   may lose the last events, as SQLite's WAL with `synchronous=NORMAL` may). A batch folded into
+ *   SQLite empties it. At open, the lines a crashed owner left are folded in first; a line without
+ *   its newline is a write that never returned (its event was never applied), and is dropped.
+ * - **The owner file** (`<file>.owner`): the owner's pid. A second store on the same file, in this
+ *   process or another live one, is refused at open: one server process per SQLite file (several
+ *   processes share PostgreSQL). The file of a dead owner (a `kill -9`) is taken over.
+ */
+import { closeSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { StoreUnavailable } from './types.js';
+
+/** One pending event, as the `events` table holds it. */
+export interface PendingEvent {
+  readonly code: string;
+  readonly seq: number;
+  readonly at: number;
+  readonly payload: string;
+}
+
+/** The pending file of one SQLite file, open for writing. */
+export class PendingFile {
+  /** Bytes of whole lines in the file: the next line is written there. */
+  private size = 0;
+
+  private constructor(private readonly fd: number) {}
+
+  /** The events a previous owner left in `path` (none when there is no file). */
+  static read(path: string): PendingEvent[] {
+    try {
+      return parseLines(path, readFileSync(path, 'utf8'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+  }
+
+  /** Creates `path` empty, for writing (read and fold in what it held first). */
+  static create(path: string): PendingFile {
+    return new PendingFile(openSync(path, 'w'));
+  }
+
+  /** Writes these events' lines after the last whole line; on failure nothing counts as written. */
+  write(events: readonly PendingEvent[]): void {
+    let text = '';
+    // The payload is JSON already: written as it is, not quoted again.
+    for (const e of events) text += `[${JSON.stringify(e.code)},${e.seq},${e.at},${e.payload}]\n`;
+    const bytes = Buffer.from(text);
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
+    // A failed or short write leaves at most a line without its newline past `size`: the next
+    // write covers it, and a reader drops it.
+    this.size += bytes.length;
+  }
+
+  /** Empties the file (its events are in SQLite). */
+  clear(): void {
+    ftruncateSync(this.fd, 0);
+    this.size = 0;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** The events of a pending file's text; a last line without its newline is dropped. */
+export function parseLines(path: string, text: string): PendingEvent[] {
+  const lines = text.split('\n');
+  lines.pop(); // after the last newline: empty, or a write that never returned
+  return lines.map((line, i) => {
+    try {
+      const [code, seq, at, event] = JSON.parse(line) as [unknown, unknown, unknown, unknown];
+      if (typeof code !== 'string' || !Number.isSafeInteger(seq) || typeof at !== 'number' || typeof event !== 'object' || event === null)
+        throw new Error('not [code, seq, at, event]');
+      return { code, seq: seq as number, at, payload: JSON.stringify(event) };
+    } catch (e) {
+      throw new StoreUnavailable(`${path}: line ${i + 1} is not a pending event (${(e as Error).message}); the file was changed by something else`);
+    }
+  });
+}
+
+/** Owner files held by this process. */
+const held = new Set<string>();
+
+/** Whether process `pid` runs (a zombie, killed and not yet reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // /proc/PID/stat: "pid (name) state …"; the name may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc: trust kill(0)
+  }
+}
+
+/**
+ * Makes this process the owner of `file` (writes `<file>.owner`); returns the release. Throws
+ * `StoreUnavailable` when another store holds it: one in this process, or a running process.
+ */
+export function takeOwnership(file: string): () => void {
+  const path = `${file}.owner`;
+  if (held.has(path)) throw new StoreUnavailable(`${file} is already open in this process (one store per SQLite file)`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+    }
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    // Our own pid in a file we do not hold: a previous process with our pid (a container's pid 1).
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
+      throw new StoreUnavailable(
+        `${file} is in use by process ${pid}: one server process per SQLite file (several processes share PostgreSQL: DATABASE_URL=postgres://…)`,
+      );
+    }
+    unlinkSync(path); // a dead owner's
+  }
+  held.add(path);
+  return () => {
+    held.delete(path);
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone: nothing to release
+    }
+  };
+}
