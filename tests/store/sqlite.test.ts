@@ -205,6 +205,21 @@ describe('one owner per file, and its pending events', () => {
     await store.close();
   });
 
+  test('appends that never yield are folded every 2,000 pending events, not left to pile up', async () => {
+    const file = join(dir, 'loop.sqlite');
+    const store = SqliteStore.open(file);
+    const code = newCode();
+    await store.createGame(code, roomConfig(), 1);
+    for (let seq = 1; seq <= 4500; seq++) store.appendManySync(code, seq, [event(seq)]);
+    // No timer has run: what SQLite holds was folded by the appends themselves.
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 4000 });
+    raw.close();
+    expect(readFileSync(`${file}.pending`, 'utf8').split('\n')).toHaveLength(501);
+    expect((await store.load(code))!.events).toHaveLength(4500);
+    await store.close();
+  });
+
   test('a last line without its newline (a write that never returned) is dropped; a damaged line refuses the open', async () => {
     const file = join(dir, 'torn.sqlite');
     const code = newCode();

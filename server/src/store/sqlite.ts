@@ -231,6 +231,7 @@ export class SqliteStore implements GameStore {
       console.error('[djambi store] close: pending events kept in their file for the next open:', err);
     }
     this.closed = true;
+    if (this.foldTimer) clearTimeout(this.foldTimer); // a failed fold's retry
     if (this.pendingFile) {
       this.pendingFile.close();
       if (this.pending.length === 0) unlinkSync(this.pendingPath!);
@@ -256,8 +257,13 @@ export class SqliteStore implements GameStore {
     file.write(lines);
     this.lastSeqs.set(code, firstSeq + events.length - 1);
     for (const line of lines) this.pending.push(line);
-    if (this.pending.length >= FOLD_AT) this.foldLater(0);
-    else this.foldLater(FOLD_MS);
+    if (this.pending.length < FOLD_AT) return this.foldLater(FOLD_MS);
+    // Appends in a loop that never yields (a restore's, say) must not pile up without bound.
+    try {
+      this.fold();
+    } catch {
+      // logged by `fold`; this append is in the pending file, and the next one waits for a fold
+    }
   }
 
   /** A game's last seq, from memory or SQLite; `StoreUnavailable` for an unknown game. */
