@@ -85,7 +85,10 @@ export function parseLines(path: string, text: string): PendingEvent[] {
   });
 }
 
-/** Owner files held by this process. */
+/**
+ * Owner files held by this process. Process-wide by nature (the owner file names a process, and
+ * two stores of one process would share its pid), so the one module-level state of the store.
+ */
 const held = new Set<string>();
 
 /** Whether process `pid` runs (a zombie, killed and not yet reaped, does not). */
