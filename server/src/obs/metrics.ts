@@ -39,6 +39,10 @@ export interface Metrics {
   observeAppend(ms: number): void;
   /** A failed append to the game log (`fenced`, `unavailable`...). */
   appendFailed(kind: string): void;
+  /** One fold of pending events into the database (SQLite), in ms; `failed` when it did not work. */
+  observeFold(ms: number, events: number, failed: boolean): void;
+  /** Where `djambi_store_pending_events` is read at scrape time. */
+  watchPending(read: () => number): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
   fault(where: string): void;
   /** The text exposition of every metric. */
@@ -87,6 +91,27 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     registers,
   });
+  const folds = new Histogram({
+    name: 'djambi_store_fold_seconds',
+    help: 'One fold of pending events into the database (SQLite: one transaction)',
+    buckets: BUCKETS,
+    registers,
+  });
+  const foldedEvents = new Counter({ name: 'djambi_store_folded_events_total', help: 'Events folded into the database', registers });
+  const foldFailures = new Counter({
+    name: 'djambi_store_fold_failures_total',
+    help: 'Folds the database refused (appends are refused until one works)',
+    registers,
+  });
+  let readPending: (() => number) | null = null;
+  new Gauge({
+    name: 'djambi_store_pending_events',
+    help: 'Events accepted and not folded into the database yet (SQLite)',
+    registers,
+    collect() {
+      this.set(readPending?.() ?? 0);
+    },
+  });
   const faults = new Counter({
     name: 'djambi_room_faults_total',
     help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
@@ -100,6 +125,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeTurnToPatch: (ms) => turnToPatch.observe(ms / 1000),
     observeAppend: (ms) => append.observe(ms / 1000),
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
+    observeFold: (ms, events, failed) => {
+      folds.observe(ms / 1000);
+      if (failed) foldFailures.inc();
+      else foldedEvents.inc(events);
+    },
+    watchPending: (read) => {
+      readPending = read;
+    },
     fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),
   };

@@ -20,7 +20,18 @@ import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import {
+  CodeTaken,
+  Fenced,
+  type Fold,
+  type FoldReporting,
+  type GameInfo,
+  type GameStatus,
+  type GameStore,
+  type GameSummary,
+  type StoredGame,
+  StoreUnavailable,
+} from './types.js';
 
 /** Bytes of the file SQLite reads through a memory map. */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -56,7 +67,7 @@ function sqliteCode(err: unknown): string | undefined {
 }
 
 /** The SQLite `GameStore`. Open it with `SqliteStore.open(file)` (`:memory:` works too). */
-export class SqliteStore implements GameStore {
+export class SqliteStore implements GameStore, FoldReporting {
   private readonly stmt: Record<keyof typeof SQL, Statement>;
   private readonly lists = new Map<number, Statement>();
   private readonly appendAll: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
@@ -72,6 +83,7 @@ export class SqliteStore implements GameStore {
   private foldTimer: NodeJS.Timeout | null = null;
   /** Why the last fold failed; null when it did not. */
   private foldError: unknown = null;
+  private foldListener: ((fold: Fold) => void) | null = null;
 
   private constructor(
     private readonly db: Database.Database,
@@ -129,6 +141,14 @@ export class SqliteStore implements GameStore {
       release?.();
       throw err;
     }
+  }
+
+  get pendingEvents(): number {
+    return this.pending.length;
+  }
+
+  onFold(listener: (fold: Fold) => void): void {
+    this.foldListener = listener;
   }
 
   /** The schema version of the open file. */
@@ -284,6 +304,7 @@ export class SqliteStore implements GameStore {
       this.foldTimer = null;
     }
     if (this.pending.length === 0) return;
+    const started = performance.now();
     try {
       this.foldAll(this.pending);
     } catch (err) {
@@ -291,8 +312,10 @@ export class SqliteStore implements GameStore {
         console.error('[djambi store] pending events could not be folded into SQLite (kept in their file; appends refused until a fold works):', err);
       this.foldError = err;
       this.foldLater(FOLD_RETRY_MS);
+      this.foldListener?.({ ms: performance.now() - started, events: this.pending.length, error: err });
       throw err;
     }
+    this.foldListener?.({ ms: performance.now() - started, events: this.pending.length });
     this.pending = [];
     this.foldError = null;
     try {
