@@ -20,6 +20,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let contractFiles = 0;
 storeContract('sqlite', { open: async () => SqliteStore.open(join(dir, `contract-${++contractFiles}.sqlite`)), secondHost: false });
+// Without a file there is no pending file: each append is its own commit, fenced the same way.
+storeContract('sqlite in memory', { open: async () => SqliteStore.open(':memory:'), secondHost: false });
 
 describe('sqlite file', () => {
   test('reopening the file keeps games, events, summaries and the schema version', async () => {

@@ -45,8 +45,6 @@ export const SQL = {
   appliedVersions: 'SELECT version FROM schema_migrations ORDER BY version',
   recordVersion: 'INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)',
   createGame: 'INSERT INTO games (id, status, visibility, options, created_at) VALUES (?, ?, ?, ?, ?)',
-  /** Inserts only when `seq` follows the game's last one (`seq - 1` is passed last): zero rows means out of sequence. */
-  append: 'INSERT INTO events (game_id, seq, payload, at) SELECT ?, ?, ?, ? WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?) = ?',
   finish: "UPDATE games SET status = 'finished', finished_at = ?, summary = ? WHERE id = ?",
   game: 'SELECT id, status, visibility, options, created_at, finished_at, summary FROM games WHERE id = ?',
   events: 'SELECT seq, payload FROM events WHERE game_id = ? ORDER BY seq',

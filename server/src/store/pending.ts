@@ -101,7 +101,7 @@ function running(pid: number): boolean {
   try {
     // /proc/PID/stat: "pid (name) state …"; the name may hold spaces and parentheses.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
   } catch {
     return true; // no /proc: trust kill(0)
   }
@@ -114,13 +114,17 @@ function running(pid: number): boolean {
 export function takeOwnership(file: string): () => void {
   const path = `${file}.owner`;
   if (held.has(path)) throw new StoreUnavailable(`${file} is already open in this process (one store per SQLite file)`);
-  for (let attempt = 0; ; attempt++) {
+  /** Creates the owner file with our pid; false when it exists. */
+  const create = (): boolean => {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
-      break;
+      return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
     }
+  };
+  if (!create()) {
     const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
     // Our own pid in a file we do not hold: a previous process with our pid (a container's pid 1).
     if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
@@ -129,6 +133,7 @@ export function takeOwnership(file: string): () => void {
       );
     }
     unlinkSync(path); // a dead owner's
+    if (!create()) throw new StoreUnavailable(`${file}: another process took it over at the same moment`);
   }
   held.add(path);
   return () => {

@@ -10,9 +10,9 @@
  * one transaction `FOLD_MS` later, before any read, and at close. While a fold fails (a full
  * disk, a read-only file) every append is refused with `StoreUnavailable`, and the events already
  * accepted stay in the pending file until a fold or the next open folds them in. An in-memory
- * database (`:memory:`, tests) has no pending file: each append is its own commit.
+ * database (`:memory:`) has no pending file: each append is its own commit, fenced the same way.
  */
-import { unlinkSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
 import { PendingFile, type PendingEvent, takeOwnership } from './pending.js';
@@ -70,7 +70,6 @@ function sqliteCode(err: unknown): string | undefined {
 export class SqliteStore implements GameStore, FoldReporting {
   private readonly stmt: Record<keyof typeof SQL, Statement>;
   private readonly lists = new Map<number, Statement>();
-  private readonly appendAll: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
   /** A game's event payloads in order, as plain strings (`SQL.events` without the seq). */
   private readonly eventPayloads: Statement;
   private closed = false;
@@ -94,9 +93,6 @@ export class SqliteStore implements GameStore, FoldReporting {
   ) {
     this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQL, Statement>;
     this.eventPayloads = db.prepare('SELECT payload FROM events WHERE game_id = ? ORDER BY seq').pluck();
-    this.appendAll = db.transaction((code: string, firstSeq: number, events: readonly MatchEvent[]) => {
-      events.forEach((event, i) => this.insertEvent(code, firstSeq + i, event));
-    });
     this.lastSeq = db.prepare(LOCAL_SQL.lastSeq);
     this.foldAll = insertAll(db, LOCAL_SQL.insert);
   }
@@ -171,7 +167,7 @@ export class SqliteStore implements GameStore, FoldReporting {
 
   async append(code: string, seq: number, event: MatchEvent): Promise<void> {
     checkSeq(seq);
-    this.run('append', () => (this.pendingFile ? this.appendPending(this.pendingFile, code, seq, [event]) : this.insertEvent(code, seq, event)));
+    this.run('append', () => this.appendEvents(code, seq, [event]));
   }
 
   async appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void> {
@@ -181,10 +177,7 @@ export class SqliteStore implements GameStore, FoldReporting {
   appendManySync(code: string, firstSeq: number, events: readonly MatchEvent[]): void {
     checkSeq(firstSeq);
     if (events.length === 0) return;
-    const file = this.pendingFile;
-    if (file) this.run('appendMany', () => this.appendPending(file, code, firstSeq, events));
-    else if (events.length === 1) this.run('appendMany', () => this.insertEvent(code, firstSeq, events[0]));
-    else this.run('appendMany', () => this.appendAll(code, firstSeq, events));
+    this.run('appendMany', () => this.appendEvents(code, firstSeq, events));
   }
 
   async finish(code: string, finishedAt: number, summary: GameSummary): Promise<void> {
@@ -254,7 +247,7 @@ export class SqliteStore implements GameStore, FoldReporting {
     if (this.foldTimer) clearTimeout(this.foldTimer); // a failed fold's retry
     if (this.pendingFile) {
       this.pendingFile.close();
-      if (this.pending.length === 0) unlinkSync(this.pendingPath!);
+      if (this.pending.length === 0) rmSync(this.pendingPath!, { force: true });
     }
     await this.checkpointer?.stop();
     try {
@@ -266,15 +259,20 @@ export class SqliteStore implements GameStore, FoldReporting {
   }
 
   /**
-   * A file store's append: fenced against the game's last seq, written to the pending file, and
-   * folded into SQLite soon. Refused while folds fail.
+   * An append, fenced against the game's last seq: written to the pending file and folded into
+   * SQLite soon (refused while folds fail); an in-memory database, with no file, inserts at once.
    */
-  private appendPending(file: PendingFile, code: string, firstSeq: number, events: readonly MatchEvent[]): void {
+  private appendEvents(code: string, firstSeq: number, events: readonly MatchEvent[]): void {
     if (this.foldError !== null) this.fold();
     const last = this.lastSeqOf(code);
     if (firstSeq !== last + 1) throw new Fenced(code, firstSeq);
     const lines = events.map((event, i) => ({ code, seq: firstSeq + i, at: event.at, payload: JSON.stringify(event) }));
-    file.write(lines);
+    if (!this.pendingFile) {
+      this.foldAll(lines);
+      this.lastSeqs.set(code, firstSeq + events.length - 1);
+      return this.forgetSeqsIfMany();
+    }
+    this.pendingFile.write(lines);
     this.lastSeqs.set(code, firstSeq + events.length - 1);
     for (const line of lines) this.pending.push(line);
     if (this.pending.length < FOLD_AT) return this.foldLater(FOLD_MS);
@@ -324,6 +322,11 @@ export class SqliteStore implements GameStore, FoldReporting {
       // Its lines are in SQLite now; the next open skips them.
       console.error('[djambi store] could not empty the pending file:', err);
     }
+    this.forgetSeqsIfMany();
+  }
+
+  /** Empties the map of last seqs once it is large; only when nothing is pending (SQLite has them all). */
+  private forgetSeqsIfMany(): void {
     if (this.lastSeqs.size >= KNOWN_GAMES) this.lastSeqs.clear();
   }
 
@@ -339,20 +342,6 @@ export class SqliteStore implements GameStore, FoldReporting {
       }
     }, ms);
     this.foldTimer.unref();
-  }
-
-  /** Inserts one event or throws `Fenced` (the caller's transaction, if any, rolls back). */
-  private insertEvent(code: string, seq: number, event: MatchEvent): void {
-    let changes: number;
-    try {
-      changes = this.stmt.append.run(code, seq, JSON.stringify(event), event.at, code, seq - 1).changes;
-    } catch (err) {
-      const c = sqliteCode(err);
-      if (c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === 'SQLITE_CONSTRAINT_UNIQUE') throw new Fenced(code, seq);
-      if (c === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreUnavailable(`append: unknown game ${code}`, { cause: err });
-      throw err;
-    }
-    if (changes === 0) throw new Fenced(code, seq);
   }
 
   /** Runs `work` unless closed; typed store errors pass, anything else becomes `StoreUnavailable`. */
