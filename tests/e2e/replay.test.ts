@@ -1,6 +1,7 @@
 /**
  * Durable games in Chromium: a short game is played to its end through the real server (with a
- * store), its room is disposed, and then `/g/CODE` still shows the finished game, and
+ * store), a rematch is made, its room is disposed, and then `/g/CODE` still shows the finished
+ * game with a link to its rematch, and
  * `/g/CODE/replay#ply=3` opens at move 3 and steps with the keyboard. `/replay` imports a pasted
  * record, and a malformed one shows an error with its line and column. A room that hit a bug
  * (close code 4101) comes back by itself. Last, a server restart:
@@ -40,6 +41,7 @@ describeBrowser('finished games stay readable; records import', () => {
   const store = SqliteStore.open(path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-e2e-')), 'replay.sqlite'));
   const errors: string[] = [];
   let code = '';
+  let rematch = '';
   let recordText = '';
   let record: GameRecord;
 
@@ -75,6 +77,11 @@ describeBrowser('finished games stay readable; records import', () => {
       },
     });
     expect(room.players[0].state.phase).toBe('over');
+    // A rematch is made: the finished game links to it once its room is gone.
+    room.players[0].room.send('rematch', { action: 'offer' });
+    await room.players[1].waitMessage('rematch_state');
+    room.players[1].room.send('rematch', { action: 'accept' });
+    rematch = (await room.players[0].waitMessage('rematch_seat', 0, 10_000)).code;
     await leaveAll(room.all);
     const live = matchMaker.getLocalRoomById(code);
     if (live) await live.disconnect();
@@ -102,6 +109,8 @@ describeBrowser('finished games stay readable; records import', () => {
       .evaluateAll((lis) => lis.map((li) => (li.classList.contains('press-row') ? `p:${li.textContent}` : 'm')));
     expect(rows.slice(0, 4)).toEqual(['m', 'm', expect.stringMatching(/^p:.*Peace, friends/), 'm']);
     expect(await page.locator('#export-text').getAttribute('href')).toBe(`/api/games/${code}/record`);
+    expect(await page.locator('#replay-rematch').getAttribute('href')).toBe(`/g/${rematch}`);
+    expect(await page.textContent('#replay-rematch')).toBe(`Rematch: game ${rematch}`);
     expect(await page.textContent('body')).not.toContain('does not exist');
     await page.screenshot({ path: outputFile('finished-game.png') });
   });

@@ -126,3 +126,22 @@ test('a flag that fell before a turn arrived: the timeout comes first, then the 
   expect(match.phase).toBe('over');
   expectRestores(match);
 });
+
+test('a created rematch is an event of the finished game: once, after the result, and restored', () => {
+  const match = new Match(config({ rules: { players: 2 } }));
+  const t0 = 1_000;
+  const colours = seated(match, t0);
+  refused(match, { type: 'rematch_created', code: 'ABCDEF' }, t0 + 5, 'not_finished');
+  accepted(match.apply({ type: 'start', colour: colours[0] }, t0 + 10));
+  refused(match, { type: 'rematch_created', code: 'ABCDEF' }, t0 + 20, 'not_finished');
+  accepted(match.apply({ type: 'resign', colour: match.position.toMove }, t0 + 30));
+  expect(match.phase).toBe('over');
+  expect(match.rematch).toBeNull();
+  accepted(match.apply({ type: 'rematch_created', code: 'ABCDEF' }, t0 + 40));
+  expect(match.rematch).toBe('ABCDEF');
+  refused(match, { type: 'rematch_created', code: 'GHJKMN' }, t0 + 50, 'rematch_closed');
+  expect(match.rematch).toBe('ABCDEF');
+  const stored = JSON.parse(JSON.stringify(match.events)) as MatchEvent[];
+  expect(Match.restore(match.config, stored).rematch).toBe('ABCDEF');
+  expectRestores(match);
+});

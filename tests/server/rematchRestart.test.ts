@@ -3,7 +3,9 @@
  * process (`node server/dist/index.js`, SQLite in a temporary directory) is killed with -9 while
  * one person plays a bot with `autostart` on and `stand_in` off, and started again; the player
  * comes back with its key, resigns and asks for the rematch, which the bot accepts at once. The
- * new game starts by itself (`autostart`), and its stored config keeps both options.
+ * new game starts by itself (`autostart`), and its stored config keeps both options. The
+ * finished game's log keeps the link to its rematch: after another kill -9 and start, its archive
+ * entry (`GET /api/games/CODE`) names the new game.
  */
 import path from 'node:path';
 import { DEFAULT_SQLITE_FILE } from '../../server/src/store/open.js';
@@ -23,6 +25,13 @@ async function joinAt(port: number, code: string, options: Record<string, unknow
   await tc.waitState((s) => s.code === code, 'state');
   await tc.waitMessage('seat');
   return tc;
+}
+
+/** `GET /api/games/CODE` on `port`. */
+async function archived(port: number, code: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/games/${code}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
 }
 
 test('a game re-opened after kill -9 rematches with its own autostart and stand_in', async () => {
@@ -56,6 +65,12 @@ test('a game re-opened after kill -9 rematches with its own autostart and stand_
     const next = await joinAt(port, seat.code, { seatKey: seat.seatKey });
     await next.waitState((s) => s.phase === 'playing', 'the rematch started by itself', 10_000);
     await Promise.all([back, next].map((c) => c.room.leave(true).catch(() => undefined)));
+    expect(await archived(port, code)).toMatchObject({ status: 'finished', rematch: seat.code });
+
+    await server.kill('SIGKILL');
+    await server.start();
+    expect(await archived(port, code)).toMatchObject({ status: 'finished', rematch: seat.code });
+    expect(await archived(port, seat.code)).toMatchObject({ status: 'open', rematch: null });
   } finally {
     await server.stop();
   }

@@ -535,6 +535,7 @@ export const ar: Strings = {
     inProgress: 'هذه المباراة لم تنته.',
     result: 'النتيجة',
     noResult: 'بلا نتيجة',
+    rematchOf: (code) => `مباراة الثأر: المباراة ${code}`,
     players: 'اللاعبون',
     position: (ply, total) => `النقلة ${ply} من ${total}`,
     start: 'الوضع الابتدائي',

@@ -137,6 +137,7 @@ export const enPages = {
     inProgress: 'This game is not finished.',
     result: 'Result',
     noResult: 'No result',
+    rematchOf: (code: string): string => `Rematch: game ${code}`,
     players: 'Players',
     position: (ply: number, total: number): string => `Move ${ply} of ${total}`,
     start: 'Start position',

@@ -509,6 +509,7 @@ export const es: Strings = {
     inProgress: 'Esta partida no ha terminado.',
     result: 'Resultado',
     noResult: 'Sin resultado',
+    rematchOf: (code) => `Revancha: partida ${code}`,
     players: 'Jugadores',
     position: (ply, total) => `Jugada ${ply} de ${total}`,
     start: 'Posición inicial',

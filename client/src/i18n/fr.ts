@@ -514,6 +514,7 @@ export const fr: Strings = {
     inProgress: 'Cette partie n’est pas terminée.',
     result: 'Résultat',
     noResult: 'Pas de résultat',
+    rematchOf: (code) => `Revanche : partie ${code}`,
     players: 'Joueurs',
     position: (ply, total) => `Coup ${ply} sur ${total}`,
     start: 'Position de départ',

@@ -509,6 +509,7 @@ export const ko: Strings = {
     inProgress: '이 대국은 아직 끝나지 않았습니다.',
     result: '결과',
     noResult: '결과 없음',
+    rematchOf: (code) => `재대결: 대국 ${code}`,
     players: '플레이어',
     position: (ply, total) => `${total}수 중 ${ply}수째`,
     start: '처음 국면',

@@ -527,6 +527,7 @@ export const ru: Strings = {
     inProgress: 'Эта партия ещё не окончена.',
     result: 'Результат',
     noResult: 'Без результата',
+    rematchOf: (code) => `Реванш: партия ${code}`,
     players: 'Игроки',
     position: (ply, total) => `Ход ${ply} из ${total}`,
     start: 'Начальная позиция',

@@ -1,5 +1,15 @@
 /** The server's small HTTP API (`/api/rooms`); answers are decoded with the shared schemas. */
-import { check, CreatedRoom, type CreateOptionsInput, isRecord, type JoinFailure, parseJoinError, RoomListing, RoomListingPage } from '@djambi/shared';
+import {
+  check,
+  CreatedRoom,
+  type CreateOptionsInput,
+  isRecord,
+  type JoinFailure,
+  normaliseCode,
+  parseJoinError,
+  RoomListing,
+  RoomListingPage,
+} from '@djambi/shared';
 
 /** A room as listed by `GET /api/rooms` (the shared `RoomListing`). */
 export type RoomInfo = RoomListing;
@@ -74,6 +84,8 @@ export interface StoredGameInfo {
   readonly summary: GameSummary | null;
   readonly reveal_press_after_game: boolean;
   readonly moves: number;
+  /** The code of this game's rematch, once one was created. */
+  readonly rematch: string | null;
   readonly seats: readonly { readonly colour: string; readonly name: string; readonly taken: boolean }[];
 }
 
@@ -142,6 +154,7 @@ export async function getGame(code: string, signal?: AbortSignal): Promise<Store
     phase: typeof body.phase === 'string' ? body.phase : '',
     reveal_press_after_game: body.reveal_press_after_game === true,
     moves: typeof body.moves === 'number' ? body.moves : 0,
+    rematch: typeof body.rematch === 'string' ? normaliseCode(body.rematch) : null,
     seats: Array.isArray(body.seats)
       ? body.seats.filter(isRecord).map((s) => ({ colour: String(s.colour), name: typeof s.name === 'string' ? s.name : '', taken: s.taken === true }))
       : [],

@@ -97,6 +97,7 @@ async function renderArchive(
     reveal: reveal?.ok ? reveal.value : null,
     revealAsked: info.status === 'finished',
     finished: info.status === 'finished',
+    rematch: info.rematch,
     start: replayRoute ? 0 : game.value.moves.length,
     exports: { text: recordUrl(code, 'text'), json: recordUrl(code, 'json') },
     loadOlder: (req) => fetchRevealPage(code, req, signal),
@@ -132,7 +133,10 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
       replace(slot);
       return;
     }
-    replace(slot, show(game.value, { code: '', names: {}, reveal: null, revealAsked: false, finished: true, start: 0, exports: null, loadOlder: null }));
+    replace(
+      slot,
+      show(game.value, { code: '', names: {}, reveal: null, revealAsked: false, finished: true, rematch: null, start: 0, exports: null, loadOlder: null }),
+    );
   };
   const form = h(
     'form',
@@ -174,6 +178,8 @@ interface ViewerOptions {
   /** The game is over, so a reveal was asked for (null: the room revealed nothing). */
   readonly revealAsked: boolean;
   readonly finished: boolean;
+  /** The code of the game's rematch, if one was created. */
+  readonly rematch: string | null;
   /** Moves played on the first shown position (a `#ply=` in the address wins). */
   readonly start: number;
   /** Download links of the record; null: built here from the record. */
@@ -289,6 +295,7 @@ class ReplayViewer {
       h('h2', {}, P.replay.result),
       h('p', { class: 'turn', id: 'replay-outcome' }, text),
       players.length ? h('ul', { class: 'players' }, ...players) : null,
+      this.opts.rematch ? h('p', {}, link(`/g/${this.opts.rematch}`, P.replay.rematchOf(this.opts.rematch), { id: 'replay-rematch' })) : null,
     );
   }
 

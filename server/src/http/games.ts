@@ -2,7 +2,7 @@
  * The archive: stored games, live or finished, read from the game log (`GET /api/games/...`).
  * A finished game stays readable forever here after its room is gone.
  *
- * - `GET /api/games/:code` → `{ code, status, createdAt, finishedAt, summary, rules, clock, visibility, phase, moves }`
+ * - `GET /api/games/:code` → `{ code, status, createdAt, finishedAt, summary, rules, clock, visibility, phase, moves, rematch, seats }`
  * - `GET /api/games/:code/record` → the record as text (docs/NOTATION.md); `?format=json` → `{ rules, events }`
  * - `GET /api/games/:code/reveal` → the after-game reveal of a finished game (what the room chose to reveal);
  *   `?channel=ID&before=N&limit=L` → `{ page }`, older messages of a revealed channel (the whole press, by pages)
@@ -103,6 +103,7 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
         visibility,
         reveal_press_after_game: game.config.press.reveal_press_after_game,
         moves: match.game.length,
+        rematch: match.rematch,
         seats: [...match.seats.seats.values()].map((s) => ({ colour: s.colour, name: s.name, taken: s.keyHash !== null })),
       });
     } catch (e) {

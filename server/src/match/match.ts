@@ -64,7 +64,9 @@ export type Intent =
    * The match was restored after the server was down: the running clock restarts now, so the
    * player to move is not charged for the time since the last accepted event.
    */
-  | { readonly type: 'resume' };
+  | { readonly type: 'resume' }
+  /** The rematch of this finished game was created under `code` (set by the room, never by a client). */
+  | { readonly type: 'rematch_created'; readonly code: string };
 
 /** An accepted intent: the record event the log keeps. */
 export interface MatchEvent {
@@ -200,6 +202,8 @@ export class Match {
   private spectatorsSeen = 0;
   /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
   spectatorsVersion = 0;
+  /** The code of this finished game's rematch, once one was created (kept in the log: it outlives the room). */
+  rematch: string | null = null;
   private readonly source = new Source();
 
   constructor(readonly config: RoomConfig) {
@@ -323,6 +327,11 @@ export class Match {
         return this.accepted(intent, now, { listingChanged: true });
       case 'resume':
         if (this.clock?.running) this.clock.startedAt = now;
+        return this.accepted(intent, now);
+      case 'rematch_created':
+        if (this.phase !== 'over') return refuse('not_finished', 'a rematch comes after the game');
+        if (this.rematch !== null) return refuse('rematch_closed', 'this game already has its rematch');
+        this.rematch = intent.code;
         return this.accepted(intent, now);
     }
   }

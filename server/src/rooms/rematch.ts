@@ -10,8 +10,9 @@
  * `rematch_state` on every change, and again on joining or coming back (`joined`). The options
  * repeated are the stored config's, so a game re-opened from the log repeats them too. No create
  * option is added: the seats are claimed on the new room object itself, which only server code
- * can reach. The offer lives in memory only: it does not survive a restart (the finished game's
- * record keeps no link to its rematch).
+ * can reach. The offer lives in memory only: an offer still open does not survive a restart. A
+ * created rematch is an event of this game's log (`rematch_created`), so the finished game links
+ * to it for good (`GET /api/games/CODE` → `rematch`).
  */
 import { type Client, matchMaker } from '@colyseus/core';
 import {
@@ -225,6 +226,10 @@ export class Rematch {
     });
     const keys = await next.claim(claims);
     offer.code = listing.roomId;
+    // This game's log keeps the link, so its page shows the rematch after the room is gone.
+    if (!(await this.step({ type: 'rematch_created', code: listing.roomId }, () => undefined))) {
+      console.error(`[djambi ${this.room.code}] the rematch ${listing.roomId} could not be recorded in this game's log`);
+    }
     offer.open = offer.asked.filter((c) => !offer.accepted.includes(c)).map((c) => rematchColour(c, colours));
     for (const c of order) {
       const colour = rematchColour(c, colours);
