@@ -36,7 +36,7 @@ interface Options extends RunOptions {
 
 const USAGE =
   'usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] ' +
-  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--idle S] [--target djambi|baseline] [--baseline [--pairs P]] [--json]';
+  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--settle S] [--idle S] [--target djambi|baseline] [--baseline [--pairs P]] [--json]';
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
@@ -52,6 +52,7 @@ function parseArgs(argv: string[]): Options {
     fullEvery: 20,
     maxGenLag: 20,
     concurrency: 16,
+    settle: 5,
     idle: 2,
     baseline: false,
     pairs: 1,
@@ -75,6 +76,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--max-gen-lag') o.maxGenLag = num();
     else if (a === '--concurrency') o.concurrency = Math.max(1, Math.floor(num()));
     else if (a === '--idle') o.idle = num();
+    else if (a === '--settle') o.settle = num();
     else if (a === '--pairs') o.pairs = Math.max(1, Math.floor(num()));
     else if (a === '--baseline') o.baseline = true;
     else if (a === '--json') o.json = true;
