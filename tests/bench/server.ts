@@ -19,9 +19,10 @@
  *   npm run bench:server [-- --rooms 200 --seconds 20 --interval 1000 --warmup 3 --json]
  *   npm run bench:server -- --baseline --pairs 2 --rooms 200 --seconds 20
  *
- * Diagnostics: `BENCH_CPU_PROF=dir` runs the server child under `--cpu-prof`, and
- * `BENCH_SERVER_ARGS="--import file.mjs ..."` passes more Node options to it (a preload that
- * profiles only the measured window, say: it sees the parent's `stats` requests).
+ * Diagnostics: `BENCH_CPU_PROF=dir` writes a CPU profile of each server child over the measured
+ * window only (V8's sampling profiler through `node:inspector`, every `BENCH_CPU_PROF_US` µs,
+ * default 500; summarise it with tests/bench/profileSummary.ts), and
+ * `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to it.
  */
 import type { HistogramWindow } from './loadgen/child.js';
 import { type RunOptions, type RunResult, runOnce } from './loadgen/run.js';

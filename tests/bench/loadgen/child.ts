@@ -7,7 +7,13 @@
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 /** A request of the parent (`loadgen/server.ts`). */
-export type ChildRequest = { id: number; type: 'stats' | 'gc' | 'close' | 'snapshot'; path?: string };
+export type ChildRequest = {
+  id: number;
+  type: 'stats' | 'gc' | 'close' | 'snapshot' | 'profile';
+  path?: string;
+  action?: 'start' | 'stop';
+  intervalUs?: number;
+};
 
 /** Sampling period of the event-loop delay monitor, ms (subtracted from its figures). */
 const LOOP_RESOLUTION_MS = 2;
@@ -53,6 +59,7 @@ export function serveParent(port: number, close: () => Promise<void>, histograms
       const { writeHeapSnapshot } = await import('node:v8');
       writeHeapSnapshot(req.path);
     }
+    if (req.type === 'profile') await profile(req);
     if (req.type === 'close') {
       await close();
       send({ id: req.id, ok: true });
@@ -69,6 +76,31 @@ export function serveParent(port: number, close: () => Promise<void>, histograms
     send({ id: req.id, cpu: process.cpuUsage(), memory: process.memoryUsage(), time: performance.now(), eventLoop, gc: gcNow, histograms: own });
   });
   send({ type: 'ready', port });
+}
+
+/** The CPU profiler of this process (V8's, through `node:inspector`), while one runs. */
+let profiler: import('node:inspector').Session | null = null;
+
+/** Starts the sampling profiler, or stops it and writes its profile (`.cpuprofile` JSON) to `req.path`. */
+async function profile(req: ChildRequest): Promise<void> {
+  const { Session } = await import('node:inspector');
+  const post = (session: import('node:inspector').Session, method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, out) => (err ? reject(err) : resolve(out))));
+  if (req.action === 'start' && !profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await post(profiler, 'Profiler.enable');
+    await post(profiler, 'Profiler.setSamplingInterval', { interval: req.intervalUs ?? 500 });
+    await post(profiler, 'Profiler.start');
+  } else if (req.action === 'stop' && profiler) {
+    const { profile: data } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
+    profiler.disconnect();
+    profiler = null;
+    if (req.path) {
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(req.path, JSON.stringify(data));
+    }
+  }
 }
 
 /** The histograms named `names` in a Prometheus text exposition (unlabelled ones; others are skipped). */

@@ -72,10 +72,9 @@ export class ServerProcess {
   static async start(target: Target, store: RunOptions['store']): Promise<ServerProcess> {
     const here = path.join(process.cwd(), 'tests', 'bench');
     const entry = target === 'djambi' ? path.join(here, 'server-child.ts') : path.join(here, 'baseline', 'child.ts');
-    const prof = process.env.BENCH_CPU_PROF;
     const extra = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
     // Both servers run with production's Node flags; BENCH_SERVER_ARGS come last, so they can override them.
-    return ServerProcess.fork(entry, [...SERVER_NODE_FLAGS, ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...extra], {
+    return ServerProcess.fork(entry, [...SERVER_NODE_FLAGS, ...extra], {
       ...process.env,
       // The engine as production loads it (shared/dist); the generator itself runs it from source.
       TSX_TSCONFIG_PATH: path.join(here, 'child-tsconfig.json'),
@@ -417,7 +416,17 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     const i1 = await server.request('stats');
     /** Share of one core the idle server used. */
     const idleShare = o.idle > 0 ? (i1.cpu.user + i1.cpu.system - i0.cpu.user - i0.cpu.system) / 1000 / (i1.time - i0.time) : 0;
-    const m = await playAndMeasure(workers, o, () => server.request('stats'));
+    // BENCH_CPU_PROF=DIR: a CPU profile of the server over the measured window (not set-up or idle).
+    const prof = process.env.BENCH_CPU_PROF;
+    const intervalUs = Number(process.env.BENCH_CPU_PROF_US ?? 500);
+    let samples = 0;
+    const m = await playAndMeasure(workers, o, async () => {
+      const at = samples++;
+      if (prof && at === 1) await server.request('profile', { action: 'stop', path: path.join(prof, `${target}-${Date.now()}.cpuprofile`) });
+      const stats = await server.request('stats');
+      if (prof && at === 0) await server.request('profile', { action: 'start', intervalUs });
+      return stats;
+    });
     const afterPlay = await server.request('gc');
     await askAll(workers, { type: 'close' }, 'closed');
 
