@@ -202,8 +202,7 @@ export class Match {
   private spectatorsSeen = 0;
   /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
   spectatorsVersion = 0;
-  /** The code of this finished game's rematch, once one was created (kept in the log: it outlives the room). */
-  rematch: string | null = null;
+  private rematchCode: string | null = null;
   private readonly source = new Source();
 
   constructor(readonly config: RoomConfig) {
@@ -232,6 +231,11 @@ export class Match {
   get phase(): Phase {
     if (!this.started) return 'waiting';
     return this.game.over ? 'over' : 'playing';
+  }
+
+  /** The code of this finished game's rematch, once one was created (kept in the log: it outlives the room). */
+  get rematch(): string | null {
+    return this.rematchCode;
   }
 
   /** The current position. */
@@ -330,8 +334,8 @@ export class Match {
         return this.accepted(intent, now);
       case 'rematch_created':
         if (this.phase !== 'over') return refuse('not_finished', 'a rematch comes after the game');
-        if (this.rematch !== null) return refuse('rematch_closed', 'this game already has its rematch');
-        this.rematch = intent.code;
+        if (this.rematchCode !== null) return refuse('rematch_closed', 'this game already has its rematch');
+        this.rematchCode = intent.code;
         return this.accepted(intent, now);
     }
   }
