@@ -3,10 +3,22 @@
  * its latency samples, its own event-loop delay and utilisation, and the decoding clients'
  * checks. Driven by `loadgen.ts` over `parentPort`.
  */
+import { type Agent, globalAgent } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { seeded } from '../../support/random.js';
 import { BenchRoom, type RoomEvents, type TakeoverResult, type Target, withLoggedMoves } from './rooms.js';
+
+/**
+ * colyseus.js in Node matchmakes through `http.globalAgent`, whose sockets time out after 5 s
+ * even with a request in flight: its HTTP layer then aborts the request ("socket hang up"). A
+ * browser waits. During a takeover a busy process may answer a join later than that (it re-opens
+ * the game first), and each abort cost a retry and a reservation the server made for nothing
+ * (372 retries in a 2,000-room run on a slow machine, 0 with a shorter log): the decoding and
+ * takeover clients wait as a browser would, up to 60 s (idle kept-alive sockets close then too,
+ * before nginx's 75 s).
+ */
+(globalAgent as Agent & { options: { timeout?: number } }).options.timeout = 60_000;
 
 /** What the main thread tells a worker at start. */
 export interface WorkerConfig {
