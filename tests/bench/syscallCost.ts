@@ -8,48 +8,10 @@
  *
  *   TSX_TSCONFIG_PATH=tests/bench/server-tsconfig.json node --import tsx tests/bench/syscallCost.ts [--file PATH]
  */
-import { Encoder } from '@colyseus/schema';
 import { fstatSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
-import { randomTurn } from '../../shared/src/index.js';
-import { Match } from '../../server/src/match/match.js';
-import { Connections } from '../../server/src/rooms/connections.js';
-import { mirror } from '../../server/src/rooms/mirror.js';
-import { parseRoomConfig } from '../../server/src/rooms/options.js';
-import { DjambiState } from '../../server/src/rooms/schema.js';
 import { seeded } from '../support/random.js';
+import { benchGame } from './loadgen/benchGame.js';
 
-function game() {
-  const parsed = parseRoomConfig({ rules: { players: 4 } }, { graceSeconds: 20, idleSeconds: 600 });
-  if (!parsed.ok) throw new Error(parsed.message);
-  const match = new Match(parsed.value);
-  const links = new Connections(['R', 'B', 'Y', 'G']);
-  let now = 1_000_000;
-  for (let i = 0; i < 4; i++) {
-    const out = match.apply({ type: 'take_seat', name: `p${i}` }, now);
-    if (!out.ok || !out.seat) throw new Error();
-    links.connect(out.seat.colour, `s${i}`, out.seat.key, now);
-  }
-  match.apply({ type: 'start', colour: 'R', creatorConnected: true }, now);
-  const state = new DjambiState();
-  const encoder = new Encoder(state);
-  mirror({ code: 'BENCH1', match, links, spectators: 2 }, state);
-  encoder.discardChanges();
-  return {
-    match,
-    step(random: () => number) {
-      if (match.phase !== 'playing') return null;
-      const out = match.apply({ type: 'turn', colour: match.position.toMove, turn: randomTurn(match.position, random) }, (now += 1000));
-      if (!out.ok) throw new Error();
-      return out;
-    },
-    after() {
-      mirror({ code: 'BENCH1', match, links, spectators: 2 }, state);
-      const b = encoder.encode();
-      encoder.discardChanges();
-      return b.byteLength;
-    },
-  };
-}
 const fileArg = process.argv.indexOf('--file');
 const file = fileArg >= 0 ? process.argv[fileArg + 1]! : 'syscall-cost.pending';
 const fd = openSync(file, 'w');
@@ -75,7 +37,7 @@ const variants: Record<string, (ev: unknown) => void> = {
 };
 function pass(name: string, n: number) {
   const random = seeded(7);
-  let g = game();
+  let g = benchGame();
   const after: number[] = [],
     whole: number[] = [];
   while (after.length < n) {
@@ -83,12 +45,13 @@ function pass(name: string, n: number) {
     const t0 = process.hrtime.bigint();
     const out = g.step(random);
     if (!out) {
-      g = game();
+      g = benchGame();
       continue;
     }
     variants[name]!(out.event);
     const t1 = process.hrtime.bigint();
-    g.after();
+    g.mirror();
+    g.patchBytes();
     const t2 = process.hrtime.bigint();
     after.push(Number(t2 - t1) / 1000);
     whole.push(Number(t2 - t0) / 1000);
