@@ -267,13 +267,10 @@ export class SqliteStore implements GameStore, FoldReporting {
     const last = this.lastSeqOf(code);
     if (firstSeq !== last + 1) throw new Fenced(code, firstSeq);
     const lines = events.map((event, i) => ({ code, seq: firstSeq + i, at: event.at, payload: JSON.stringify(event) }));
-    if (!this.pendingFile) {
-      this.foldAll(lines);
-      this.lastSeqs.set(code, firstSeq + events.length - 1);
-      return this.forgetSeqsIfMany();
-    }
-    this.pendingFile.write(lines);
+    if (this.pendingFile) this.pendingFile.write(lines);
+    else this.foldAll(lines);
     this.lastSeqs.set(code, firstSeq + events.length - 1);
+    if (!this.pendingFile) return this.forgetSeqsIfMany();
     for (const line of lines) this.pending.push(line);
     if (this.pending.length < FOLD_AT) return this.foldLater(FOLD_MS);
     // Appends in a loop that never yields (a restore's, say) must not pile up without bound.
