@@ -5,7 +5,8 @@
 import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
-import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, sdk, startServer, type TestClient } from './helpers.js';
+import { MAX_CLIENTS } from '../../server/src/rooms/settings.js';
+import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient } from './helpers.js';
 
 let server: RunningServer;
 const clockMs = Date.now();
@@ -90,6 +91,26 @@ test('a seat key always gets back in, however many spectators and reservations t
   const back = await join(server, room.code, { seatKey: key });
   expect(back.received('seat')[0].colour).toBe('R');
   await leaveAll([back, b, ...specs]);
+});
+
+test("a join saves the room listing for its count and metadata only, with Colyseus's cap unchanged", async () => {
+  const host = await createRoom(server, { rules: { players: 2 } });
+  const code = host.room.roomId;
+  const listing = roomOf(code).listing as { save(): unknown; maxClients: number };
+  const saved: number[] = [];
+  const save = listing.save.bind(listing);
+  listing.save = () => {
+    saved.push(listing.maxClients);
+    return save();
+  };
+  const spectator = await join(server, code, { spectate: true });
+  // Colyseus's count of the reservation, then the room's metadata (its spectators). The cap was
+  // once lifted and put back around each reservation: two more writes of the listing per join
+  // (to Redis in a cluster), one of them with no cap at all.
+  expect(saved.length).toBeGreaterThan(0);
+  expect(saved.length).toBeLessThanOrEqual(2);
+  expect(saved.every((max) => max === MAX_CLIENTS)).toBe(true);
+  await leaveAll([spectator, host]);
 });
 
 test('a message flood is answered rate_limited, then closed with 1008; others keep playing', async () => {

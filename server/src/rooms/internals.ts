@@ -5,7 +5,9 @@
  * else in the server touches a private member of Colyseus.
  *
  * - `_reserveSeat`: the reservation a join gets before its WebSocket connects. Colyseus only
- *   knows `maxClients` (clients plus reservations); the room decides admission itself.
+ *   knows `maxClients` (clients plus reservations); the room decides admission itself, by
+ *   answering the entry check of Colyseus's `_reserveSeat` (`hasReachedMaxClients`, public, but
+ *   the order of its calls there is not) and reading `_internalState` (disposing).
  * - `_onMessage`: every frame a client sends, before msgpack decoding.
  * - `reservedSeats` / `reservedSeatTimeouts`: whether a reservation still stands; the timers of
  *   reconnections pending at dispose, which 0.16 leaves running (a closing process would wait out
@@ -53,16 +55,33 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
   ): Promise<boolean> {
     if (allowReconnection) return super._reserveSeat(sessionId, joinOptions, authData, seconds, allowReconnection, devModeReconnection);
     if (!this.admitReservation(sessionId, authData)) return false;
-    // Admission, not Colyseus's count, decides: reserve without its maxClients check.
-    const max = this.maxClients;
-    this.maxClients = Infinity;
-    try {
-      const ok = await super._reserveSeat(sessionId, joinOptions, authData, seconds, false, devModeReconnection);
-      if (ok) this.reservationGranted(sessionId, authData);
-      return ok;
-    } finally {
-      this.maxClients = max;
-    }
+    // Admission, not Colyseus's count, decides: its entry check (synchronous, at the call) is
+    // answered "not full" once. Setting `maxClients` around the call instead saved the room's
+    // listing twice per reservation (its setter writes the listing: two Redis writes per join).
+    this.admitted = true;
+    const reserved = super._reserveSeat(sessionId, joinOptions, authData, seconds, false, devModeReconnection);
+    this.admitted = false;
+    const ok = await reserved;
+    if (ok) this.reservationGranted(sessionId, authData);
+    return ok;
+  }
+
+  /** True while Colyseus's `_reserveSeat` makes its entry check for a reservation admission granted. */
+  private admitted = false;
+
+  /**
+   * Colyseus's full-room check, except once for an admitted reservation (see `_reserveSeat`). Its
+   * next call, where Colyseus counts the reservation and locks a full room's listing, is the real one.
+   */
+  override hasReachedMaxClients(): boolean {
+    if (!this.admitted) return super.hasReachedMaxClients();
+    this.admitted = false;
+    return this.disposing;
+  }
+
+  /** Whether the room is being disposed (no reservation then, admitted or not). */
+  private get disposing(): boolean {
+    return (this as unknown as { _internalState: number })._internalState === 2; // RoomInternalState.DISPOSING
   }
 
   protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
