@@ -1,5 +1,5 @@
 /** The cluster settings from the environment: defaults, accepted values, and every refusal. */
-import { clusterFromEnv, DEFAULT_CLUSTER, isPublicAddress } from '../../server/src/cluster/config.js';
+import { clusterFromEnv, DEFAULT_CLUSTER, isPublicAddress, redisOptions } from '../../server/src/cluster/config.js';
 
 describe('clusterFromEnv', () => {
   test('unset: this process alone, default sweep and lock', () => {
@@ -24,10 +24,32 @@ describe('clusterFromEnv', () => {
 
   test.each([
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379/x' }, /REDIS_URL: the database/],
     [{ CLUSTER_SWEEP_MS: '50' }, /CLUSTER_SWEEP_MS/],
     [{ CLUSTER_SWEEP_MS: '1s' }, /CLUSTER_SWEEP_MS/],
     [{ CLUSTER_LOCK_MS: '-1' }, /CLUSTER_LOCK_MS/],
   ])('refused: %j', (env, message) => {
     expect(() => clusterFromEnv(env)).toThrow(message);
+  });
+});
+
+describe('redisOptions (ioredis, commands of one tick in one write)', () => {
+  test('host, port and database; defaults', () => {
+    expect(redisOptions('redis://127.0.0.1:6390/3')).toEqual({ host: '127.0.0.1', port: 6390, db: 3, enableAutoPipelining: true });
+    expect(redisOptions('redis://redis')).toEqual({ host: 'redis', port: 6379, db: 0, enableAutoPipelining: true });
+  });
+
+  test('credentials, TLS, IPv6 and the address family', () => {
+    expect(redisOptions('rediss://app:s%40cret@[::1]:7000/1?family=6')).toEqual({
+      host: '::1',
+      port: 7000,
+      username: 'app',
+      password: 's@cret',
+      db: 1,
+      family: 6,
+      tls: {},
+      enableAutoPipelining: true,
+    });
+    expect(redisOptions('redis://:pw@cache:6379')).toEqual({ host: 'cache', port: 6379, password: 'pw', db: 0, enableAutoPipelining: true });
   });
 });

@@ -17,7 +17,7 @@ import { type IRoomCache, matchMaker, type Presence, type MatchMakerDriver } fro
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { type DirectoryPeers, type GameDirectory, ROOM_NAME } from '../games/directory.js';
-import type { ClusterConfig } from './config.js';
+import { type ClusterConfig, redisOptions } from './config.js';
 
 /** Presence hash of the live games: code → processId of the process hosting it. */
 export const HOSTS_KEY = 'djambi:hosts';
@@ -48,8 +48,9 @@ export class Cluster {
   private stopped = false;
 
   constructor(readonly config: ClusterConfig) {
-    this.presence = config.redisUrl ? new RedisPresence(config.redisUrl) : null;
-    this.driver = config.redisUrl ? new RedisDriver(config.redisUrl) : null;
+    const redis = config.redisUrl ? redisOptions(config.redisUrl) : null;
+    this.presence = redis ? new RedisPresence(redis) : null;
+    this.driver = redis ? new RedisDriver(redis) : null;
     if (config.redisUrl && !config.publicAddress) {
       console.warn('[djambi cluster] REDIS_URL without PUBLIC_ADDRESS: a client matchmaking through another process would open its WebSocket on that one');
     }
