@@ -14,13 +14,19 @@
  * as in bench:server.
  *
  * `--kill`: after the measured window the rooms stop, the first process is killed with -9, and
- * each of its games is brought back through nginx by a lightweight client that reclaims the seat
- * to move with its key and plays a turn; the time from the kill to that turn's patch (p50/max over
+ * each of its games is brought back through nginx by a lightweight client (a colyseus.js client
+ * that decodes the state in the rooms of `--full-every`) that reclaims the seat to move with its
+ * key and plays a turn; the time from the kill to that turn's patch (p50/max over
  * the orphaned games) and the events lost (moves the generator saw accepted minus moves in the
  * log) are reported. A game not playable again within `--kill-timeout` s, or any event lost,
  * fails the run (exit 2).
  *
  *   npm run bench:cluster [-- --rooms 200 --seconds 20 --processes 2 --interval 2000 --kill --json]
+ *
+ * Diagnostics: `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to every server
+ * process; with `--kill`, `BENCH_CPU_PROF=DIR` writes a CPU profile of each survivor over the
+ * takeover (V8's sampling profiler every `BENCH_CPU_PROF_US` µs, default 500; summarise it with
+ * tests/bench/profileSummary.ts).
  *
  * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server), nginx (NGINX_BIN, default
  * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
@@ -280,7 +286,7 @@ function cpuMs(pid: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
-    return 0;
+    return Number.NaN; // gone
   }
 }
 
@@ -307,11 +313,18 @@ async function backends(databaseUrl: string): Promise<number[]> {
 
 /** CPU so far of each process of a group, ms by pid. */
 type CpuSample = Map<number, number>;
-const sampleCpu = (pids: readonly number[]): CpuSample => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
-/** Share of one core (%) the processes present in both samples used between them. */
+const sampleCpu = (pids: readonly number[]): CpuSample => new Map(pids.map((pid) => [pid, cpuMs(pid)] as const).filter(([, ms]) => Number.isFinite(ms)));
+/**
+ * Share of one core (%) the processes present in both samples used between them (a process that
+ * ended in between, such as a PostgreSQL backend of a connection the pool closed, is left out:
+ * its pid may be another process's by then).
+ */
 function cpuPercent(a: CpuSample, b: CpuSample, wallMs: number): number {
   let used = 0;
-  for (const [pid, ms] of b) if (a.has(pid)) used += ms - (a.get(pid) ?? 0);
+  for (const [pid, ms] of b) {
+    const before = a.get(pid);
+    if (before !== undefined && ms >= before) used += ms - before;
+  }
   return round((used / wallMs) * 100, 1);
 }
 
@@ -352,7 +365,7 @@ async function startReplica(i: number, entryPort: number, redisUrl: string, data
   const replica: Replica = { name, port, publicAddress, server: undefined as unknown as ServerProcess, output: '', dead: false };
   const server = await Promise.race([
     // Production's Node flags (server/src/obs/heap.ts), as npm start and the Dockerfile pass them.
-    ServerProcess.fork(ENTRY, [...SERVER_NODE_FLAGS, '--import', PROBE], env, (chunk) => {
+    ServerProcess.fork(ENTRY, [...SERVER_NODE_FLAGS, ...extraNodeArgs(), '--import', PROBE], env, (chunk) => {
       replica.output = (replica.output + chunk).slice(-16_000);
     }),
     sleep(30_000).then(() => {
@@ -363,6 +376,11 @@ async function startReplica(i: number, entryPort: number, redisUrl: string, data
   });
   (replica as { server: ServerProcess }).server = server;
   return replica;
+}
+
+/** `BENCH_SERVER_ARGS`: more Node options for every server process (`--perf-basic-prof`, say), as `bench:server` takes them. */
+function extraNodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
 }
 
 /** `/healthz` of one process, directly (not through nginx). */
@@ -562,12 +580,21 @@ async function killAndTakeOver(
     c.codes.filter((code) => listed.get(code) === victim.publicAddress),
   );
   const games = codes.reduce((n, c) => n + c.length, 0);
+  // BENCH_CPU_PROF=DIR: a CPU profile of each survivor over the takeover (summarise it with tests/bench/profileSummary.ts).
+  const prof = process.env.BENCH_CPU_PROF;
+  const survivors = replicas.slice(1);
+  if (prof) await Promise.all(survivors.map((r) => r.server.request('profile', { action: 'start', intervalUs: Number(process.env.BENCH_CPU_PROF_US ?? 500) })));
   const killedAt = now();
   log(`[cluster] kill -9 ${victim.name} (pid ${victim.server.pid}) at ${new Date(killedAt).toISOString()}, hosting ${games} of the generator's games`);
   victim.dead = true;
   await victim.server.signal('SIGKILL');
   const deadline = Date.now() + o.killTimeout * 1000;
   const reports = await Promise.all(workers.map((w, i) => w.ask<TakeoverReport>({ type: 'takeover', codes: codes[i], deadline }, 'takenOver')));
+  if (prof) {
+    await Promise.all(
+      survivors.map((r) => r.server.request('profile', { action: 'stop', path: path.join(prof, `takeover-${r.name}-${Date.now()}.cpuprofile`) })),
+    );
+  }
   const results: TakeoverResult[] = reports.flatMap((r) => r.results);
   const back = results.filter((r) => r.acceptedAt !== null);
   const ms = back.map((r) => (r.acceptedAt as number) - killedAt).sort((a, b) => a - b);

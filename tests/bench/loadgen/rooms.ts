@@ -279,9 +279,9 @@ export class BenchRoom {
 
   /**
    * After the room's process died (the room stopped, no turn in flight): the seat to move comes
-   * back with its key through `httpBase` (a colyseus.js client that decodes the state, as a
-   * player's browser does), plays one turn, and resolves once the server has accepted it (the
-   * decoded `version` past the turn's; the log is read after every takeover, `withLoggedMoves`). Until
+   * back with its key through `httpBase` (a raw connection, or in a room of decoding clients a
+   * colyseus.js client, as a player's browser), plays one turn, and resolves once the server has
+   * accepted it (its patch; the log is read after every takeover, `withLoggedMoves`). Until
    * `deadline` (a `Date.now()` time) it tries again, as a player's client would, when the game is
    * not back yet or its connection closes before the turn is accepted (a copy fenced off by the
    * game's new host); the same turn with the same version is harmless to resend (the server
@@ -338,8 +338,54 @@ export class BenchRoom {
     return result(null, await loggedMoves(httpBase, code), `not playable again before the deadline (last: ${lastError})`);
   }
 
-  /** One try of `takeover`: joins the seat, sends the turn once the state is in, and waits for its outcome until `deadline`. */
-  private async reclaimAndPlay(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
+  /**
+   * One try of `takeover`: joins the seat, sends the turn once the state is in, and waits for its
+   * outcome until `deadline`. A room of decoding clients (`full`) comes back with colyseus.js; the
+   * others with a raw connection, as they played (a player's browser decodes on its own machine;
+   * here it would take the generator's share of the two cores from the server taking over).
+   */
+  private reclaimAndPlay(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
+    return this.full ? this.reclaimDecoding(httpBase, seatKey, turn, deadline) : this.reclaimRaw(httpBase, seatKey, turn, deadline);
+  }
+
+  /**
+   * `reclaimAndPlay` on a raw connection. The full state arrives after the join's acknowledgement:
+   * the seat is back, and the turn goes. The next patch is the turn's (nothing else changes in the
+   * game meanwhile: its other clients stay away); the log, read after every takeover, confirms that
+   * it counted (`withLoggedMoves`: a patch of something else would show as an event lost).
+   */
+  private async reclaimRaw(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
+    const conn = await joinRaw(httpBase, 'joinById', this.roomId, { seatKey });
+    this.reclaimed.push(conn);
+    return new Promise<Attempt>((resolve) => {
+      let reclaimedAt: number | undefined;
+      let done = false;
+      const finish = (a: Attempt) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve({ ...a, reclaimedAt });
+      };
+      const timer = setTimeout(() => finish({ kind: 'retry', error: 'no answer to the turn' }), Math.max(0, deadline - Date.now()));
+      conn.onState = () => {
+        if (reclaimedAt !== undefined) return;
+        reclaimedAt = now();
+        conn.send('turn', turn);
+      };
+      conn.onPatch = () => {
+        if (reclaimedAt !== undefined) finish({ kind: 'accepted', at: now() });
+      };
+      conn.onMessage = (type, payload) => {
+        if (type !== 'rejected') return;
+        const r = payload() as { type?: string; code?: string } | undefined;
+        if (r?.type === 'turn') finish({ kind: 'refused', code: String(r.code) });
+      };
+      conn.onClose = (closeCode) => finish({ kind: 'retry', error: `the connection closed (${closeCode})` });
+    });
+  }
+
+  /** `reclaimAndPlay` with colyseus.js: the turn counts once the decoded version passes it. */
+  private async reclaimDecoding(httpBase: string, seatKey: string, turn: Record<string, unknown>, deadline: number): Promise<Attempt> {
     const room: Room = await new Client(httpBase.replace(/^http/, 'ws')).joinById(this.roomId, { seatKey });
     this.reclaimed.push({ close: () => room.leave(true).then(() => undefined) });
     return new Promise<Attempt>((resolve) => {
