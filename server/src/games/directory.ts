@@ -18,6 +18,35 @@ export type Reopened = 'live' | 'reopened' | 'finished' | 'unknown';
 /** Games re-opened between two yields to the event loop during the boot restore. */
 export const RESTORE_BATCH = 25;
 
+/**
+ * Games re-opened at once on demand (joins and lookups of codes that are not live). Past it, a
+ * request waits its turn, first come first served: when a process takes over a dead one's games,
+ * hundreds of joins ask at once, and opened all together each took nearly as long as all of them
+ * (every step of every re-open interleaved); in turn, most games are back well before the last.
+ */
+export const REOPEN_PARALLEL = 16;
+
+/** Runs at most `max` tasks at once; the others wait their turn, first come first served. */
+export class Limiter {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    // A finished task hands its slot to the next waiting one (`running` stays as it is).
+    if (this.running < this.max) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
 /** Resolves after the event loop has run pending I/O (and timers) once. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -37,6 +66,8 @@ const ALONE: DirectoryPeers = {
 /** The live and stored games of one process. */
 export class GameDirectory {
   private readonly opening = new Map<string, Promise<Reopened>>();
+  /** The re-opens on demand (`open`), `REOPEN_PARALLEL` at once. */
+  private readonly slots = new Limiter(REOPEN_PARALLEL);
 
   constructor(
     readonly store: GameStore | null,
@@ -115,7 +146,13 @@ export class GameDirectory {
   }
 
   private async open(code: string): Promise<Reopened> {
+    // A live game (every join of a live room asks) never waits for a slot.
     if (await this.peers.isLive(code)) return 'live';
+    return this.slots.run(() => this.openStored(code));
+  }
+
+  /** `open` once the game is known not to be live. */
+  private async openStored(code: string): Promise<Reopened> {
     // The game's row only: its log is loaded once, by the room that replays it.
     const [game] = this.store ? await this.store.listGames([code]) : [];
     if (!game) return 'unknown';
