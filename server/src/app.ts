@@ -128,6 +128,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   };
   const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
   const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined);
+  obs.metrics.watchReopens(() => games.reopens);
 
   const limits = resolveLimits(config.limits);
   const guard = new HttpGuard({

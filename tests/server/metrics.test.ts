@@ -11,7 +11,8 @@ import path from 'node:path';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { Fenced } from '../../server/src/store/types.js';
-import { fullRoom, leaveAll, playRandomGame, quietSdkWarnings, startServer } from './helpers.js';
+import { matchMaker } from '@colyseus/core';
+import { fullRoom, join, leaveAll, playRandomGame, quietSdkWarnings, startServer } from './helpers.js';
 import { raw } from './httpHelpers.js';
 
 quietSdkWarnings();
@@ -88,6 +89,27 @@ describe('/metrics', () => {
     // The refused start, and possibly the leave of a client the fenced room closed meanwhile.
     expect(series((await scrape(server)).text, 'djambi_store_append_failures_total{kind="fenced"}')).toBeGreaterThanOrEqual(1);
     await leaveAll(room.all);
+  });
+
+  test('a game re-opened from the log is counted; no re-open is in progress at rest', async () => {
+    const before = (await scrape(server)).text;
+    const reopenedBefore = series(before, 'djambi_games_reopened_total') ?? 0;
+    // A started game (seats are kept when their players leave), its room then gone from memory.
+    const room = await fullRoom(server, { rules: { players: 2 } }, 0);
+    room.players[0].room.send('start');
+    await Promise.all(room.all.map((c) => c.waitState((st) => st.phase === 'playing', 'start')));
+    const key = room.players[0].received('seat')[0].seatKey as string;
+    await leaveAll(room.all);
+    await matchMaker.getLocalRoomById(room.code)?.disconnect();
+    expect(matchMaker.getLocalRoomById(room.code)).toBeUndefined();
+    // Its player comes back by code: the game is re-opened from the log.
+    const back = await join(server, room.code, { seatKey: key });
+    expect(back.received('seat')[0].colour).toBe('R');
+    const after = (await scrape(server)).text;
+    expect(series(after, 'djambi_games_reopened_total')).toBe(reopenedBefore + 1);
+    expect(series(after, 'djambi_reopens{state="running"}')).toBe(0);
+    expect(series(after, 'djambi_reopens{state="waiting"}')).toBe(0);
+    await leaveAll([back]);
   });
 });
 

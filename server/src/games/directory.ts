@@ -33,6 +33,11 @@ export class Limiter {
 
   constructor(private readonly max: number) {}
 
+  /** Tasks running now, and waiting for a slot. */
+  get load(): { readonly running: number; readonly waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     // A finished task hands its slot to the next waiting one (`running` stays as it is).
     if (this.running < this.max) this.running++;
@@ -68,6 +73,8 @@ export class GameDirectory {
   private readonly opening = new Map<string, Promise<Reopened>>();
   /** The re-opens on demand (`open`), `REOPEN_PARALLEL` at once. */
   private readonly slots = new Limiter(REOPEN_PARALLEL);
+  /** Games this process re-opened from the log (on demand and at boot), for the metrics. */
+  private reopenedCount = 0;
 
   constructor(
     readonly store: GameStore | null,
@@ -124,12 +131,18 @@ export class GameDirectory {
   private async create(code: string): Promise<Reopened> {
     try {
       await matchMaker.createRoom(ROOM_NAME, restoreOptions(code, this.token));
+      this.reopenedCount++;
       return 'reopened';
     } catch (e) {
       // Another request (or process) re-opened it meanwhile.
       if (await matchMaker.getRoomById(code)) return 'live';
       throw e;
     }
+  }
+
+  /** Games re-opened from the log so far, and the re-opens on demand running and waiting now (`djambi_reopens`). */
+  get reopens(): { readonly total: number; readonly running: number; readonly waiting: number } {
+    return { total: this.reopenedCount, ...this.slots.load };
   }
 
   /** The stored game of `code`, live or not (null when unknown or without a store). */

@@ -43,6 +43,8 @@ export interface Metrics {
   observeFold(ms: number, events: number, failed: boolean): void;
   /** Where `djambi_store_pending_events` is read at scrape time. */
   watchPending(read: () => number): void;
+  /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
+  watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
   fault(where: string): void;
   /** The text exposition of every metric. */
@@ -112,6 +114,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set(readPending?.() ?? 0);
     },
   });
+  let readReopens: (() => { readonly total: number; readonly running: number; readonly waiting: number }) | null = null;
+  let reopenedSeen = 0;
+  new Counter({
+    name: 'djambi_games_reopened_total',
+    help: 'Games re-opened from the log by this process (a join or lookup of a game not live, the takeover sweep, the boot restore)',
+    registers,
+    collect() {
+      const total = readReopens?.().total ?? 0;
+      if (total > reopenedSeen) this.inc(total - reopenedSeen);
+      reopenedSeen = total;
+    },
+  });
+  new Gauge({
+    name: 'djambi_reopens',
+    help: 'Re-opens on demand in progress (running, at most 16) and waiting for their turn',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const load = readReopens?.() ?? { running: 0, waiting: 0 };
+      this.set({ state: 'running' }, load.running);
+      this.set({ state: 'waiting' }, load.waiting);
+    },
+  });
   const faults = new Counter({
     name: 'djambi_room_faults_total',
     help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
@@ -132,6 +157,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     watchPending: (read) => {
       readPending = read;
+    },
+    watchReopens: (read) => {
+      readReopens = read;
     },
     fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),
