@@ -32,7 +32,6 @@
  * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -55,6 +54,7 @@ import {
   sleep,
   startGenerator,
 } from './loadgen/run.js';
+import { createDatabase, PG_ADMIN_URL } from './loadgen/pgdb.js';
 import type { TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport } from './loadgen/worker.js';
 import { freePort } from '../support/ports.js';
@@ -64,7 +64,6 @@ const ENTRY = path.join(ROOT, 'server/dist/index.js');
 const PROBE = path.join(ROOT, 'tests/bench/loadgen/probe.ts');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
-const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // tests/support/nginx.ts is written for jest (CommonJS: `__dirname`); under tsx it is an ES module,
 // so the one name it reads is given before it loads (it only derives the repository root from it).
@@ -258,28 +257,10 @@ async function startRedis(): Promise<{ helper: Helper; port: number }> {
   return { helper, port };
 }
 
-/** A PostgreSQL database of the run's own; `drop` removes it. */
-async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `djambi_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /** Linux's USER_HZ: the unit of the CPU times in /proc/<pid>/stat. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** CPU time (user + system) of a process so far, ms; 0 when it is gone. */
+/** CPU time (user + system) of a process so far, ms; NaN when it is gone. */
 function cpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { SERVER_NODE_FLAGS } from '../../../server/src/obs/heap.js';
 import { type ChildRequest, type HistogramReading, type HistogramWindow, histogramWindow, STORE_APPEND, TURN_TO_PATCH } from './child.js';
 import { OVERLOAD_CODES } from './codes.js';
+import { createDatabase } from './pgdb.js';
 import type { Target } from './rooms.js';
 import type { Command, WorkerConfig, WorkerReport } from './worker.js';
 
@@ -69,7 +70,8 @@ export class ServerProcess {
     });
   }
 
-  static async start(target: Target, store: RunOptions['store']): Promise<ServerProcess> {
+  /** `databaseUrl`: the run's own PostgreSQL database (`--store postgres`). */
+  static async start(target: Target, store: RunOptions['store'], databaseUrl?: string): Promise<ServerProcess> {
     const here = path.join(process.cwd(), 'tests', 'bench');
     const entry = target === 'djambi' ? path.join(here, 'server-child.ts') : path.join(here, 'baseline', 'child.ts');
     const extra = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -80,6 +82,7 @@ export class ServerProcess {
       TSX_TSCONFIG_PATH: path.join(here, 'child-tsconfig.json'),
       NODE_ENV: 'production',
       BENCH_STORE: store,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     });
   }
 
@@ -388,7 +391,12 @@ export function loadFigures(o: LoadOptions, m: Measured<unknown>, setupMs: numbe
 
 /** One run against `target`; `log` gets the progress lines. */
 export async function runOnce(target: Target, o: RunOptions, log: (line: string) => void): Promise<RunResult> {
-  const server = await ServerProcess.start(target, target === 'djambi' ? o.store : 'none');
+  const store = target === 'djambi' ? o.store : 'none';
+  const db = store === 'postgres' ? await createDatabase() : null;
+  const server = await ServerProcess.start(target, store, db?.url).catch(async (e: unknown) => {
+    await db?.drop();
+    throw e;
+  });
   const workers = startGenerator(target, `http://127.0.0.1:${server.port}`, o);
   log(
     `[${target}] server pid ${server.pid} on port ${server.port}; ${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${workers.length} worker(s)`,
@@ -466,5 +474,6 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     await Promise.all(workers.map((w) => w.terminate()));
     await Promise.race([server.request('close').catch(() => undefined), sleep(15_000)]);
     server.kill(); // a no-op once the child has exited
+    await db?.drop();
   }
 }
