@@ -13,6 +13,8 @@ export type ChildRequest = {
   path?: string;
   action?: 'start' | 'stop';
   intervalUs?: number;
+  /** `stats` without the server's histograms (the idle window's readings need none). */
+  bare?: boolean;
 };
 
 /** Sampling period of the event-loop delay monitor, ms (subtracted from its figures). */
@@ -75,7 +77,7 @@ export function serveParent(port: number, close: () => Promise<void>, histograms
       gc = { count: 0, totalMs: 0, maxMs: 0 };
     }
     let own: Record<string, HistogramReading> | undefined;
-    if (req.type === 'stats' && histograms) {
+    if (req.type === 'stats' && histograms && !req.bare) {
       const before = process.cpuUsage();
       own = await histograms().catch(() => undefined);
       const spent = process.cpuUsage(before);

@@ -419,9 +419,10 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     // turns'; measured once the set-up's tail is over (without `--settle`, the first seconds after
     // set-up used 15-24 % of a core where the settled server uses 6-11 %, and "above idle" came out low).
     await sleep(o.settle * 1000);
-    const i0 = await server.request('stats');
+    // Without the histograms: a read of /metrics walks the process's 6,000 sockets and handles.
+    const i0 = await server.request('stats', { bare: true });
     await sleep(o.idle * 1000);
-    const i1 = await server.request('stats');
+    const i1 = await server.request('stats', { bare: true });
     /** Share of one core the idle server used. */
     const idleShare = o.idle > 0 ? (i1.cpu.user + i1.cpu.system - i0.cpu.user - i0.cpu.system) / 1000 / (i1.time - i0.time) : 0;
     // BENCH_CPU_PROF=DIR: a CPU profile of the server over the measured window (not set-up or idle).
