@@ -3,8 +3,9 @@
  * match restored from its events (also after a JSON round trip, as a log would store them) is
  * the same match to every participant.
  */
-import { type Colour, randomTurn } from '@djambi/shared';
+import { type Colour, REMATCH_SECONDS, randomTurn } from '@djambi/shared';
 import { type Intent, Match, type MatchEvent, type Outcome } from '../../server/src/match/match.js';
+import { offerPending } from '../../server/src/match/rematchVote.js';
 import { snapshotOf } from '../../server/src/match/snapshot.js';
 import { parseRoomConfig } from '../../server/src/rooms/options.js';
 import { seeded } from '../support/random.js';
@@ -124,6 +125,43 @@ test('a flag that fell before a turn arrived: the timeout comes first, then the 
   expect(late.ok && late.refused?.code).toBe('game_over');
   expect(match.events.map((e) => e.intent.type)).toContain('flag');
   expect(match.phase).toBe('over');
+  expectRestores(match);
+});
+
+test('the rematch vote is in the log: offers and answers, judged and restored with their deadline', () => {
+  const match = new Match(config({ rules: { players: 2 } }));
+  const t0 = 1_000;
+  const [a, b] = seated(match, t0);
+  refused(match, { type: 'rematch_offer', colour: a }, t0 + 5, 'not_finished');
+  accepted(match.apply({ type: 'start', colour: a }, t0 + 10));
+  accepted(match.apply({ type: 'resign', colour: a }, t0 + 20));
+  expect(match.phase).toBe('over');
+  refused(match, { type: 'rematch_answer', colour: b, accept: true }, t0 + 30, 'no_rematch');
+  refused(match, { type: 'rematch_offer', colour: null }, t0 + 30, 'not_seated');
+  accepted(match.apply({ type: 'rematch_offer', colour: a }, t0 + 40));
+  const deadline = t0 + 40 + REMATCH_SECONDS * 1000;
+  expect(match.rematchVote).toEqual({ round: 1, by: a, asked: [a, b], accepted: [a], declined: [], deadline });
+  // A second offer while one is open accepts it; an answer replaces the earlier one.
+  accepted(match.apply({ type: 'rematch_answer', colour: a, accept: false }, t0 + 50));
+  expect(match.rematchVote).toMatchObject({ accepted: [], declined: [a] });
+  expectRestores(match);
+  // Time is up without an acceptance: answers are refused, a new offer opens round 2.
+  refused(match, { type: 'rematch_answer', colour: b, accept: true }, deadline, 'no_rematch');
+  // A finished game's room comes back for an offer until its deadline (the log alone tells).
+  expect(offerPending(match.events, deadline - 1)).toBe(true);
+  expect(offerPending(match.events, deadline)).toBe(false);
+  accepted(match.apply({ type: 'rematch_offer', colour: b }, deadline + 1));
+  expect(match.rematchVote).toMatchObject({ round: 2, by: b, accepted: [b], deadline: deadline + 1 + REMATCH_SECONDS * 1000 });
+  accepted(match.apply({ type: 'rematch_offer', colour: a }, deadline + 2));
+  expect(match.rematchVote).toMatchObject({ round: 2, by: b, accepted: [b, a] });
+  // Everyone answered with an acceptance: closed, awaiting the new game.
+  refused(match, { type: 'rematch_answer', colour: a, accept: false }, deadline + 3, 'rematch_closed');
+  expectRestores(match);
+  const restored = Match.restore(match.config, JSON.parse(JSON.stringify(match.events)) as MatchEvent[]);
+  expect(restored.rematchVote).toEqual(match.rematchVote);
+  accepted(match.apply({ type: 'rematch_created', code: 'ABCDEF' }, deadline + 4));
+  refused(match, { type: 'rematch_offer', colour: a }, deadline + 5, 'rematch_closed');
+  expect(offerPending(match.events, deadline + 5)).toBe(false);
   expectRestores(match);
 });
 

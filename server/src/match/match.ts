@@ -19,6 +19,7 @@ import type { Delivery, MemberId, SpectatorId } from '../press/types.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { GameClock } from './clock.js';
 import { type Applied, Game } from './game.js';
+import { answerVote, openVote, type RematchVote, voteClosed } from './rematchVote.js';
 import { hashSeatKey, newSeatKey, type SeatMove, SeatTable } from './seats.js';
 
 /** Match phase: before the start, during the game, after its result. */
@@ -65,6 +66,10 @@ export type Intent =
    * player to move is not charged for the time since the last accepted event.
    */
   | { readonly type: 'resume' }
+  /** A seated player of the finished game offers a rematch (its acceptance too; with an offer open, it accepts that one). */
+  | { readonly type: 'rematch_offer'; readonly colour: Colour | null }
+  /** A seated player answers the open rematch offer. */
+  | { readonly type: 'rematch_answer'; readonly colour: Colour | null; readonly accept: boolean }
   /** The rematch of this finished game was created under `code` (set by the room, never by a client). */
   | { readonly type: 'rematch_created'; readonly code: string };
 
@@ -203,6 +208,7 @@ export class Match {
   /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
   spectatorsVersion = 0;
   private rematchCode: string | null = null;
+  private vote: RematchVote | null = null;
   private readonly source = new Source();
 
   constructor(readonly config: RoomConfig) {
@@ -236,6 +242,11 @@ export class Match {
   /** The code of this finished game's rematch, once one was created (kept in the log: it outlives the room). */
   get rematch(): string | null {
     return this.rematchCode;
+  }
+
+  /** The latest rematch offer of this finished game and its answers (null: none was made). */
+  get rematchVote(): RematchVote | null {
+    return this.vote;
   }
 
   /** The current position. */
@@ -332,6 +343,9 @@ export class Match {
       case 'resume':
         if (this.clock?.running) this.clock.startedAt = now;
         return this.accepted(intent, now);
+      case 'rematch_offer':
+      case 'rematch_answer':
+        return this.rematchVoteIntent(intent, now);
       case 'rematch_created':
         if (this.phase !== 'over') return refuse('not_finished', 'a rematch comes after the game');
         if (this.rematchCode !== null) return refuse('rematch_closed', 'this game already has its rematch');
@@ -371,6 +385,31 @@ export class Match {
     this.press.start(this.game.position);
     this.clock?.start(this.game.position.toMove, now);
     return this.accepted(intent, now, { listingChanged: true });
+  }
+
+  /** An offer or an answer of the rematch vote, from a seated player (no bot) of the finished game. */
+  private rematchVoteIntent(intent: Extract<Intent, { type: 'rematch_offer' | 'rematch_answer' }>, now: number): Outcome {
+    const seat = intent.colour ? this.seats.get(intent.colour) : undefined;
+    if (!seat?.keyHash || seat.bot !== null) return refuse('not_seated', 'only a seated player can ask for a rematch');
+    if (this.phase !== 'over') return refuse('not_finished', 'a rematch can be asked once the game is over');
+    if (this.rematchCode !== null) return refuse('rematch_closed', 'this game already has its rematch');
+    const vote = this.vote;
+    const open = vote !== null && !voteClosed(vote, now);
+    if (intent.type === 'rematch_offer') {
+      // Two offers at once: the second finds the first open and accepts it.
+      if (open) this.vote = answerVote(vote, seat.colour, true);
+      else {
+        const asked: Colour[] = [];
+        for (const s of this.seats.seats.values()) if (s.keyHash !== null && s.bot === null) asked.push(s.colour);
+        this.vote = openVote(vote, seat.colour, asked, now);
+      }
+      return this.accepted(intent, now);
+    }
+    if (!vote || (!open && vote.accepted.length === 0)) return refuse('no_rematch', 'no rematch is offered: send { action: "offer" }');
+    if (!open) return refuse('rematch_closed', 'the rematch offer is closed');
+    if (!vote.asked.includes(seat.colour)) return refuse('not_seated', 'this seat was not asked');
+    this.vote = answerVote(vote, seat.colour, intent.accept);
+    return this.accepted(intent, now);
   }
 
   private removeSeat(intent: Extract<Intent, { type: 'remove_seat' }>, now: number): Outcome {
