@@ -127,7 +127,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     metrics: obs.metrics,
   };
   const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
-  const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined);
+  const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined, settings.now);
   obs.metrics.watchReopens(() => games.reopens);
 
   const limits = resolveLimits(config.limits);

@@ -82,3 +82,39 @@ test('a game re-opened after kill -9 rematches with its own autostart and stand_
     await store.close();
   }
 });
+
+test('an open rematch offer survives kill -9 with its answers and deadline; the answer after the restart makes the rematch', async () => {
+  const port = await freePort();
+  const server = new ServerProcess(port, { DATA_DIR: tempDataDir() });
+  await server.start();
+  try {
+    const sdk = sdkAt(port);
+    const red = new TestClient(await sdk.create<State>('djambi', { rules: { players: 2 }, name: 'Ann' }), sdk);
+    await red.waitMessage('seat');
+    await red.waitState((s) => typeof s.code === 'string' && s.code !== '', 'code');
+    const code = red.state.code as string;
+    const yellow = await joinAt(port, code, { name: 'Bob' });
+    red.room.send('start');
+    await Promise.all([red, yellow].map((c) => c.waitState((s) => s.phase === 'playing', 'started')));
+    red.room.send('resign');
+    await Promise.all([red, yellow].map((c) => c.waitState((s) => s.phase === 'over', 'over')));
+    red.room.send('rematch', { action: 'offer' });
+    const offered = await yellow.waitMessage('rematch_state');
+    expect(offered).toMatchObject({ status: 'open', by: 'R', asked: ['R', 'Y'], accepted: ['R'], declined: [] });
+    const keys = [red.seat!.seatKey, yellow.seat!.seatKey];
+
+    await server.kill('SIGKILL');
+    await server.start();
+    const back = await Promise.all(keys.map((seatKey) => joinAt(port, code, { seatKey })));
+    // Each gets the offer as it was, deadline included.
+    for (const c of back) expect(await c.waitMessage('rematch_state')).toEqual(offered);
+    back[1].room.send('rematch', { action: 'accept' });
+    const seats = await Promise.all(back.map((c) => c.waitMessage('rematch_seat', 0, 10_000)));
+    expect(seats.map((s) => s.colour)).toEqual(['Y', 'R']);
+    expect(new Set(seats.map((s) => s.code))).toEqual(new Set([seats[0].code]));
+    await Promise.all(back.map((c) => c.room.leave(true).catch(() => undefined)));
+    expect(await archived(port, code)).toMatchObject({ status: 'finished', rematch: seats[0].code });
+  } finally {
+    await server.stop();
+  }
+});

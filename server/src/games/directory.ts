@@ -2,10 +2,12 @@
  * The games a process can serve: live rooms, and games in the log that it can re-open under
  * their code (a restart, an idle room disposed from memory, a process that died). A game in the
  * store but not live is re-opened on the first join or lookup of its code, and every unfinished
- * game at boot; a finished game is never re-opened, it is read from the store.
+ * game at boot; a finished game is read from the store, and re-opened only while a rematch offer
+ * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
 import { Match } from '../match/match.js';
+import { offerPending } from '../match/rematchVote.js';
 import { restoreOptions } from '../rooms/persistence.js';
 import type { GameStore, StoredGame } from '../store/types.js';
 
@@ -80,6 +82,8 @@ export class GameDirectory {
     readonly store: GameStore | null,
     private readonly token: string,
     private readonly peers: DirectoryPeers = ALONE,
+    /** The rooms' clock, epoch ms (a finished game's rematch deadline). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Makes the game of `code` live if the store has it unfinished (once, however many ask at once). */
@@ -164,12 +168,18 @@ export class GameDirectory {
     return this.slots.run(() => this.openStored(code));
   }
 
+  /** Whether a finished game's rematch offer is still open: its room comes back for the vote (reads its log). */
+  private async rematchPending(code: string): Promise<boolean> {
+    const game = await this.stored(code);
+    return game !== null && offerPending(game.events, this.now());
+  }
+
   /** `open` once the game is known not to be live. */
   private async openStored(code: string): Promise<Reopened> {
     // The game's row only: its log is loaded once, by the room that replays it.
     const [game] = this.store ? await this.store.listGames([code]) : [];
     if (!game) return 'unknown';
-    if (game.status === 'finished') return 'finished';
+    if (game.status === 'finished' && !(await this.rematchPending(code))) return 'finished';
     const opened = await this.peers.exclusive(code, async (): Promise<Reopened> => {
       if (await this.peers.isLive(code)) return 'live';
       return this.create(code);

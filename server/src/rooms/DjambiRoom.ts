@@ -64,7 +64,9 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private port!: RoomPort;
   /** The room's computer players (see `bots.ts`). */
   bots: BotDriver | null = null;
-  readonly rematch: Rematch = new Rematch(this, (intent, taken) => this.pipeline.step(intent, undefined, intent.type, undefined, taken));
+  readonly rematch: Rematch = new Rematch(this, (intent, taken, client) =>
+    this.pipeline.step(intent, client, client ? 'rematch' : intent.type, undefined, taken),
+  );
   private createdAt = 0;
   private everJoined = false;
   /** The room hit an internal error and is closing (`fault`). */
@@ -104,6 +106,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       this.port.commit(true);
       this.alarms.scheduleFlag();
       this.alarms.armIdle();
+      this.rematch.resume();
     } catch (e) {
       this.setPatchRate(null);
       this.clock.clear();

@@ -8,6 +8,7 @@
  */
 import type { Presence } from '@colyseus/core';
 import { type Accepted, type Intent, Match } from '../match/match.js';
+import { offerPending } from '../match/rematchVote.js';
 import { isStoreError, type GameStore } from '../store/types.js';
 import type { Rejection } from '../errors.js';
 import { CODES_KEY, releaseCode, reserveCode } from './codes.js';
@@ -55,12 +56,18 @@ export class Journal {
     }
   }
 
-  /** A stored, unfinished game re-opened under its code (its match replayed from the log). */
+  /**
+   * A stored, unfinished game re-opened under its code (its match replayed from the log), or a
+   * finished one whose rematch offer is still open (`offerPending`).
+   */
   static async reopen(code: string, presence: Presence, store: GameStore | null, now: () => number): Promise<{ journal: Journal; createdAt: number }> {
     const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
-    if (!stored || stored.status === 'finished') throw joinError('bad_options', `no unfinished game ${code} in the store`);
+    const finished = stored?.status === 'finished';
+    if (!stored || (finished && !offerPending(stored.events, now()))) throw joinError('bad_options', `no unfinished game ${code} in the store`);
     await presence.sadd(CODES_KEY, code);
-    return { journal: new Journal(Match.restore(stored.config, stored.events), code, store, now), createdAt: stored.createdAt };
+    const journal = new Journal(Match.restore(stored.config, stored.events), code, store, now);
+    journal.finished = finished;
+    return { journal, createdAt: stored.createdAt };
   }
 
   /** The match as every saved intent left it. */

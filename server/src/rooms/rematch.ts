@@ -10,16 +10,17 @@
  * `rematch_state` on every change, and again on joining or coming back (`joined`). The options
  * repeated are the stored config's, so a game re-opened from the log repeats them too. No create
  * option is added: the seats are claimed on the new room object itself, which only server code
- * can reach. The offer lives in memory only: an offer still open does not survive a restart. A
- * created rematch is an event of this game's log (`rematch_created`), so the finished game links
- * to it for good (`GET /api/games/CODE` → `rematch`).
+ * can reach. Every offer and answer is an event of this game's log (`rematch_offer`,
+ * `rematch_answer`, see `match/rematchVote.ts`), so an offer still open survives a restart with
+ * its answers and deadline; so is the created rematch (`rematch_created`), so the finished game
+ * links to it for good (`GET /api/games/CODE` → `rematch`). Only the new seat keys live in
+ * memory (keys are never stored): an accepter away until a restart does not get its key.
  */
 import { type Client, matchMaker } from '@colyseus/core';
 import {
   type BotSeatOption,
   type Colour,
   check,
-  REMATCH_SECONDS,
   RematchMessage,
   type RematchSeatMessage,
   type RematchStateMessage,
@@ -30,6 +31,7 @@ import {
 import type { Rejection } from '../errors.js';
 import { ROOM_NAME } from '../games/directory.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
+import { type RematchVote, voteClosed } from '../match/rematchVote.js';
 import { defaultName, hashSeatKey, newSeatKey } from '../match/seats.js';
 import type { Connections } from './connections.js';
 import { hostOption } from './options.js';
@@ -49,8 +51,11 @@ export interface RematchRoom {
   now(): number;
 }
 
-/** Passes an intent through the room's pipeline; `taken` runs once it is accepted, before it is published. */
-export type RematchStep = (intent: Intent, taken: (out: Accepted) => void) => Promise<Accepted | null>;
+/**
+ * Passes an intent through the room's pipeline; `taken` runs once it is accepted, before it is
+ * published; a refusal is answered to `client`, if any.
+ */
+export type RematchStep = (intent: Intent, taken: (out: Accepted) => void, client?: Client) => Promise<Accepted | null>;
 
 /** A seat to claim in the new game for an accepter. */
 export interface RematchClaim {
@@ -60,15 +65,11 @@ export interface RematchClaim {
   readonly hostTokenHash?: string;
 }
 
-interface Offer {
-  status: RematchStatus;
-  readonly by: Colour;
-  readonly asked: readonly Colour[];
-  readonly accepted: Colour[];
-  readonly declined: Colour[];
-  readonly deadline: number;
-  code: string | null;
-  open: Colour[];
+/** What only this process knows of a vote of the log: the new game being made, or its failure. */
+interface Making {
+  /** The vote's `round`. */
+  readonly round: number;
+  status: 'creating' | 'failed';
 }
 
 function refuse(code: Rejection['code'], message: string): Rejection {
@@ -77,7 +78,7 @@ function refuse(code: Rejection['code'], message: string): Rejection {
 
 /** The rematch offer of one room, and the claiming of seats when this room is the rematch. */
 export class Rematch {
-  private offer: Offer | null = null;
+  private making: Making | null = null;
   private poll: ReturnType<typeof setInterval> | null = null;
   /** The new seats, by the accepter's colour here (sent again when its holder joins). */
   private readonly seats = new Map<Colour, RematchSeatMessage>();
@@ -89,30 +90,30 @@ export class Rematch {
 
   /** The `rematch` message listener (the options the rematch repeats are the stored config's, see `createOptions`). */
   listener(): (client: Client, message: unknown) => Rejection | null {
-    return (client, message) => this.handle(client.sessionId, message);
+    return (client, message) => this.handle(client, message);
   }
 
-  /** A `rematch` message from the connection `sessionId`: null when taken, else the rejection. */
-  handle(sessionId: string, message: unknown): Rejection | null {
+  /** A `rematch` message from `client`: null when passed on to the log, else the rejection. */
+  handle(client: Client, message: unknown): Rejection | null {
     const size = checkSize(message);
     if (!size.ok) return size.error;
     const m = check(RematchMessage, message);
     if (!m.ok) return m.error.path === undefined ? refuse('bad_payload', m.error.message) : { ...refuse('bad_payload', m.error.message), path: m.error.path };
     const match = this.room.match;
-    const colour = this.room.links.colourOf(sessionId);
+    const colour = this.room.links.colourOf(client.sessionId);
     const seat = colour ? match.seats.get(colour) : undefined;
     if (!colour || !seat?.keyHash || seat.bot !== null) return refuse('not_seated', 'only a seated player can ask for a rematch');
     if (match.phase !== 'over') return refuse('not_finished', 'a rematch can be asked once the game is over');
-    const offer = this.offer;
+    const status = this.status();
     const { action } = m.value;
     // A cancelled or failed offer may be made again.
-    if (!offer || offer.status === 'cancelled' || offer.status === 'failed') {
+    if (status === null || status === 'cancelled' || status === 'failed') {
       if (action !== 'offer') return refuse('no_rematch', 'no rematch is offered: send { action: "offer" }');
-      this.open(colour);
+      this.submit({ type: 'rematch_offer', colour }, client);
       return null;
     }
-    if (offer.status !== 'open') return refuse('rematch_closed', `the rematch offer is ${offer.status}`);
-    this.answer(offer, colour, action !== 'decline');
+    if (status !== 'open') return refuse('rematch_closed', `the rematch offer is ${status}`);
+    this.submit({ type: 'rematch_answer', colour, accept: action !== 'decline' }, client);
     return null;
   }
 
@@ -121,11 +122,20 @@ export class Rematch {
    * gets the offer, and its new seat if it accepted.
    */
   joined(client: Client): void {
-    if (!this.offer) return;
-    client.send('rematch_state', this.view(this.offer));
+    const view = this.view();
+    if (!view) return;
+    client.send('rematch_state', view);
     const colour = this.room.links.colourOf(client.sessionId);
     const seat = colour ? this.seats.get(colour) : undefined;
     if (seat) client.send('rematch_seat', seat);
+  }
+
+  /**
+   * The room was opened on a log (a restart, or another process's game): an offer it left open
+   * waits for its deadline again, and one whose answers were all in is closed now.
+   */
+  resume(): void {
+    if (this.status() === 'open' || this.closable()) this.startPoll();
   }
 
   /** This room is the rematch: takes `claims` in order (kept away until their holders join); their keys by new colour. */
@@ -150,56 +160,66 @@ export class Rematch {
     this.stopPoll();
   }
 
-  private open(by: Colour): void {
-    const asked: Colour[] = [];
-    for (const seat of this.room.match.seats.seats.values()) if (seat.keyHash !== null && seat.bot === null) asked.push(seat.colour);
-    this.offer = { status: 'open', by, asked, accepted: [by], declined: [], deadline: this.room.now() + REMATCH_SECONDS * 1000, code: null, open: [] };
-    this.poll = setInterval(() => {
-      if (this.offer?.status === 'open' && this.room.now() >= this.offer.deadline) void this.close(this.offer);
-    }, POLL_MS);
-    this.poll.unref?.();
-    this.settle(this.offer);
+  /**
+   * Where the vote stands (null: no offer was made): from the log (`created`, the answers, the
+   * deadline), and from this process for the new game being made (`creating`, `failed`).
+   */
+  private status(): RematchStatus | null {
+    const match = this.room.match;
+    const vote = match.rematchVote;
+    if (match.rematch !== null) return 'created';
+    if (!vote) return null;
+    if (this.making?.round === vote.round) return this.making.status;
+    if (!voteClosed(vote, this.room.now())) return 'open';
+    // Closed: cancelled without an acceptance; else the new game is about to be made (`closable`).
+    return vote.accepted.length === 0 ? 'cancelled' : 'open';
   }
 
-  private answer(offer: Offer, colour: Colour, yes: boolean): void {
-    const drop = (list: Colour[]) => {
-      const at = list.indexOf(colour);
-      if (at >= 0) list.splice(at, 1);
-    };
-    drop(offer.accepted);
-    drop(offer.declined);
-    (yes ? offer.accepted : offer.declined).push(colour);
-    this.settle(offer);
+  /** The vote is closed with an acceptance and nothing is making its game yet. */
+  private closable(): boolean {
+    const match = this.room.match;
+    const vote = match.rematchVote;
+    return vote !== null && match.rematch === null && this.making?.round !== vote.round && vote.accepted.length > 0 && voteClosed(vote, this.room.now());
   }
 
-  /** Closes the offer once every asked player answered; else tells everyone where it stands. */
-  private settle(offer: Offer): void {
-    if (offer.accepted.length + offer.declined.length >= offer.asked.length) void this.close(offer);
-    else this.publish(offer);
+  /** An offer or answer through the room's log (a refusal there is answered to `client`); then where it stands. */
+  private submit(intent: Intent, client: Client): void {
+    this.step(intent, () => undefined, client)
+      .then((out) => {
+        if (out) this.settle();
+      })
+      .catch((e) => console.error('[djambi] rematch:', e));
   }
 
-  /** The answers are in (or time is up): the new game for the accepters, or nothing. */
-  private async close(offer: Offer): Promise<void> {
-    this.stopPoll();
-    if (offer.accepted.length === 0) {
-      offer.status = 'cancelled';
-      this.publish(offer);
-      return;
+  /** After an answer: closes the vote once every asked player answered; else tells everyone where it stands. */
+  private settle(): void {
+    if (this.closable()) void this.close();
+    else {
+      if (this.status() === 'open') this.startPoll();
+      else this.stopPoll();
+      this.publish();
     }
-    offer.status = 'creating';
-    this.publish(offer);
+  }
+
+  /** The answers are in (or time is up) with an acceptance: the new game for the accepters. */
+  private async close(): Promise<void> {
+    this.stopPoll();
+    const vote = this.room.match.rematchVote;
+    if (!vote) return;
+    const making: Making = { round: vote.round, status: 'creating' };
+    this.making = making;
+    this.publish();
     try {
-      await this.create(offer);
-      offer.status = 'created';
+      await this.create(vote);
     } catch (e) {
       console.error('[djambi] rematch failed:', e);
-      offer.status = 'failed';
+      making.status = 'failed';
     }
-    this.publish(offer);
+    this.publish();
   }
 
   /** Creates the new game as `POST /api/rooms` does and claims the accepters' rotated seats there. */
-  private async create(offer: Offer): Promise<void> {
+  private async create(offer: RematchVote): Promise<void> {
     const match = this.room.match;
     const colours = seatsOf(match.config.rules);
     // Each bot moves one colour on with its level and its personality (stored per seat colour).
@@ -225,12 +245,10 @@ export class Rematch {
       };
     });
     const keys = await next.claim(claims);
-    offer.code = listing.roomId;
     // This game's log keeps the link, so its page shows the rematch after the room is gone.
     if (!(await this.step({ type: 'rematch_created', code: listing.roomId }, () => undefined))) {
-      console.error(`[djambi ${this.room.code}] the rematch ${listing.roomId} could not be recorded in this game's log`);
+      throw new Error(`the rematch ${listing.roomId} could not be recorded in the log of ${this.room.code}`);
     }
-    offer.open = offer.asked.filter((c) => !offer.accepted.includes(c)).map((c) => rematchColour(c, colours));
     for (const c of order) {
       const colour = rematchColour(c, colours);
       const seat: RematchSeatMessage = { code: listing.roomId, colour, seatKey: keys.get(colour)! };
@@ -257,21 +275,43 @@ export class Rematch {
     };
   }
 
-  private publish(offer: Offer): void {
-    this.room.broadcast('rematch_state', this.view(offer));
+  private publish(): void {
+    const view = this.view();
+    if (view) this.room.broadcast('rematch_state', view);
   }
 
-  private view(o: Offer): RematchStateMessage {
+  /** The `rematch_state` of the latest offer (null: none was made). */
+  private view(): RematchStateMessage | null {
+    const match = this.room.match;
+    const vote = match.rematchVote;
+    const status = this.status();
+    if (!vote || status === null) return null;
+    const colours = seatsOf(match.config.rules);
     return {
-      status: o.status,
-      by: o.by,
-      asked: [...o.asked],
-      accepted: [...o.accepted],
-      declined: [...o.declined],
-      deadline: o.deadline,
-      code: o.code,
-      open: [...o.open],
+      status,
+      by: vote.by,
+      asked: [...vote.asked],
+      accepted: [...vote.accepted],
+      declined: [...vote.declined],
+      deadline: vote.deadline,
+      code: match.rematch,
+      // The new game's seats left free: of the players who did not accept, one colour on.
+      open: status === 'created' ? vote.asked.filter((c) => !vote.accepted.includes(c)).map((c) => rematchColour(c, colours)) : [],
     };
+  }
+
+  /** Checks the deadline (and a vote left closable by a restart) every `POLL_MS`. */
+  private startPoll(): void {
+    if (this.poll !== null) return;
+    this.poll = setInterval(() => {
+      if (this.closable()) void this.close();
+      else if (this.status() !== 'open') {
+        // Time is up without an acceptance: cancelled.
+        this.stopPoll();
+        this.publish();
+      }
+    }, POLL_MS);
+    this.poll.unref?.();
   }
 
   private stopPoll(): void {
