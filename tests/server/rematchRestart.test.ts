@@ -5,7 +5,9 @@
  * comes back with its key, resigns and asks for the rematch, which the bot accepts at once. The
  * new game starts by itself (`autostart`), and its stored config keeps both options. The
  * finished game's log keeps the link to its rematch: after another kill -9 and start, its archive
- * entry (`GET /api/games/CODE`) names the new game.
+ * entry (`GET /api/games/CODE`) names the new game. An offer still open when the process is
+ * killed comes back with the finished game's room (its answers and deadline are in the log): the
+ * other player's answer after the restart makes the rematch.
  */
 import path from 'node:path';
 import { DEFAULT_SQLITE_FILE } from '../../server/src/store/open.js';
