@@ -4,8 +4,8 @@
  * synchronous path over it (saved and applied in the tick the intent is submitted in).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalPresence } from '@colyseus/core';
 import Database from 'better-sqlite3';
@@ -199,12 +199,30 @@ describe('one owner per file, and its pending events', () => {
     const exited = new Promise((resolve) => proc.once('exit', resolve));
     proc.kill('SIGKILL');
     await exited;
-    expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(String(proc.pid)); // left behind
+    expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(`${proc.pid} ${hostname()}`); // left behind
     const store = SqliteStore.open(file);
     expect((await store.load(code))!.events.map((e) => e.at)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     await store.append(code, 51, event(51)); // the fence knows the log's end
     await expect(store.append(code, 51, event(52))).rejects.toBeInstanceOf(Fenced);
     await store.close();
+  });
+
+  test('an owner on another host (a second container on the volume) holds the file while it renews its claim; a stale claim is taken over', async () => {
+    const file = join(dir, 'shared-volume.sqlite');
+    // Pid 1 on both sides, as in two containers: only the host name and the claim's age tell them apart.
+    writeFileSync(`${file}.owner`, '1 other-container\n');
+    expect(() => SqliteStore.open(file)).toThrow(/is in use by process 1 on host other-container \(its claim was renewed 0 s ago\)/);
+    const old = new Date(Date.now() - 31_000);
+    utimesSync(`${file}.owner`, old, old);
+    const store = SqliteStore.open(file, { ownerLease: { renewMs: 20, staleMs: 30_000 } });
+    expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(`${process.pid} ${hostname()}`);
+    // The owner renews its claim: an old mtime is fresh again within a renewal.
+    utimesSync(`${file}.owner`, old, old);
+    const deadline = Date.now() + 5_000;
+    while (Date.now() - statSync(`${file}.owner`).mtimeMs > 10_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(Date.now() - statSync(`${file}.owner`).mtimeMs).toBeLessThan(10_000);
+    await store.close();
+    expect(existsSync(`${file}.owner`)).toBe(false);
   });
 
   test('appends that never yield are folded every 2,000 pending events, not left to pile up', async () => {

@@ -8,11 +8,16 @@
  *   may lose the last events, as SQLite's WAL with `synchronous=NORMAL` may). A batch folded into
  *   SQLite empties it. At open, the lines a crashed owner left are folded in first; a line without
  *   its newline is a write that never returned (its event was never applied), and is dropped.
- * - **The owner file** (`<file>.owner`): the owner's pid. A second store on the same file, in this
- *   process or another live one, is refused at open: one server process per SQLite file (several
- *   processes share PostgreSQL). The file of a dead owner (a `kill -9`) is taken over.
+ * - **The owner file** (`<file>.owner`): the owner's pid and host name. A second store on the same
+ *   file, in this process or another live one, is refused at open: one server process per SQLite
+ *   file (several processes share PostgreSQL). The file of a dead owner (a `kill -9`) is taken
+ *   over. On the same host a process is alive while its pid runs; a process of another host (a
+ *   second container on the same volume, where both servers are pid 1) cannot be asked, so the
+ *   owner renews its claim (the file's mtime) every `OWNER_LEASE.renewMs`, and a claim of another
+ *   host is taken over only once it is `OWNER_LEASE.staleMs` old.
  */
-import { closeSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { closeSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { StoreUnavailable } from './types.js';
 
 /** One pending event, as the `events` table holds it. */
@@ -107,17 +112,30 @@ function running(pid: number): boolean {
   }
 }
 
+/** How often an owner renews its claim, and how old another host's claim must be to be taken over, ms. */
+export interface OwnerLease {
+  readonly renewMs: number;
+  readonly staleMs: number;
+}
+
+/** Renewed every 5 s, dead after 30 s without a renewal (documented in docs/DEPLOYMENT.md). */
+export const OWNER_LEASE: OwnerLease = Object.freeze({ renewMs: 5_000, staleMs: 30_000 });
+
+const IN_USE_HINT = 'one server process per SQLite file (several processes share PostgreSQL: DATABASE_URL=postgres://…)';
+
 /**
  * Makes this process the owner of `file` (writes `<file>.owner`); returns the release. Throws
- * `StoreUnavailable` when another store holds it: one in this process, or a running process.
+ * `StoreUnavailable` when another store holds it: one in this process, a running process of this
+ * host, or a process of another host whose claim is fresh.
  */
-export function takeOwnership(file: string): () => void {
+export function takeOwnership(file: string, lease: OwnerLease = OWNER_LEASE): () => void {
   const path = `${file}.owner`;
   if (held.has(path)) throw new StoreUnavailable(`${file} is already open in this process (one store per SQLite file)`);
-  /** Creates the owner file with our pid; false when it exists. */
+  const host = hostname();
+  /** Creates the owner file with our pid and host; false when it exists. */
   const create = (): boolean => {
     try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(path, `${process.pid} ${host}\n`, { flag: 'wx' });
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -125,18 +143,35 @@ export function takeOwnership(file: string): () => void {
     }
   };
   if (!create()) {
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    // Our own pid in a file we do not hold: a previous process with our pid (a container's pid 1).
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
-      throw new StoreUnavailable(
-        `${file} is in use by process ${pid}: one server process per SQLite file (several processes share PostgreSQL: DATABASE_URL=postgres://…)`,
-      );
+    // "PID HOST"; files written before the host was recorded hold the pid alone (this host's).
+    const [pidText, owner = host] = readFileSync(path, 'utf8').trim().split(/\s+/);
+    const pid = Number.parseInt(pidText, 10);
+    if (owner !== host) {
+      const age = Date.now() - statSync(path).mtimeMs;
+      if (age < lease.staleMs) {
+        throw new StoreUnavailable(
+          `${file} is in use by process ${pid} on host ${owner} (its claim was renewed ${Math.round(age / 1000)} s ago): ${IN_USE_HINT}`,
+        );
+      }
+    } else if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
+      // Our own pid in a file we do not hold: a previous process with our pid (a container's pid 1).
+      throw new StoreUnavailable(`${file} is in use by process ${pid}: ${IN_USE_HINT}`);
     }
     unlinkSync(path); // a dead owner's
     if (!create()) throw new StoreUnavailable(`${file}: another process took it over at the same moment`);
   }
   held.add(path);
+  const renew = setInterval(() => {
+    try {
+      const now = new Date();
+      utimesSync(path, now, now);
+    } catch {
+      // gone (released meanwhile, or removed by hand): the next open decides
+    }
+  }, lease.renewMs);
+  renew.unref();
   return () => {
+    clearInterval(renew);
     held.delete(path);
     try {
       unlinkSync(path);

@@ -15,7 +15,7 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
-import { PendingFile, type PendingEvent, takeOwnership } from './pending.js';
+import { type OwnerLease, PendingFile, type PendingEvent, takeOwnership } from './pending.js';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
@@ -101,9 +101,9 @@ export class SqliteStore implements GameStore, FoldReporting {
    * Opens (creating it if needed) and migrates the database file, folding in what a previous
    * owner left pending. Throws `StoreUnavailable` when another store owns the file.
    */
-  static open(file: string, options: { readonly checkpointEveryMs?: number } = {}): SqliteStore {
+  static open(file: string, options: { readonly checkpointEveryMs?: number; readonly ownerLease?: OwnerLease } = {}): SqliteStore {
     const memory = file === ':memory:' || file === '';
-    const release = memory ? null : takeOwnership(file);
+    const release = memory ? null : takeOwnership(file, options.ownerLease);
     let db: Database.Database;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
