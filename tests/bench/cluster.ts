@@ -54,6 +54,7 @@ import {
   sleep,
   startGenerator,
 } from './loadgen/run.js';
+import { describeWindow, type HistogramWindow, histogramWindow, STORE_APPEND, TURN_TO_PATCH } from './loadgen/child.js';
 import { createDatabase, PG_ADMIN_URL } from './loadgen/pgdb.js';
 import type { TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport } from './loadgen/worker.js';
@@ -396,6 +397,8 @@ interface ProcessFigures {
   readonly heapPerRoomKB: { afterSetup: number; afterPlay: number };
   readonly rssPerRoomKB: { afterSetup: number; afterPlay: number };
   readonly rssMB: { base: number; end: number };
+  /** The server's own figures over the measured window (its `/metrics`): a turn from its message to its patch, and each append. */
+  readonly own: { readonly turnToPatch: HistogramWindow | null; readonly storeAppend: HistogramWindow | null };
 }
 
 /** The takeover after `--kill`. */
@@ -505,6 +508,10 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
         heapPerRoomKB: { afterSetup: perRoom(used(base[i]), used(afterSetup[i])), afterPlay: perRoom(used(base[i]), used(afterPlay[i])) },
         rssPerRoomKB: { afterSetup: perRoom(base[i].memory.rss, afterSetup[i].memory.rss), afterPlay: perRoom(base[i].memory.rss, afterPlay[i].memory.rss) },
         rssMB: { base: round(base[i].memory.rss / 2 ** 20, 1), end: round(afterPlay[i].memory.rss / 2 ** 20, 1) },
+        own: {
+          turnToPatch: histogramWindow(s0[i].histograms?.[TURN_TO_PATCH], s1[i].histograms?.[TURN_TO_PATCH]),
+          storeAppend: histogramWindow(s0[i].histograms?.[STORE_APPEND], s1[i].histograms?.[STORE_APPEND]),
+        },
       };
     });
     const infraCpu = (kind: keyof typeof infra) => cpuPercent(m.start.infra[kind], m.end.infra[kind], m.wallMs);
@@ -632,6 +639,8 @@ function describe(r: ClusterResult): string[] {
       `  ${p.name}: ${p.rooms} rooms, ${p.clients} clients; CPU ${p.cpuPercentOfOneCore}% of one core; event loop p50 ${p.eventLoopDelayMs.p50} / p99 ${p.eventLoopDelayMs.p99} / max ${p.eventLoopDelayMs.max} ms; GC ${p.gc.count} × (${p.gc.totalMs} ms, longest ${p.gc.maxPauseMs} ms); ` +
         `per room: heap ${p.heapPerRoomKB.afterSetup} KB after setup, ${p.heapPerRoomKB.afterPlay} KB after play, RSS ${p.rssPerRoomKB.afterSetup} / ${p.rssPerRoomKB.afterPlay} KB (${p.rssMB.base} → ${p.rssMB.end} MB)`,
     );
+    const own = [describeWindow('turn → patch', p.own.turnToPatch), describeWindow('store append', p.own.storeAppend)].filter((f) => f !== null);
+    if (own.length > 0) lines.push(`    its own /metrics: ${own.join('; ')}`);
   }
   lines.push(
     `  servers together: CPU ${r.serverCpuPercentTotal}% of one core; nginx ${r.infraCpuPercentOfOneCore.nginx}%, redis ${r.infraCpuPercentOfOneCore.redis}%, PostgreSQL backends ${r.infraCpuPercentOfOneCore.postgres}%`,

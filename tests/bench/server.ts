@@ -24,7 +24,7 @@
  * default 500; summarise it with tests/bench/profileSummary.ts), and
  * `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to it.
  */
-import type { HistogramWindow } from './loadgen/child.js';
+import { describeWindow } from './loadgen/child.js';
 import { type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
 
 interface Options extends RunOptions {
@@ -110,8 +110,7 @@ function describe(r: RunResult): string[] {
       .join('; ')}`,
     `  checks of decoded states: ${r.checks.ok} ok, ${r.checks.failed} failed; rejected turns ${JSON.stringify(r.rejected)}; games finished ${r.gamesFinished}`,
   ];
-  const figure = (name: string, h: HistogramWindow | null) => (h ? `${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})` : null);
-  const mine = [figure('turn → patch', s.own.turnToPatch), figure('store append', s.own.storeAppend)].filter((f) => f !== null);
+  const mine = [describeWindow('turn → patch', s.own.turnToPatch), describeWindow('store append', s.own.storeAppend)].filter((f) => f !== null);
   if (mine.length > 0) lines.splice(3, 0, `  the server's own /metrics: ${mine.join('; ')}`);
   for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
   return lines;

@@ -44,3 +44,23 @@ test('a window is what the histogram recorded between two readings', async () =>
   expect(histogramWindow(before.t_seconds, before.t_seconds)).toBeNull();
   expect(histogramWindow(undefined, undefined)).toBeNull();
 });
+
+test("a cluster process's histograms carry its node label, and are read the same", async () => {
+  const registry = new Registry();
+  registry.setDefaultLabels({ node: 'game1' });
+  const h = new Histogram({ name: 't_seconds', help: 'test', buckets: BUCKETS, registers: [registry] });
+  h.observe(0.0002);
+  h.observe(0.002);
+  const read = (await reading(registry)).t_seconds;
+  expect(read).toEqual({
+    sum: 0.0022,
+    count: 2,
+    buckets: [
+      [0.0001, 0],
+      [0.00025, 1],
+      [0.0005, 1],
+      [0.001, 1],
+      [Number.POSITIVE_INFINITY, 2],
+    ],
+  });
+});

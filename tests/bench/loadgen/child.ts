@@ -125,21 +125,35 @@ async function profile(req: ChildRequest): Promise<void> {
   }
 }
 
-/** The histograms named `names` in a Prometheus text exposition (unlabelled ones; others are skipped). */
+/**
+ * The histograms named `names` in a Prometheus text exposition. Labels besides `le` (a cluster
+ * process's `node`) are allowed; the series of one name are added up.
+ */
 export function parseHistograms(text: string, names: readonly string[]): Record<string, HistogramReading> {
   const out: Record<string, HistogramReading> = {};
+  const line = /^(\w+?)_(bucket|sum|count)(?:\{([^}]*)\})? (\S+)$/;
   for (const name of names) {
-    const buckets: [number, number][] = [];
-    let sum = Number.NaN;
-    let count = Number.NaN;
-    for (const line of text.split('\n')) {
-      if (!line.startsWith(name)) continue;
-      const bucket = /^(\w+)_bucket\{le="([^"]+)"\} (\S+)$/.exec(line);
-      if (bucket && bucket[1] === name) buckets.push([bucket[2] === '+Inf' ? Number.POSITIVE_INFINITY : Number(bucket[2]), Number(bucket[3])]);
-      else if (line.startsWith(`${name}_sum `)) sum = Number(line.slice(name.length + 5));
-      else if (line.startsWith(`${name}_count `)) count = Number(line.slice(name.length + 7));
+    const buckets = new Map<number, number>();
+    let sum = 0;
+    let count = 0;
+    let seen = false;
+    for (const row of text.split('\n')) {
+      if (!row.startsWith(name)) continue;
+      const m = line.exec(row);
+      if (!m || m[1] !== name) continue;
+      const value = Number(m[4]);
+      if (m[2] === 'sum') sum += value;
+      else if (m[2] === 'count') {
+        count += value;
+        seen = true;
+      } else {
+        const le = /(?:^|,)le="([^"]+)"/.exec(m[3] ?? '')?.[1];
+        if (le === undefined) continue;
+        const bound = le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le);
+        buckets.set(bound, (buckets.get(bound) ?? 0) + value);
+      }
     }
-    if (buckets.length > 0 && Number.isFinite(sum) && Number.isFinite(count)) out[name] = { sum, count, buckets };
+    if (seen && buckets.size > 0) out[name] = { sum, count, buckets: [...buckets].sort((a, b) => a[0] - b[0]) };
   }
   return out;
 }
@@ -151,6 +165,11 @@ export interface HistogramWindow {
   /** Interpolated within a bucket, as Prometheus's `histogram_quantile` does. */
   readonly p50Us: number;
   readonly p99Us: number;
+}
+
+/** `name mean … µs, p50 ≈ … µs, p99 ≈ … µs (count)`, or null for no window. */
+export function describeWindow(name: string, h: HistogramWindow | null): string | null {
+  return h ? `${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})` : null;
 }
 
 /** The observations of a histogram between `before` and `after` (null when it recorded none). */

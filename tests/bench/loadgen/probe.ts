@@ -1,10 +1,11 @@
 /**
  * Preloaded into a real server process (`node --import tsx --import probe.ts server/dist/index.js`,
  * by tests/bench/cluster.ts): once the server answers `/healthz` on `PORT`, it serves the
- * parent's IPC requests for figures (`child.ts`), as the single-process benchmark's child does.
- * A `close` request stops the server as SIGTERM does.
+ * parent's IPC requests for figures (`child.ts`), as the single-process benchmark's child does,
+ * with the server's own turn → patch and append histograms from its `/metrics`. A `close` request
+ * stops the server as SIGTERM does.
  */
-import { serveParent } from './child.js';
+import { parseHistograms, STORE_APPEND, serveParent, TURN_TO_PATCH } from './child.js';
 
 const port = Number(process.env.PORT);
 
@@ -27,5 +28,10 @@ void whenListening().then(() =>
       new Promise<void>(() => {
         process.kill(process.pid, 'SIGTERM');
       }),
+    async () => {
+      const token = process.env.METRICS_TOKEN;
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      return parseHistograms(await res.text(), [TURN_TO_PATCH, STORE_APPEND]);
+    },
   ),
 );
