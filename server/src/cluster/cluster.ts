@@ -25,6 +25,10 @@ export const HOSTS_KEY = 'djambi:hosts';
 export const LOCK_PREFIX = 'djambi:reopen:';
 /** Games re-opened at once by one sweep. */
 const SWEEP_PARALLEL = 4;
+/** A full sweep at least this often (ms), when nothing calls for one sooner. */
+export const FULL_SWEEP_MS = 30_000;
+/** Sweeps that stay full after the set of processes changed (a booting process's health check may remove listings meanwhile). */
+const FULL_AFTER_CHANGE = 3;
 
 /** What `Server` takes from the cluster. */
 export interface ClusterServerOptions {
@@ -45,6 +49,11 @@ export class Cluster {
   private readonly local = new Set<string>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> | null = null;
+  /** The processes of Colyseus's stats at the last sweep. */
+  private processes = new Set<string>();
+  /** Time of the last full sweep (0: none yet), and full sweeps still due after a change of the processes. */
+  private lastFull = 0;
+  private fullAhead = 0;
   private stopped = false;
 
   constructor(readonly config: ClusterConfig) {
@@ -122,21 +131,31 @@ export class Cluster {
   }
 
   /**
-   * One sweep: finds the dead processes (no IPC channel), takes them out of placement, and
-   * re-opens every unfinished game they hosted (from `HOSTS_KEY` and their listings); a finished
-   * or unknown game's stale listing is removed instead.
+   * One sweep. Every `sweepMs` it reads the processes (Colyseus's stats and the live IPC
+   * channels): cheap, whatever the number of games. A full sweep, which also reads every host
+   * entry and listing (thousands of entries to parse with thousands of games), runs when a process
+   * of the stats is dead, when the set of processes changed (and for `FULL_AFTER_CHANGE` sweeps
+   * after), and at least every `FULL_SWEEP_MS`: it takes the dead processes out of placement,
+   * puts back what another process removed of this one's rooms (`repair`), and re-opens every
+   * unfinished game the dead ones hosted (from `HOSTS_KEY` and their listings); a finished or
+   * unknown game's stale listing is removed instead.
    */
-  async sweep(directory: GameDirectory): Promise<{ dead: number; reopened: number }> {
+  async sweep(directory: GameDirectory): Promise<{ dead: number; reopened: number; full: boolean }> {
     const presence = this.presence;
-    if (!presence) return { dead: 0, reopened: 0 };
-    const [hosts, live, stats, listings] = await Promise.all([
-      presence.hgetall(HOSTS_KEY),
-      this.liveProcesses(),
-      matchMaker.stats.fetchAll(),
-      matchMaker.query({ name: ROOM_NAME }),
-    ]);
+    if (!presence) return { dead: 0, reopened: 0, full: false };
+    const [live, stats] = await Promise.all([this.liveProcesses(), matchMaker.stats.fetchAll()]);
     const self = matchMaker.processId;
     const isDead = (pid: string) => pid !== self && !live.has(pid);
+    const processes = new Set(stats.map((x) => x.processId));
+    const changed = processes.size !== this.processes.size || [...processes].some((pid) => !this.processes.has(pid));
+    this.processes = processes;
+    if (changed) this.fullAhead = FULL_AFTER_CHANGE;
+    const now = Date.now();
+    const due = now - this.lastFull >= FULL_SWEEP_MS || this.fullAhead > 0 || [...processes].some(isDead);
+    if (!due) return { dead: 0, reopened: 0, full: false };
+    this.lastFull = now;
+    if (this.fullAhead > 0) this.fullAhead--;
+    const [hosts, listings] = await Promise.all([presence.hgetall(HOSTS_KEY), matchMaker.query({ name: ROOM_NAME })]);
     const dead = new Set<string>();
     for (const pid of [...stats.map((x) => x.processId), ...Object.values(hosts ?? {}), ...listings.map((l) => l.processId)]) if (isDead(pid)) dead.add(pid);
     await Promise.all([...dead].map((pid) => this.exclude(pid)));
@@ -166,7 +185,7 @@ export class Cluster {
       }
     };
     await Promise.all(Array.from({ length: SWEEP_PARALLEL }, next));
-    return { dead: dead.size, reopened };
+    return { dead: dead.size, reopened, full: true };
   }
 
   /**
