@@ -140,9 +140,9 @@ export class Cluster {
    * unfinished game the dead ones hosted (from `HOSTS_KEY` and their listings); a finished or
    * unknown game's stale listing is removed instead.
    */
-  async sweep(directory: GameDirectory): Promise<{ dead: number; reopened: number; full: boolean }> {
+  async sweep(directory: GameDirectory): Promise<{ dead: number; reopened: number }> {
     const presence = this.presence;
-    if (!presence) return { dead: 0, reopened: 0, full: false };
+    if (!presence) return { dead: 0, reopened: 0 };
     const [live, stats] = await Promise.all([this.liveProcesses(), matchMaker.stats.fetchAll()]);
     const self = matchMaker.processId;
     const isDead = (pid: string) => pid !== self && !live.has(pid);
@@ -152,7 +152,7 @@ export class Cluster {
     if (changed) this.fullAhead = FULL_AFTER_CHANGE;
     const now = Date.now();
     const due = now - this.lastFull >= FULL_SWEEP_MS || this.fullAhead > 0 || [...processes].some(isDead);
-    if (!due) return { dead: 0, reopened: 0, full: false };
+    if (!due) return { dead: 0, reopened: 0 };
     this.lastFull = now;
     if (this.fullAhead > 0) this.fullAhead--;
     const [hosts, listings] = await Promise.all([presence.hgetall(HOSTS_KEY), matchMaker.query({ name: ROOM_NAME })]);
@@ -185,7 +185,7 @@ export class Cluster {
       }
     };
     await Promise.all(Array.from({ length: SWEEP_PARALLEL }, next));
-    return { dead: dead.size, reopened, full: true };
+    return { dead: dead.size, reopened };
   }
 
   /**

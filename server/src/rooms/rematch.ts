@@ -93,27 +93,20 @@ export class Rematch {
     return (client, message) => this.handle(client, message);
   }
 
-  /** A `rematch` message from `client`: null when passed on to the log, else the rejection. */
+  /**
+   * A `rematch` message from `client`: null when passed on to the log, else the rejection. The
+   * match judges the offer or answer (seat, phase, open vote: `match/rematchVote.ts`); only the
+   * new game being made is this process's to refuse.
+   */
   handle(client: Client, message: unknown): Rejection | null {
     const size = checkSize(message);
     if (!size.ok) return size.error;
     const m = check(RematchMessage, message);
     if (!m.ok) return m.error.path === undefined ? refuse('bad_payload', m.error.message) : { ...refuse('bad_payload', m.error.message), path: m.error.path };
-    const match = this.room.match;
+    if (this.status() === 'creating') return refuse('rematch_closed', 'the rematch offer is creating');
     const colour = this.room.links.colourOf(client.sessionId);
-    const seat = colour ? match.seats.get(colour) : undefined;
-    if (!colour || !seat?.keyHash || seat.bot !== null) return refuse('not_seated', 'only a seated player can ask for a rematch');
-    if (match.phase !== 'over') return refuse('not_finished', 'a rematch can be asked once the game is over');
-    const status = this.status();
     const { action } = m.value;
-    // A cancelled or failed offer may be made again.
-    if (status === null || status === 'cancelled' || status === 'failed') {
-      if (action !== 'offer') return refuse('no_rematch', 'no rematch is offered: send { action: "offer" }');
-      this.submit({ type: 'rematch_offer', colour }, client);
-      return null;
-    }
-    if (status !== 'open') return refuse('rematch_closed', `the rematch offer is ${status}`);
-    this.submit({ type: 'rematch_answer', colour, accept: action !== 'decline' }, client);
+    this.submit(action === 'offer' ? { type: 'rematch_offer', colour } : { type: 'rematch_answer', colour, accept: action === 'accept' }, client);
     return null;
   }
 
@@ -135,7 +128,8 @@ export class Rematch {
    * waits for its deadline again, and one whose answers were all in is closed now.
    */
   resume(): void {
-    if (this.status() === 'open' || this.closable()) this.startPoll();
+    const status = this.status();
+    if (status === 'open' || status === 'creating') this.startPoll();
   }
 
   /** This room is the rematch: takes `claims` in order (kept away until their holders join); their keys by new colour. */
@@ -171,8 +165,8 @@ export class Rematch {
     if (!vote) return null;
     if (this.making?.round === vote.round) return this.making.status;
     if (!voteClosed(vote, this.room.now())) return 'open';
-    // Closed: cancelled without an acceptance; else the new game is about to be made (`closable`).
-    return vote.accepted.length === 0 ? 'cancelled' : 'open';
+    // Closed: cancelled without an acceptance; else its new game is about to be made (`closable`).
+    return vote.accepted.length === 0 ? 'cancelled' : 'creating';
   }
 
   /** The vote is closed with an acceptance and nothing is making its game yet. */
