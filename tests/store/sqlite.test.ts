@@ -12,14 +12,26 @@ import Database from 'better-sqlite3';
 import { Match } from '../../server/src/match/match.js';
 import { Journal } from '../../server/src/rooms/journal.js';
 import { FaultyStore, Fenced, SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
+import { MAPPED_BYTES } from '../../server/src/store/pending.js';
 import { storeContract } from './contract.js';
 import { event, newCode, roomConfig } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'djambi-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The lines of a pending file as a reader sees them: up to its first zero byte (a mapped file's tail). */
+const pendingText = (file: string): string => {
+  const bytes = readFileSync(`${file}.pending`);
+  const end = bytes.indexOf(0);
+  return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
+};
+
 let contractFiles = 0;
 storeContract('sqlite', { open: async () => SqliteStore.open(join(dir, `contract-${++contractFiles}.sqlite`)), secondHost: false });
+storeContract('sqlite, pending lines written (no memory map)', {
+  open: async () => SqliteStore.open(join(dir, `contract-${++contractFiles}.sqlite`), { mapPending: false }),
+  secondHost: false,
+});
 // Without a file there is no pending file: each append is its own commit, fenced the same way.
 storeContract('sqlite in memory', { open: async () => SqliteStore.open(':memory:'), secondHost: false });
 
@@ -140,9 +152,10 @@ describe('sqlite file', () => {
 
 describe('one owner per file, and its pending events', () => {
   /** Runs `script` in a child process with the store's module as argv[1] and `file` as argv[2]. */
-  const child = (script: string, file: string) =>
+  const child = (script: string, file: string, env: NodeJS.ProcessEnv = process.env) =>
     spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, join(__dirname, '../../server/src/store/sqlite.ts'), file], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
     });
   const line = (proc: ChildProcess) =>
     new Promise<string>((resolve, reject) => {
@@ -181,30 +194,121 @@ describe('one owner per file, and its pending events', () => {
     await b.close();
   });
 
-  test('kill -9 of the owner: the next open takes the file over and folds in every event it had written', async () => {
-    const file = join(dir, 'killed.sqlite');
-    const code = newCode();
-    // Appends 50 events one by one (the last ones not folded yet), says so, and waits to be killed.
-    const proc = child(
-      `const { SqliteStore } = await import(process.argv[1]);
-       const store = SqliteStore.open(process.argv[2]);
-       await store.createGame('${code}', ${JSON.stringify(roomConfig())}, 1);
-       for (let seq = 1; seq <= 50; seq++) store.appendManySync('${code}', seq, [{ at: seq, intent: { type: 'chat', channel: 'all', text: 'm' + seq } }]);
-       process.stdout.write('appended\\n');
-       setInterval(() => undefined, 1000);`,
-      file,
-    );
-    expect(await line(proc)).toBe('appended');
-    expect(readFileSync(`${file}.pending`, 'utf8').split('\n')).toHaveLength(51); // 50 lines, none folded yet
-    const exited = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGKILL');
-    await exited;
-    expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(`${proc.pid} ${hostname()}`); // left behind
-    const store = SqliteStore.open(file);
-    expect((await store.load(code))!.events.map((e) => e.at)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    await store.append(code, 51, event(51)); // the fence knows the log's end
-    await expect(store.append(code, 51, event(52))).rejects.toBeInstanceOf(Fenced);
-    await store.close();
+  /** Whether this machine built the memory-map addon (`npm ci` does, where a C compiler is). */
+  const mapped = SqliteStore.open(join(dir, 'probe.sqlite'));
+  const mappedMode = mapped.pendingMode;
+  afterAll(() => mapped.close());
+  const modes = mappedMode === 'mapped' ? (['mapped', 'write'] as const) : (['write'] as const);
+
+  test('the pending file is mapped into memory where the addon is built (required under CI=true)', async () => {
+    if (mappedMode !== 'mapped') {
+      if (process.env.CI === 'true') throw new Error('the memory-map addon (server/native) is not built: npm ci builds it');
+      console.warn('skipped: the memory-map addon (server/native) is not built; the store writes each pending line');
+      return;
+    }
+    expect(mappedMode).toBe('mapped');
+    const memory = SqliteStore.open(':memory:');
+    expect(memory.pendingMode).toBeNull();
+    await memory.close();
+  });
+
+  (mappedMode === 'mapped' ? test : test.skip)(
+    'mapped: a fold leaves zeros (a crash during it reads as empty), and lines past the mapped bytes are written',
+    async () => {
+      const file = join(dir, 'zeros.sqlite');
+      const code = newCode();
+      const store = SqliteStore.open(file);
+      await store.createGame(code, roomConfig(), 1);
+      store.appendManySync(code, 1, [event(1), event(2)]);
+      expect(pendingText(file).split('\n')).toHaveLength(3);
+      expect(statSync(`${file}.pending`).size).toBe(MAPPED_BYTES); // reserved on disk at open
+      await store.load(code); // folds
+      expect(
+        readFileSync(`${file}.pending`)
+          .subarray(0, 4096)
+          .every((b) => b === 0),
+      ).toBe(true);
+      // Three events of 1.5 MB: the third goes past the mapped 4 MB, with write().
+      const big = 'x'.repeat(1.5 * 2 ** 20);
+      for (let seq = 3; seq <= 5; seq++) store.appendManySync(code, seq, [event(seq, big)]);
+      expect(statSync(`${file}.pending`).size).toBeGreaterThan(MAPPED_BYTES);
+      expect(pendingText(file).split('\n')).toHaveLength(4);
+      expect((await store.load(code))!.events.map((e) => e.at)).toEqual([1, 2, 3, 4, 5]);
+      expect(statSync(`${file}.pending`).size).toBe(MAPPED_BYTES); // the fold cut the written tail
+      await store.close();
+      // A crash part way through a fold's zeros: zeros first, then lines already in SQLite.
+      writeFileSync(`${file}.pending`, Buffer.concat([Buffer.alloc(10), Buffer.from(`["${code}",9,9,{"at":9,"intent":{"type":"leave"}}]\n`)]));
+      const again = SqliteStore.open(file);
+      expect((await again.load(code))!.events).toHaveLength(5);
+      await again.close();
+    },
+  );
+
+  describe.each(modes)('pending lines %s', (mode) => {
+    const options = { mapPending: mode === 'mapped' };
+    const env = { ...process.env, DJAMBI_PENDING_WRITE: mode === 'mapped' ? '' : 'write' };
+
+    test('kill -9 of the owner: the next open takes the file over and folds in every event it had written', async () => {
+      const file = join(dir, `killed-${mode}.sqlite`);
+      const code = newCode();
+      // Appends 50 events one by one (the last ones not folded yet), says so, and waits to be killed.
+      const proc = child(
+        `const { SqliteStore } = await import(process.argv[1]);
+         const store = SqliteStore.open(process.argv[2]);
+         await store.createGame('${code}', ${JSON.stringify(roomConfig())}, 1);
+         for (let seq = 1; seq <= 50; seq++) store.appendManySync('${code}', seq, [{ at: seq, intent: { type: 'chat', channel: 'all', text: 'm' + seq } }]);
+         process.stdout.write('appended\\n');
+         setInterval(() => undefined, 1000);`,
+        file,
+        env,
+      );
+      expect(await line(proc)).toBe('appended');
+      expect(pendingText(file).split('\n')).toHaveLength(51); // 50 lines, none folded yet
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGKILL');
+      await exited;
+      expect(readFileSync(`${file}.owner`, 'utf8').trim()).toBe(`${proc.pid} ${hostname()}`); // left behind
+      const store = SqliteStore.open(file, options);
+      expect((await store.load(code))!.events.map((e) => e.at)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      await store.append(code, 51, event(51)); // the fence knows the log's end
+      await expect(store.append(code, 51, event(52))).rejects.toBeInstanceOf(Fenced);
+      await store.close();
+    });
+
+    test('appends that never yield are folded every 2,000 pending events, not left to pile up', async () => {
+      const file = join(dir, `loop-${mode}.sqlite`);
+      const store = SqliteStore.open(file, options);
+      expect(store.pendingMode).toBe(mode);
+      const code = newCode();
+      await store.createGame(code, roomConfig(), 1);
+      for (let seq = 1; seq <= 4500; seq++) store.appendManySync(code, seq, [event(seq)]);
+      // No timer has run: what SQLite holds was folded by the appends themselves.
+      const raw = new Database(file, { readonly: true });
+      expect(raw.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 4000 });
+      raw.close();
+      expect(pendingText(file).split('\n')).toHaveLength(501);
+      expect((await store.load(code))!.events).toHaveLength(4500);
+      await store.close();
+    });
+
+    test('a last line without its newline (a write that never returned) is dropped; a damaged line refuses the open', async () => {
+      const file = join(dir, `torn-${mode}.sqlite`);
+      const code = newCode();
+      const a = SqliteStore.open(file, options);
+      await a.createGame(code, roomConfig(), 1);
+      await a.close();
+      // As a crashed owner leaves them: two whole lines, then half of a third.
+      writeFileSync(
+        `${file}.pending`,
+        `["${code}",1,5,{"at":5,"intent":{"type":"leave"}}]\n["${code}",2,6,{"at":6,"intent":{"type":"leave"}}]\n["${code}",3,7,{"at":7,"in`,
+      );
+      const b = SqliteStore.open(file, options);
+      expect((await b.load(code))!.events.map((e) => e.at)).toEqual([5, 6]);
+      await b.close();
+      writeFileSync(`${file}.pending`, `not json\n`);
+      expect(() => SqliteStore.open(file, options)).toThrow(/line 1 is not a pending event/);
+      expect(existsSync(`${file}.owner`)).toBe(false); // a refused open releases the file
+    });
   });
 
   test('an owner on another host (a second container on the volume) holds the file while it renews its claim; a stale claim is taken over', async () => {
@@ -223,40 +327,6 @@ describe('one owner per file, and its pending events', () => {
     expect(Date.now() - statSync(`${file}.owner`).mtimeMs).toBeLessThan(10_000);
     await store.close();
     expect(existsSync(`${file}.owner`)).toBe(false);
-  });
-
-  test('appends that never yield are folded every 2,000 pending events, not left to pile up', async () => {
-    const file = join(dir, 'loop.sqlite');
-    const store = SqliteStore.open(file);
-    const code = newCode();
-    await store.createGame(code, roomConfig(), 1);
-    for (let seq = 1; seq <= 4500; seq++) store.appendManySync(code, seq, [event(seq)]);
-    // No timer has run: what SQLite holds was folded by the appends themselves.
-    const raw = new Database(file, { readonly: true });
-    expect(raw.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 4000 });
-    raw.close();
-    expect(readFileSync(`${file}.pending`, 'utf8').split('\n')).toHaveLength(501);
-    expect((await store.load(code))!.events).toHaveLength(4500);
-    await store.close();
-  });
-
-  test('a last line without its newline (a write that never returned) is dropped; a damaged line refuses the open', async () => {
-    const file = join(dir, 'torn.sqlite');
-    const code = newCode();
-    const a = SqliteStore.open(file);
-    await a.createGame(code, roomConfig(), 1);
-    await a.close();
-    // As a crashed owner leaves them: two whole lines, then half of a third.
-    writeFileSync(
-      `${file}.pending`,
-      `["${code}",1,5,{"at":5,"intent":{"type":"leave"}}]\n["${code}",2,6,{"at":6,"intent":{"type":"leave"}}]\n["${code}",3,7,{"at":7,"in`,
-    );
-    const b = SqliteStore.open(file);
-    expect((await b.load(code))!.events.map((e) => e.at)).toEqual([5, 6]);
-    await b.close();
-    writeFileSync(`${file}.pending`, `not json\n`);
-    expect(() => SqliteStore.open(file)).toThrow(/line 1 is not a pending event/);
-    expect(existsSync(`${file}.owner`)).toBe(false); // a refused open releases the file
   });
 });
 

@@ -3,11 +3,15 @@
  * the owner writes each accepted event to a pending file beside it before anybody sees the event,
  * then folds the pending events into SQLite in batches (`sqlite.ts`).
  *
- * - **The pending file** (`<file>.pending`): one JSON line per event, `[code, seq, at, event]`,
- *   written with one positioned `write` (a process crash keeps what the kernel has; an OS crash
- *   may lose the last events, as SQLite's WAL with `synchronous=NORMAL` may). A batch folded into
- *   SQLite empties it. At open, the lines a crashed owner left are folded in first; a line without
- *   its newline is a write that never returned (its event was never applied), and is dropped.
+ * - **The pending file** (`<file>.pending`): one JSON line per event, `[code, seq, at, event]`.
+ *   Its first `MAPPED_BYTES` are reserved on disk and mapped into memory (`mapped.ts`), and a line
+ *   is copied there: the kernel's page cache of the file, without a system call. Without the
+ *   addon, or past the mapped bytes, a line is written with one positioned `write`. Either way a
+ *   process crash keeps what the kernel has; an OS crash may lose the last events, as SQLite's WAL
+ *   with `synchronous=NORMAL` may. A batch folded into SQLite empties the file (zeros over what was
+ *   mapped). At open, the lines a crashed owner left are folded in first: they end at the first
+ *   zero byte, and a last line without its newline is a write that never finished (its event was
+ *   never applied), and is dropped.
  * - **The owner file** (`<file>.owner`): the owner's pid and host name. A second store on the same
  *   file, in this process or another live one, is refused at open: one server process per SQLite
  *   file (several processes share PostgreSQL). The file of a dead owner (a `kill -9`) is taken
@@ -18,7 +22,14 @@
  */
 import { hostname } from 'node:os';
 import { closeSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { memoryMap } from './mapped.js';
 import { StoreUnavailable } from './types.js';
+
+/**
+ * Bytes of a pending file mapped into memory: 2,000 events (a fold) of up to 2 KB. Reserved on
+ * disk at open, so that a full disk refuses the map there (the store then writes), never a write.
+ */
+export const MAPPED_BYTES = 4 * 2 ** 20;
 
 /** One pending event, as the `events` table holds it. */
 export interface PendingEvent {
@@ -33,21 +44,47 @@ export class PendingFile {
   /** Bytes of whole lines in the file: the next line is written there. */
   private size = 0;
 
-  private constructor(private readonly fd: number) {}
+  private constructor(
+    private readonly fd: number,
+    /** The file's first `MAPPED_BYTES`, mapped; null when its lines are written with `write`. */
+    private mapped: Buffer | null,
+  ) {}
 
   /** The events a previous owner left in `path` (none when there is no file). */
   static read(path: string): PendingEvent[] {
+    let bytes: Buffer;
     try {
-      return parseLines(path, readFileSync(path, 'utf8'));
+      bytes = readFileSync(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
+    // A mapped file holds zeros past its last line.
+    const end = bytes.indexOf(0);
+    return parseLines(path, bytes.toString('utf8', 0, end < 0 ? bytes.length : end));
   }
 
-  /** Creates `path` empty, for writing (read and fold in what it held first). */
-  static create(path: string): PendingFile {
-    return new PendingFile(openSync(path, 'w'));
+  /**
+   * Creates `path` empty, for writing (read and fold in what it held first), mapped into memory
+   * when the addon is there and `map` is not false.
+   */
+  static create(path: string, map = true): PendingFile {
+    const fd = openSync(path, 'w+');
+    const addon = map ? memoryMap() : null;
+    let mapped: Buffer | null = null;
+    if (addon) {
+      try {
+        mapped = Buffer.from(addon.map(fd, MAPPED_BYTES));
+      } catch (e) {
+        console.warn(`[djambi store] ${path} could not be mapped into memory (${(e as Error).message}): each event is written with write()`);
+      }
+    }
+    return new PendingFile(fd, mapped);
+  }
+
+  /** How lines reach the file: copied into its mapped bytes, or written. */
+  get mode(): 'mapped' | 'write' {
+    return this.mapped ? 'mapped' : 'write';
   }
 
   /** Writes these events' lines after the last whole line; on failure nothing counts as written. */
@@ -55,6 +92,12 @@ export class PendingFile {
     let text = '';
     // The payload is JSON already: written as it is, not quoted again.
     for (const e of events) text += `[${JSON.stringify(e.code)},${e.seq},${e.at},${e.payload}]\n`;
+    const mapped = this.mapped;
+    // At most 3 bytes of UTF-8 per UTF-16 unit: a line that surely fits is copied whole.
+    if (mapped && this.size + text.length * 3 <= mapped.length) {
+      this.size += mapped.write(text, this.size);
+      return;
+    }
     const bytes = Buffer.from(text);
     let done = 0;
     while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
@@ -65,11 +108,18 @@ export class PendingFile {
 
   /** Empties the file (its events are in SQLite). */
   clear(): void {
-    ftruncateSync(this.fd, 0);
+    const mapped = this.mapped;
+    if (mapped) {
+      // Zeros from the start: a crash part way leaves a file that reads as empty.
+      mapped.fill(0, 0, Math.min(this.size, mapped.length));
+      if (this.size > mapped.length) ftruncateSync(this.fd, mapped.length);
+    } else ftruncateSync(this.fd, 0);
     this.size = 0;
   }
 
   close(): void {
+    // The mapping goes with the buffer (when it is collected); what was copied there is the file's.
+    this.mapped = null;
     closeSync(this.fd);
   }
 }

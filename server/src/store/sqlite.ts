@@ -101,7 +101,14 @@ export class SqliteStore implements GameStore, FoldReporting {
    * Opens (creating it if needed) and migrates the database file, folding in what a previous
    * owner left pending. Throws `StoreUnavailable` when another store owns the file.
    */
-  static open(file: string, options: { readonly checkpointEveryMs?: number; readonly ownerLease?: OwnerLease } = {}): SqliteStore {
+  static open(
+    file: string,
+    options: {
+      readonly checkpointEveryMs?: number;
+      readonly ownerLease?: OwnerLease /** false: write each pending line (no memory map). */;
+      readonly mapPending?: boolean;
+    } = {},
+  ): SqliteStore {
     const memory = file === ':memory:' || file === '';
     const release = memory ? null : takeOwnership(file, options.ownerLease);
     let db: Database.Database;
@@ -126,7 +133,7 @@ export class SqliteStore implements GameStore, FoldReporting {
       if (pendingPath) {
         // Folded in before the file is emptied: a crash here leaves it to the next open.
         insertAll(db, LOCAL_SQL.recover)(PendingFile.read(pendingPath));
-        pendingFile = PendingFile.create(pendingPath);
+        pendingFile = PendingFile.create(pendingPath, options.mapPending ?? true);
       }
       // A file's checkpoints run in a thread of their own (see checkpointer.ts), not in a commit.
       const checkpointer = memory ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS, options.checkpointEveryMs);
@@ -137,6 +144,11 @@ export class SqliteStore implements GameStore, FoldReporting {
       release?.();
       throw err;
     }
+  }
+
+  /** How pending lines reach their file (`pending.ts`); null without a file (`:memory:`). */
+  get pendingMode(): 'mapped' | 'write' | null {
+    return this.pendingFile?.mode ?? null;
   }
 
   get pendingEvents(): number {

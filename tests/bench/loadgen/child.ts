@@ -108,14 +108,27 @@ async function profile(req: ChildRequest): Promise<void> {
   const { Session } = await import('node:inspector');
   const post = (session: import('node:inspector').Session, method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, out) => (err ? reject(err) : resolve(out))));
+  // BENCH_HEAP_PROF=1: V8's allocation sampler instead (every allocation of the window, collected
+  // or not, sampled every 4 KB on average; a `.heapprofile` of the bytes allocated by each stack;
+  // with BENCH_HEAP_LIVE=1, only what is still alive when it stops).
+  const heap = process.env.BENCH_HEAP_PROF === '1';
   if (req.action === 'start' && !profiler) {
     profiler = new Session();
     profiler.connect();
+    if (heap) {
+      await post(profiler, 'HeapProfiler.enable');
+      await post(profiler, 'HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: process.env.BENCH_HEAP_LIVE !== '1',
+        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_LIVE !== '1',
+      });
+      return;
+    }
     await post(profiler, 'Profiler.enable');
     await post(profiler, 'Profiler.setSamplingInterval', { interval: req.intervalUs ?? 500 });
     await post(profiler, 'Profiler.start');
   } else if (req.action === 'stop' && profiler) {
-    const { profile: data } = (await post(profiler, 'Profiler.stop')) as { profile: unknown };
+    const { profile: data } = (await post(profiler, heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
     profiler.disconnect();
     profiler = null;
     if (req.path) {
