@@ -59,6 +59,8 @@ withPostgres('group commit tests', () => {
       await Promise.all(codes.map((code, i) => store.append(code, i % 3 === 0 ? 4 : 2, event(9, 'z'))));
       const stats = store.appendStats();
       expect(stats.statements - before).toBeLessThanOrEqual(4);
+      // The first round was judged (the games' first appends); the second went on from it: plain.
+      expect(stats.plain).toBeGreaterThanOrEqual(1);
       expect(stats.largest).toBeGreaterThanOrEqual(100);
       for (const [i, code] of codes.entries()) expect(texts((await store.load(code))!.events)).toEqual(i % 3 === 0 ? ['a', 'b', 'c', 'z'] : ['a', 'z']);
     });
@@ -135,6 +137,22 @@ withPostgres('group commit tests', () => {
       expect(store.appendStats().split).toBe(split + 1);
       expect(texts((await store.load(x))!.events)).toEqual(['kept', 'other host']);
       for (const code of codes.slice(1)) expect(texts((await store.load(code))!.events)).toEqual(['kept', 'mine', 'mine']);
+    });
+
+    test('a game another host has appended to since this process last wrote it: the plain insert fails on the key, the group is judged and Fenced', async () => {
+      const [x, y] = (await games(2)) as [string, string];
+      for (const code of [x, y]) await store.append(code, 1, event(1, 'kept'));
+      await raw.query('INSERT INTO events (game_id, seq, payload, at) VALUES ($1, 2, $2, 2)', [x, JSON.stringify(event(2, 'other host'))]);
+      const plain = store.appendStats().plain;
+      const results = await Promise.allSettled([store.appendMany(x, 2, [event(2, 'stale'), event(3, 'stale')]), store.append(y, 2, event(2, 'mine'))]);
+      expect(store.appendStats().plain).toBe(plain + 1);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+      expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(Fenced);
+      expect(texts((await store.load(x))!.events)).toEqual(['kept', 'other host']);
+      expect(texts((await store.load(y))!.events)).toEqual(['kept', 'mine']);
+      // Fenced, the game is judged again: an append that follows the log is written.
+      await store.append(x, 3, event(3, 'after'));
+      expect(texts((await store.load(x))!.events)).toEqual(['kept', 'other host', 'after']);
     });
 
     test('the same race when the other host rolls back: every group is written', async () => {

@@ -17,6 +17,14 @@
  *
  * A game has at most one group in flight: a second call for a game whose earlier call is not
  * answered waits for the next batch (the rooms' journals already send one at a time).
+ *
+ * The judging statement costs PostgreSQL as much planning as execution (its parameters are
+ * arrays: it is planned again on each call). So once this queue has written a game's seq N, a
+ * batch whose every group goes on from where this queue left its game is a plain insert
+ * (`APPEND_PLAIN_SQL`): the (game, seq) key still fences another host that appended meanwhile
+ * (the batch then fails on the key, and each group is tried alone with the judging statement,
+ * which answers `Fenced`), and a game's first append by this process, or any group that does not
+ * go on from the queue's last write, is judged.
  */
 import type pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
@@ -46,6 +54,18 @@ export const APPEND_BATCH_SQL = `WITH input AS (
 )
 SELECT g, known, follows FROM judged`;
 
+/**
+ * The plain batch append: `$1` game, `$2` seq, `$3` payload, `$4` time per row, in (game, seq)
+ * order. Its groups are known to go on from this queue's last write of their games.
+ */
+export const APPEND_PLAIN_SQL = `INSERT INTO events (game_id, seq, payload, at)
+SELECT t.game_id, t.seq, t.payload, t.at
+FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[]) AS t(game_id, seq, payload, at)
+ORDER BY t.game_id, t.seq`;
+
+/** Games whose last written seq a queue remembers; past this, it forgets them all (they are judged again). */
+const KNOWN_GAMES = 50_000;
+
 /** SQLSTATE classes and codes after which each group of a failed batch is tried alone. */
 const RETRY_ALONE = (code: string | undefined): boolean =>
   code !== undefined && (code.startsWith('23') || code.startsWith('22') || code === '40P01' || code === '40001');
@@ -73,6 +93,8 @@ export interface AppendStats {
   readonly largest: number;
   /** Batches that failed on a constraint or data and were tried again group by group. */
   readonly split: number;
+  /** Statements that were plain inserts (every group going on from this queue's last write). */
+  readonly plain: number;
 }
 
 /** The queue of one store's appends. */
@@ -83,7 +105,9 @@ export class AppendQueue {
   private inFlight = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
-  private counts = { statements: 0, groups: 0, largest: 0, split: 0 };
+  private counts = { statements: 0, groups: 0, largest: 0, split: 0, plain: 0 };
+  /** The last seq this queue wrote of each game (see the module's comment). */
+  private readonly lastSeqs = new Map<string, number>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -160,11 +184,13 @@ export class AppendQueue {
   /** Writes one batch and settles each of its groups. */
   private async write(batch: readonly Group[]): Promise<void> {
     this.counts.largest = Math.max(this.counts.largest, batch.length);
+    const plain = batch.every((g) => this.lastSeqs.get(g.code) === g.firstSeq - 1);
     let verdicts: Verdict[];
     try {
-      verdicts = await this.statement(batch);
+      verdicts = plain ? await this.plainStatement(batch) : await this.statement(batch);
     } catch (err) {
-      if (batch.length > 1 && RETRY_ALONE(pgCode(err))) {
+      // A plain batch is judged group by group, even one group alone (a key violation: Fenced).
+      if ((batch.length > 1 || plain) && RETRY_ALONE(pgCode(err))) {
         this.counts.split++;
         await Promise.all(batch.map((g) => this.alone(g)));
         return;
@@ -187,12 +213,38 @@ export class AppendQueue {
 
   private settle(g: Group, outcome: Verdict | unknown): void {
     this.counts.groups++;
-    if (outcome === 'ok') g.resolve();
-    else if (outcome === 'fenced') g.reject(new Fenced(g.code, g.firstSeq));
+    if (outcome === 'ok') {
+      if (this.lastSeqs.size >= KNOWN_GAMES && !this.lastSeqs.has(g.code)) this.lastSeqs.clear();
+      this.lastSeqs.set(g.code, g.firstSeq + g.payloads.length - 1);
+      g.resolve();
+      return;
+    }
+    this.lastSeqs.delete(g.code);
+    if (outcome === 'fenced') g.reject(new Fenced(g.code, g.firstSeq));
     else if (outcome === 'unknown') g.reject(new StoreUnavailable(`append: unknown game ${g.code}`));
     // A key violation of a group alone: another host appended this seq meanwhile.
     else if (pgCode(outcome) === UNIQUE_VIOLATION) g.reject(new Fenced(g.code, g.firstSeq));
     else g.reject(new StoreUnavailable(`append: ${(outcome as Error).message}`, { cause: outcome }));
+  }
+
+  /** Runs the plain batch insert (see `APPEND_PLAIN_SQL`): every group is written, or the statement fails. */
+  private async plainStatement(batch: readonly Group[]): Promise<Verdict[]> {
+    this.counts.statements++;
+    this.counts.plain++;
+    const codes: string[] = [];
+    const seqs: number[] = [];
+    const payloads: string[] = [];
+    const ats: number[] = [];
+    for (const group of batch) {
+      for (let k = 0; k < group.payloads.length; k++) {
+        codes.push(group.code);
+        seqs.push(group.firstSeq + k);
+        payloads.push(group.payloads[k]!);
+        ats.push(group.ats[k]!);
+      }
+    }
+    await this.pool.query({ name: 'djambi_append_plain', text: APPEND_PLAIN_SQL, values: [codes, seqs, payloads, ats] });
+    return batch.map(() => 'ok');
   }
 
   /** Runs the batch statement; the verdict of each group, in order. */
