@@ -16,8 +16,13 @@
  * ratios (Djambi / baseline) of the medians of p50, p99, CPU per turn and heap per room, over
  * the runs that were not refused (the exit status is 2 all the same when any was).
  *
+ * `--with-none` (with `--store sqlite|postgres`) alternates the Djambi server with that store and
+ * without any (`none`) `--pairs` times, and prints the store's ratios the same way: the clients'
+ * p50 and p99, the server's own turn → patch p50 and CPU per turn, with the append's p50.
+ *
  *   npm run bench:server [-- --rooms 200 --seconds 20 --interval 1000 --warmup 3 --json]
  *   npm run bench:server -- --baseline --pairs 2 --rooms 200 --seconds 20
+ *   npm run bench:server -- --store sqlite --with-none --pairs 6 --rooms 200 --seconds 15
  *
  * Diagnostics: `BENCH_CPU_PROF=dir` writes a CPU profile of each server child over the measured
  * window only (V8's sampling profiler through `node:inspector`, every `BENCH_CPU_PROF_US` µs,
@@ -32,6 +37,8 @@ import { type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
 interface Options extends RunOptions {
   json: boolean;
   baseline: boolean;
+  /** Alternate the store of `--store` with none (`--pairs` times). */
+  withNone: boolean;
   pairs: number;
   /** Without `--baseline`: the one server to load (`--target baseline` profiles the floor alone). */
   target: 'djambi' | 'baseline';
@@ -39,7 +46,7 @@ interface Options extends RunOptions {
 
 const USAGE =
   'usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] ' +
-  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--settle S] [--idle S] [--target djambi|baseline] [--baseline [--pairs P]] [--json]';
+  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--settle S] [--idle S] [--target djambi|baseline] [--baseline [--pairs P]] [--store sqlite|postgres --with-none [--pairs P]] [--json]';
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
@@ -58,6 +65,7 @@ function parseArgs(argv: string[]): Options {
     settle: 5,
     idle: 2,
     baseline: false,
+    withNone: false,
     pairs: 1,
     target: 'djambi',
   };
@@ -82,6 +90,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--settle') o.settle = num();
     else if (a === '--pairs') o.pairs = Math.max(1, Math.floor(num()));
     else if (a === '--baseline') o.baseline = true;
+    else if (a === '--with-none') o.withNone = true;
     else if (a === '--json') o.json = true;
     else if (a === '--target') {
       const v = argv[++i];
@@ -96,6 +105,8 @@ function parseArgs(argv: string[]): Options {
       process.exit(0);
     } else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
+  if (o.withNone && (o.store === 'none' || o.baseline))
+    throw new Error(`--with-none compares --store sqlite or postgres with none, without --baseline\n${USAGE}`);
   return o;
 }
 
@@ -135,6 +146,23 @@ function ratios(djambi: RunResult[], baseline: RunResult[]) {
   };
 }
 
+/** The store's run / none's, on the medians over the pairs (`--with-none`). */
+function storeRatios(stored: RunResult[], none: RunResult[]) {
+  const ratio = (f: (r: RunResult) => number | undefined) => {
+    const a = stored.map(f).filter((x): x is number => x !== undefined);
+    const b = none.map(f).filter((x): x is number => x !== undefined);
+    return a.length > 0 && b.length > 0 ? +(median(a) / median(b)).toFixed(3) : null;
+  };
+  const appends = stored.map((r) => r.server.own.storeAppend?.p50Us).filter((x): x is number => x !== undefined);
+  return {
+    p50: ratio((r) => r.latencyMs.p50),
+    p99: ratio((r) => r.latencyMs.p99),
+    ownTurnToPatchP50: ratio((r) => r.server.own.turnToPatch?.p50Us),
+    cpuPerTurn: ratio((r) => r.server.cpuMicrosPerTurn),
+    appendP50Us: appends.length > 0 ? +median(appends).toFixed(1) : null,
+  };
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const log = (line: string) => {
@@ -142,11 +170,15 @@ async function main(): Promise<void> {
     else console.error(line);
   };
   const runs: RunResult[] = [];
-  const order = o.baseline
-    ? Array.from({ length: o.pairs }, (_, i) => (i % 2 === 0 ? (['djambi', 'baseline'] as const) : (['baseline', 'djambi'] as const))).flat()
-    : [o.target];
-  for (const target of order) {
-    const r = await runOnce(target, o, log);
+  const alternate = <T>(a: T, b: T): T[] => Array.from({ length: o.pairs }, (_, i) => (i % 2 === 0 ? [a, b] : [b, a])).flat();
+  type Step = { readonly target: RunResult['target']; readonly store: RunOptions['store'] };
+  const order: Step[] = o.baseline
+    ? alternate<Step>({ target: 'djambi', store: o.store }, { target: 'baseline', store: 'none' })
+    : o.withNone
+      ? alternate<Step>({ target: 'djambi', store: o.store }, { target: 'djambi', store: 'none' })
+      : [{ target: o.target, store: o.store }];
+  for (const { target, store } of order) {
+    const r = await runOnce(target, { ...o, store }, log);
     runs.push(r);
     for (const line of describe(r)) log(line);
   }
@@ -156,9 +188,31 @@ async function main(): Promise<void> {
   const djambi = accepted.filter((r) => r.target === 'djambi');
   const baseline = accepted.filter((r) => r.target === 'baseline');
   const ratio = o.baseline && djambi.length > 0 && baseline.length > 0 ? ratios(djambi, baseline) : null;
+  const stored = accepted.filter((r) => r.target === 'djambi' && r.store !== 'none');
+  const none = accepted.filter((r) => r.target === 'djambi' && r.store === 'none');
+  const store = o.withNone && stored.length > 0 && none.length > 0 ? storeRatios(stored, none) : null;
   if (o.json)
-    console.log(JSON.stringify({ options: o, runs, ratios: ratio, ratioRuns: { djambi: djambi.length, baseline: baseline.length }, refused }, null, 2));
-  else if (ratio) {
+    console.log(
+      JSON.stringify(
+        {
+          options: o,
+          runs,
+          ratios: ratio,
+          ratioRuns: { djambi: djambi.length, baseline: baseline.length },
+          storeRatios: store,
+          storeRuns: { store: stored.length, none: none.length },
+          refused,
+        },
+        null,
+        2,
+      ),
+    );
+  else if (store) {
+    console.log('');
+    console.log(
+      `store ${o.store} / none (medians of ${stored.length} and ${none.length} runs not refused): clients' p50 ${store.p50}×, p99 ${store.p99}×; the server's own turn → patch p50 ${store.ownTurnToPatchP50}×; CPU per turn ${store.cpuPerTurn}×; the append's p50 ${store.appendP50Us} µs`,
+    );
+  } else if (ratio) {
     console.log('');
     console.log(
       `Djambi / baseline (medians of ${djambi.length} Djambi and ${baseline.length} baseline runs not refused): p50 ${ratio.p50}×, p99 ${ratio.p99}×, CPU per turn ${ratio.cpuPerTurn}× (above idle ${ratio.netCpuPerTurn}×), heap per room ${ratio.heapPerRoom}×`,
