@@ -59,7 +59,7 @@ export class PendingFile {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    // A mapped file holds zeros past its last line.
+    // A mapped file holds zeros past its last line (JSON escapes every control character: a line never holds one).
     const end = bytes.indexOf(0);
     return parseLines(path, bytes.toString('utf8', 0, end < 0 ? bytes.length : end));
   }
