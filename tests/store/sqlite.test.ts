@@ -152,10 +152,9 @@ describe('sqlite file', () => {
 
 describe('one owner per file, and its pending events', () => {
   /** Runs `script` in a child process with the store's module as argv[1] and `file` as argv[2]. */
-  const child = (script: string, file: string, env: NodeJS.ProcessEnv = process.env) =>
+  const child = (script: string, file: string) =>
     spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, join(__dirname, '../../server/src/store/sqlite.ts'), file], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env,
     });
   const line = (proc: ChildProcess) =>
     new Promise<string>((resolve, reject) => {
@@ -246,7 +245,6 @@ describe('one owner per file, and its pending events', () => {
 
   describe.each(modes)('pending lines %s', (mode) => {
     const options = { mapPending: mode === 'mapped' };
-    const env = { ...process.env, DJAMBI_PENDING_WRITE: mode === 'mapped' ? '' : 'write' };
 
     test('kill -9 of the owner: the next open takes the file over and folds in every event it had written', async () => {
       const file = join(dir, `killed-${mode}.sqlite`);
@@ -254,13 +252,12 @@ describe('one owner per file, and its pending events', () => {
       // Appends 50 events one by one (the last ones not folded yet), says so, and waits to be killed.
       const proc = child(
         `const { SqliteStore } = await import(process.argv[1]);
-         const store = SqliteStore.open(process.argv[2]);
+         const store = SqliteStore.open(process.argv[2], ${JSON.stringify(options)});
          await store.createGame('${code}', ${JSON.stringify(roomConfig())}, 1);
          for (let seq = 1; seq <= 50; seq++) store.appendManySync('${code}', seq, [{ at: seq, intent: { type: 'chat', channel: 'all', text: 'm' + seq } }]);
          process.stdout.write('appended\\n');
          setInterval(() => undefined, 1000);`,
         file,
-        env,
       );
       expect(await line(proc)).toBe('appended');
       expect(pendingText(file).split('\n')).toHaveLength(51); // 50 lines, none folded yet

@@ -3,7 +3,7 @@
  * the first `length` bytes of an open file on disk and maps them shared, so that a write into the
  * returned memory is a write into the file's page cache without a system call. It outlives a
  * crash of the process (kill -9) as a `write()` does. Optional: null when the addon was not built
- * (no C compiler, another OS) or when `DJAMBI_PENDING_WRITE=write` asks for the plain writes.
+ * (no C compiler, another OS).
  */
 import { createRequire } from 'node:module';
 
@@ -19,8 +19,6 @@ let addon: MemoryMap | null | undefined;
 /** The addon, or null (see above); loaded once. */
 export function memoryMap(): MemoryMap | null {
   if (addon !== undefined) return addon;
-  addon = null;
-  if (process.env.DJAMBI_PENDING_WRITE === 'write') return addon;
   try {
     addon = createRequire(import.meta.url)(ADDON) as MemoryMap;
   } catch {

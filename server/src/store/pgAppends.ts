@@ -231,18 +231,7 @@ export class AppendQueue {
   private async plainStatement(batch: readonly Group[]): Promise<Verdict[]> {
     this.counts.statements++;
     this.counts.plain++;
-    const codes: string[] = [];
-    const seqs: number[] = [];
-    const payloads: string[] = [];
-    const ats: number[] = [];
-    for (const group of batch) {
-      for (let k = 0; k < group.payloads.length; k++) {
-        codes.push(group.code);
-        seqs.push(group.firstSeq + k);
-        payloads.push(group.payloads[k]!);
-        ats.push(group.ats[k]!);
-      }
-    }
+    const { codes, seqs, payloads, ats } = rowsOf(batch);
     await this.pool.query({ name: 'djambi_append_plain', text: APPEND_PLAIN_SQL, values: [codes, seqs, payloads, ats] });
     return batch.map(() => 'ok');
   }
@@ -250,20 +239,7 @@ export class AppendQueue {
   /** Runs the batch statement; the verdict of each group, in order. */
   private async statement(batch: readonly Group[]): Promise<Verdict[]> {
     this.counts.statements++;
-    const g: number[] = [];
-    const codes: string[] = [];
-    const seqs: number[] = [];
-    const payloads: string[] = [];
-    const ats: number[] = [];
-    for (const [i, group] of batch.entries()) {
-      for (let k = 0; k < group.payloads.length; k++) {
-        g.push(i);
-        codes.push(group.code);
-        seqs.push(group.firstSeq + k);
-        payloads.push(group.payloads[k]!);
-        ats.push(group.ats[k]!);
-      }
-    }
+    const { g, codes, seqs, payloads, ats } = rowsOf(batch);
     const res = await this.pool.query<{ g: number; known: boolean; follows: boolean }>({
       name: 'djambi_append_batch',
       text: APPEND_BATCH_SQL,
@@ -273,6 +249,21 @@ export class AppendQueue {
     for (const row of res.rows) out[row.g] = !row.known ? 'unknown' : row.follows ? 'ok' : 'fenced';
     return out;
   }
+}
+
+/** A batch's rows as the statements' array parameters: group index, game, seq, payload, time. */
+function rowsOf(batch: readonly Group[]): { g: number[]; codes: string[]; seqs: number[]; payloads: string[]; ats: number[] } {
+  const rows = { g: [] as number[], codes: [] as string[], seqs: [] as number[], payloads: [] as string[], ats: [] as number[] };
+  for (const [i, group] of batch.entries()) {
+    for (let k = 0; k < group.payloads.length; k++) {
+      rows.g.push(i);
+      rows.codes.push(group.code);
+      rows.seqs.push(group.firstSeq + k);
+      rows.payloads.push(group.payloads[k]!);
+      rows.ats.push(group.ats[k]!);
+    }
+  }
+  return rows;
 }
 
 /** PostgreSQL's SQLSTATE for a duplicate key. */

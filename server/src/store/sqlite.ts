@@ -105,7 +105,8 @@ export class SqliteStore implements GameStore, FoldReporting {
     file: string,
     options: {
       readonly checkpointEveryMs?: number;
-      readonly ownerLease?: OwnerLease /** false: write each pending line (no memory map). */;
+      readonly ownerLease?: OwnerLease;
+      /** false: write each pending line with `write()` (no memory map). */
       readonly mapPending?: boolean;
     } = {},
   ): SqliteStore {
