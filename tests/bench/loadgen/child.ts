@@ -132,7 +132,9 @@ async function profile(req: ChildRequest): Promise<void> {
     profiler.disconnect();
     profiler = null;
     if (req.path) {
-      const { writeFileSync } = await import('node:fs');
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      const { dirname } = await import('node:path');
+      mkdirSync(dirname(req.path), { recursive: true });
       writeFileSync(req.path, JSON.stringify(data));
     }
   }

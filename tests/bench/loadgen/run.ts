@@ -58,15 +58,20 @@ export interface ChildStats {
 /** A server in a child process, asked for its figures over IPC. */
 export class ServerProcess {
   private nextId = 1;
-  private readonly waiting = new Map<number, (m: ChildStats) => void>();
+  private readonly waiting = new Map<number, { resolve: (m: ChildStats) => void; reject: (e: Error) => void }>();
   port = 0;
 
   private constructor(private readonly child: ChildProcess) {
     child.on('message', (m: { id?: number } & ChildStats) => {
       if (m.id !== undefined) {
-        this.waiting.get(m.id)?.(m);
+        this.waiting.get(m.id)?.resolve(m);
         this.waiting.delete(m.id);
       }
+    });
+    // A child that dies fails what waits on it, rather than leaving the run waiting for ever.
+    child.on('exit', (code, signal) => {
+      for (const w of this.waiting.values()) w.reject(new Error(`server exited (${signal ?? code}) before answering`));
+      this.waiting.clear();
     });
   }
 
@@ -129,8 +134,9 @@ export class ServerProcess {
 
   request(type: ChildRequest['type'], extra: Record<string, unknown> = {}): Promise<ChildStats> {
     const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new Error('server has exited'));
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
       this.child.send({ id, type, ...extra });
     });
   }
