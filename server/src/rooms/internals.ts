@@ -17,9 +17,11 @@
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
  *   staggered heartbeat pings (`http/heartbeat.ts`) instead of the transport's all-at-once loop.
+ * - `ChangeTree.prototype.endEncode` and `discard`, `ArraySchema.prototype[$onEncodeEnd]`
+ *   (@colyseus/schema 3.0.76): see `patchSchemaCollections`.
  */
 import { type Client, getMessageBytes, Protocol, Room } from '@colyseus/core';
-import { decode } from '@colyseus/schema';
+import { $childType, ArraySchema, type ChangeSetName, ChangeTree, decode } from '@colyseus/schema';
 import type { WebSocketTransport } from '@colyseus/ws-transport';
 import type { WebSocketServer } from 'ws';
 
@@ -153,3 +155,87 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
 export function socketServerOf(transport: WebSocketTransport): WebSocketServer {
   return (transport as unknown as { wss: WebSocketServer }).wss;
 }
+
+/** An integer index past V8's gap for fast elements (1,024 past the capacity): it makes an object's elements a dictionary. */
+const DICTIONARY_PROBE = 2 ** 30;
+
+/** An empty object whose integer keys V8 keeps in a small dictionary, whatever their size. */
+function sparseIndexes(): Record<number, number> {
+  const indexes: Record<number, number> = {};
+  indexes[DICTIONARY_PROBE] = 0;
+  delete indexes[DICTIONARY_PROBE];
+  return indexes;
+}
+
+type Tree = ChangeTree & { ref: object };
+
+/** Collections shorter than this keep the empty objects: their fast elements are small, and a dictionary costs about 200 bytes. */
+const SPARSE_FROM = 16;
+
+/** Gives a long collection's reset change set dictionary indexes (a Schema's are its field numbers: small). */
+function sparsen(tree: Tree, changeSetName: ChangeSetName): void {
+  const ref = tree.ref as { length?: number; size?: number } & Record<string, unknown>;
+  if (ref[$childType] === undefined || (ref.length ?? ref.size ?? 0) < SPARSE_FROM) return;
+  tree.indexedOperations = sparseIndexes();
+  const changeSet = tree[changeSetName];
+  if (changeSet) changeSet.indexes = sparseIndexes();
+}
+
+/** @colyseus/schema 3.0.76's `$onEncodeEnd` key (not exported). */
+const ON_ENCODE_END = '~onEncodeEnd';
+
+interface ArrayInternals {
+  items: unknown[];
+  tmpItems: unknown[];
+  deletedIndexes: Record<number, boolean>;
+  [ON_ENCODE_END](): void;
+}
+
+let patched = false;
+
+/**
+ * Two costs of @colyseus/schema 3.0.76 that grow with a collection's length, paid after every
+ * patch by the move list (`moves`), which only grows:
+ *
+ * - A collection's pending changes are reset to empty objects (`indexedOperations = {}`, a change
+ *   set's `indexes: {}`) and the next change writes `object[i]` at the item's index. On an empty
+ *   object V8 then allocates fast elements for every index up to i (about 1.5 × i slots): two
+ *   arrays as long as the move list per turn. Here the reset objects of a collection of 16 items
+ *   or more are dictionaries, about 200 bytes whatever the index: same keys, same order of
+ *   enumeration (integer keys ascending).
+ * - An array's copy of its items for the next patch (`tmpItems = items.slice()`, alive until then)
+ *   is brought up to date in place when the items only grew since it was made (the move list's
+ *   case); any other change copies as before.
+ *
+ * The patches sent are the same bytes (tests/server/schemaChanges.test.ts). Figures: `npm run -s
+ * bench:moves`. Idempotent; called when this module loads, before any room encodes.
+ */
+export function patchSchemaCollections(): void {
+  if (patched) return;
+  patched = true;
+  const tree = ChangeTree.prototype as Tree;
+  const endEncode = tree.endEncode;
+  tree.endEncode = function (this: Tree, changeSetName: ChangeSetName): void {
+    endEncode.call(this, changeSetName);
+    sparsen(this, changeSetName);
+  };
+  const discard = tree.discard;
+  tree.discard = function (this: Tree, discardAll?: boolean): void {
+    discard.call(this, discardAll);
+    sparsen(this, 'changes');
+    if (this.filteredChanges !== undefined) sparsen(this, 'filteredChanges');
+  };
+  const array = ArraySchema.prototype as unknown as ArrayInternals;
+  const onEncodeEnd = array[ON_ENCODE_END];
+  if (typeof onEncodeEnd !== 'function') throw new Error('@colyseus/schema: ArraySchema has no $onEncodeEnd (check internals.ts against this version)');
+  array[ON_ENCODE_END] = function (this: ArrayInternals): void {
+    const { items, tmpItems } = this;
+    let grown = tmpItems.length <= items.length;
+    for (let i = 0; grown && i < tmpItems.length; i++) grown = tmpItems[i] === items[i];
+    if (!grown) return onEncodeEnd.call(this);
+    for (let i = tmpItems.length; i < items.length; i++) tmpItems.push(items[i]);
+    this.deletedIndexes = {};
+  };
+}
+
+patchSchemaCollections();

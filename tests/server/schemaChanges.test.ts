@@ -1,0 +1,107 @@
+/**
+ * `patchSchemaCollections` (server/src/rooms/internals.ts): after each patch a collection's
+ * pending changes are dictionaries, so a change at a high index (the move list's next entry)
+ * allocates no array as long as the list, and an array that only grew brings its copy of the
+ * items up to date in place; the patches say exactly what they said before.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { $changes, ArraySchema, Decoder, Encoder, MapSchema, Schema, type } from '@colyseus/schema';
+import { patchSchemaCollections } from '../../server/src/rooms/internals.js';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+// A late joiner's full state of a 1,500-entry list is larger than the default 8 KB buffer.
+Encoder.BUFFER_SIZE = 64 * 1024;
+
+class Item extends Schema {
+  @type('string') label = '';
+}
+
+class Table extends Schema {
+  @type(['string']) moves = new ArraySchema<string>();
+  @type({ map: 'string' }) control = new MapSchema<string>();
+  @type([Item]) items = new ArraySchema<Item>();
+  @type('uint32') version = 0;
+}
+
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647;
+  };
+}
+
+test('patches over a long game decode to the same state, for a client from the start and for one joining late', () => {
+  patchSchemaCollections();
+  const state = new Table();
+  const encoder = new Encoder(state);
+  const client = new Decoder(new Table());
+  client.decode(encoder.encodeAll());
+  const random = seeded(7);
+  for (let i = 0; i < 1500; i++) {
+    const r = random();
+    if (r < 0.8 || state.moves.length === 0) state.moves.push(`R m${i}`);
+    else if (r < 0.85) state.moves[Math.floor(random() * state.moves.length)] = `B x${i}`;
+    else if (r < 0.88) state.moves.pop();
+    else if (r < 0.93) state.control.set('RBYG'[i % 4]!, `c${i}`);
+    else if (r < 0.95) state.control.delete('RBYG'[i % 4]!);
+    else if (r < 0.98 || state.items.length === 0) state.items.push(new Item().assign({ label: `i${i}` }));
+    else state.items.splice(Math.floor(random() * state.items.length), 1);
+    state.version = i;
+    client.decode(encoder.encode());
+    encoder.discardChanges();
+    if (i % 250 === 249) {
+      const late = new Decoder(new Table());
+      late.decode(encoder.encodeAll());
+      expect(late.state.toJSON()).toEqual(state.toJSON());
+    }
+  }
+  expect(state.moves.length).toBeGreaterThan(1000);
+  expect(client.state.toJSON()).toEqual(state.toJSON());
+});
+
+test("after a patch a collection's pending changes are dictionaries, a Schema's untouched; an array that only grew updates its copy in place", () => {
+  const script = `
+    import('./server/src/rooms/internals.ts').then(async () => {
+      const { $changes, ArraySchema, Encoder, Schema, defineTypes } = await import('@colyseus/schema');
+      class S extends Schema {}
+      defineTypes(S, { moves: ['string'], n: 'uint8' });
+      const s = new S();
+      s.moves = new ArraySchema();
+      const encoder = new Encoder(s);
+      for (let i = 0; i < 50; i++) { s.moves.push('m' + i); s.n = i % 200; encoder.encode(); encoder.discardChanges(); }
+      const tree = s.moves[$changes];
+      const own = s[$changes];
+      const copy = s.moves.tmpItems;
+      s.moves.push('last');
+      encoder.encode();
+      encoder.discardChanges();
+      const inPlace = s.moves.tmpItems === copy && copy.length === 51 && copy[50] === 'last';
+      s.moves.pop();
+      encoder.encode();
+      encoder.discardChanges();
+      const copied = s.moves.tmpItems !== copy && s.moves.tmpItems.length === 50;
+      console.log(JSON.stringify({
+        operations: %HasDictionaryElements(tree.indexedOperations),
+        indexes: %HasDictionaryElements(tree.changes.indexes),
+        schema: %HasDictionaryElements(own.indexedOperations),
+        inPlace,
+        copied,
+      }));
+    });`;
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(run.stderr).toBe('');
+  expect(JSON.parse(run.stdout.trim())).toEqual({ operations: true, indexes: true, schema: false, inPlace: true, copied: true });
+});
+
+test('installing twice wraps once', () => {
+  patchSchemaCollections();
+  const state = new Table();
+  const encoder = new Encoder(state);
+  state.moves.push('R a');
+  encoder.encode();
+  encoder.discardChanges();
+  expect(Object.keys(state.moves[$changes].indexedOperations)).toEqual([]);
+});
