@@ -5,6 +5,9 @@
  * per turn (between forced collections, in a young generation large enough that none runs inside
  * a pass) and CPU µs per turn, median of the runs, at each starting length; once as
  * @colyseus/schema 3.0.76 does it, once with `patchSchemaCollections` (server/src/rooms/internals.ts).
+ * The state is written directly rather than through `loadgen/benchGame.ts`'s match and `mirror`:
+ * a random game may end before the lengths measured, and its turns' engine work would blur the
+ * schema's figures (`loadgen/mirrorCost.ts` times the whole mirror).
  *
  *   npm run -s bench:moves [-- --rooms 500 --turns 30 --runs 5 --at 20,150,300,900 --json]
  */

@@ -17,8 +17,8 @@
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
  *   staggered heartbeat pings (`http/heartbeat.ts`) instead of the transport's all-at-once loop.
- * - `ChangeTree.prototype.endEncode` and `discard`, `ArraySchema.prototype[$onEncodeEnd]`
- *   (@colyseus/schema 3.0.76): see `patchSchemaCollections`.
+ * - `ChangeTree.prototype.endEncode` and `ArraySchema.prototype[$onEncodeEnd]` (@colyseus/schema
+ *   3.0.76): see `patchSchemaCollections`.
  */
 import { type Client, getMessageBytes, Protocol, Room } from '@colyseus/core';
 import { $childType, ArraySchema, type ChangeSetName, ChangeTree, decode } from '@colyseus/schema';
@@ -207,8 +207,10 @@ let patched = false;
  *   is brought up to date in place when the items only grew since it was made (the move list's
  *   case); any other change copies as before.
  *
- * The patches sent are the same bytes (tests/server/schemaChanges.test.ts). Figures: `npm run -s
- * bench:moves`. Idempotent; called when this module loads, before any room encodes.
+ * Only the reset after a patch (`endEncode`) is patched: the library's other reset (`discard`)
+ * follows a collection's `clear()`, which leaves it empty, or serves its tests. The patches sent
+ * are the same bytes (tests/server/schemaChanges.test.ts). Figures: `npm run -s bench:moves`.
+ * Idempotent; called when this module loads, before any room encodes.
  */
 export function patchSchemaCollections(): void {
   if (patched) return;
@@ -218,12 +220,6 @@ export function patchSchemaCollections(): void {
   tree.endEncode = function (this: Tree, changeSetName: ChangeSetName): void {
     endEncode.call(this, changeSetName);
     sparsen(this, changeSetName);
-  };
-  const discard = tree.discard;
-  tree.discard = function (this: Tree, discardAll?: boolean): void {
-    discard.call(this, discardAll);
-    sparsen(this, 'changes');
-    if (this.filteredChanges !== undefined) sparsen(this, 'filteredChanges');
   };
   const array = ArraySchema.prototype as unknown as ArrayInternals;
   const onEncodeEnd = array[ON_ENCODE_END];
