@@ -169,8 +169,8 @@ function sparseIndexes(): Record<number, number> {
 
 type Tree = ChangeTree & { ref: object };
 
-/** Collections shorter than this keep the empty objects: their fast elements are small, and a dictionary costs about 200 bytes. */
-const SPARSE_FROM = 16;
+/** Collections shorter than this keep the empty objects: their fast elements are small, and making a dictionary costs more CPU than they do (`bench:moves`). */
+const SPARSE_FROM = 32;
 
 /** Gives a long collection's reset change set dictionary indexes (a Schema's are its field numbers: small). */
 function sparsen(tree: Tree, changeSetName: ChangeSetName): void {
@@ -200,7 +200,7 @@ let patched = false;
  * - A collection's pending changes are reset to empty objects (`indexedOperations = {}`, a change
  *   set's `indexes: {}`) and the next change writes `object[i]` at the item's index. On an empty
  *   object V8 then allocates fast elements for every index up to i (about 1.5 × i slots): two
- *   arrays as long as the move list per turn. Here the reset objects of a collection of 16 items
+ *   arrays as long as the move list per turn. Here the reset objects of a collection of 32 items
  *   or more are dictionaries, about 200 bytes whatever the index: same keys, same order of
  *   enumeration (integer keys ascending).
  * - An array's copy of its items for the next patch (`tmpItems = items.slice()`, alive until then)
