@@ -1,0 +1,509 @@
+/**
+ * The room's own cost per turn, without the network: N rooms of the real server (or of the bare
+ * baseline room, tests/bench/baseline/room.ts) in one process, each with 4 players and 2
+ * spectators whose sockets are in-memory stand-ins (Colyseus's own `WebSocketClient` on an object
+ * that counts the frames handed to it), playing seeded random legal turns as fast as the rooms
+ * take them, round robin. Every turn goes the whole way through Colyseus (the frame decoded, the
+ * room's handler, the patch encoded and handed to each client's socket), minus the kernel, `ws`'s
+ * framing and the load generator's network, which are the same for both rooms; so the figures
+ * are the rooms' alone, repeatable to a few per cent on a noisy machine where bench:server's
+ * vary by ±30 %.
+ *
+ * Each target runs in its own process (started with `--expose-gc`), alternating `--pairs` times;
+ * after every room has played 10 turns, `--passes` passes of `--turns` turns each are measured:
+ * the process's CPU per turn (GC helper threads included), the main thread's and the other
+ * threads' (Linux's /proc, 10 ms ticks), the time inside the room per turn (from the frame handed
+ * to Colyseus to its return, GC pauses that fall inside included), the generator's own (its copy
+ * of the game: `randomTurn` and `playTurn`, the same for both targets), GC pauses by kind, frames
+ * per turn, new games (a finished game's room is closed and a new one opened and joined, for
+ * either target), and the heap per room after a full collection. Medians over the passes, then
+ * over the runs.
+ *
+ *   npm run bench:room [-- --rooms 1000 --turns 30000 --passes 5 --pairs 2 --target both --json]
+ *
+ * Loads the built server (`server/dist`), as bench:server does; the script builds it first.
+ * `--alloc-prof FILE` writes V8's allocation sampling profile of the passes to
+ * FILE.TARGET.heapprofile (every allocation; with ALLOC_MINOR=0, only what survived a scavenge);
+ * profile the CPU with `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`.
+ */
+import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { matchMaker, Protocol } from '@colyseus/core';
+import { Packr, unpack } from '@colyseus/msgpackr';
+import { WebSocketClient } from '@colyseus/ws-transport';
+import { initialPosition, parseRules, playTurn, type Position, randomTurn, type Turn } from '../../shared/src/index.js';
+import { BaselineRoom } from './baseline/room.js';
+
+type Target = 'djambi' | 'baseline';
+
+interface Options {
+  target: Target | 'both';
+  rooms: number;
+  turns: number;
+  passes: number;
+  pairs: number;
+  json: boolean;
+  allocProf: string | null;
+  /** Internal: this process measures one target and prints its JSON. */
+  child: boolean;
+}
+
+const USAGE = 'usage: roomCost.ts [--target djambi|baseline|both] [--rooms N] [--turns N] [--passes N] [--pairs N] [--alloc-prof FILE] [--json]';
+
+function parseArgs(argv: readonly string[]): Options {
+  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, child: false };
+  const count = (v: string | undefined, name: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a positive integer\n${USAGE}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = argv[i + 1];
+    if (a === '--json') o.json = true;
+    else if (a === '--child') o.child = true;
+    else if (a === '--target') {
+      if (v !== 'djambi' && v !== 'baseline' && v !== 'both') throw new Error(`--target takes djambi, baseline or both\n${USAGE}`);
+      o.target = v;
+      i++;
+    } else if (a === '--rooms') o.rooms = count(argv[++i], a);
+    else if (a === '--turns') o.turns = count(argv[++i], a);
+    else if (a === '--passes') o.passes = count(argv[++i], a);
+    else if (a === '--pairs') o.pairs = count(argv[++i], a);
+    else if (a === '--alloc-prof' && v) {
+      o.allocProf = v;
+      i++;
+    } else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  return o;
+}
+
+// ---- the measuring process -----------------------------------------------------------------
+
+const SEAT_ORDER = ['R', 'B', 'Y', 'G'] as const;
+const RULES = (() => {
+  const r = parseRules({ players: 4 });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+})();
+const packr = new Packr({ useRecords: false });
+/** Every frame the rooms handed to a socket, and the patches among them. */
+let framesSent = 0;
+let patchesSent = 0;
+/** The types of the messages (ROOM_DATA) the rooms sent, with their counts. */
+const messageTypes: Record<string, number> = {};
+
+/** The bytes of a ROOM_DATA message as colyseus.js sends it: code, msgpack type, msgpack payload. */
+function roomData(type: string, message?: unknown): Buffer {
+  const name = Buffer.from(type, 'utf8');
+  const head = Buffer.from([Protocol.ROOM_DATA, 0xa0 | name.length, ...name]);
+  return message === undefined ? head : Buffer.concat([head, packr.pack(message)]);
+}
+
+/** A ROOM_DATA frame's type (a fixstr) and payload. */
+function readData(data: Uint8Array): { type: string; payload: unknown } | null {
+  const b = data[1];
+  if ((b & 0xe0) !== 0xa0) return null;
+  const len = b & 0x1f;
+  const type = Buffer.from(data.buffer, data.byteOffset + 2, len).toString('utf8');
+  return { type, payload: data.length > 2 + len ? unpack(data.subarray(2 + len)) : undefined };
+}
+
+/** What `ws` is to Colyseus's WebSocketClient: an emitter with `readyState` and `send`. */
+class MemorySocket extends EventEmitter {
+  readyState = 1;
+  patches = 0;
+  onData: (type: string, payload: unknown) => void = () => undefined;
+  send(data: Uint8Array, _options?: unknown, cb?: (err?: Error) => void): void {
+    framesSent++;
+    if (data[0] === Protocol.ROOM_STATE_PATCH) {
+      this.patches++;
+      patchesSent++;
+    } else if (data[0] === Protocol.ROOM_DATA) {
+      const d = readData(data);
+      if (d) {
+        messageTypes[d.type] = (messageTypes[d.type] ?? 0) + 1;
+        this.onData(d.type, d.payload);
+      }
+    } else if (data[0] === Protocol.ERROR) throw new Error('the room refused the connection');
+    cb?.();
+  }
+  ping(): void {}
+  terminate(): void {
+    this.close();
+  }
+  close(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.emit('close', 1000);
+  }
+}
+
+/** The matchmaker's view of a client that came through HTTP. */
+const AUTH = { token: undefined, headers: {}, ip: '127.0.0.1' } as never;
+
+/** One connection through the matchmaker: reservation, join, acknowledgement (then the full state). */
+async function connect(method: 'create' | 'joinById', target: string, options: Record<string, unknown>): Promise<{ socket: MemorySocket; roomId: string }> {
+  const r = method === 'create' ? await matchMaker.create(target, options, AUTH) : await matchMaker.joinById(target, options, AUTH);
+  const room = matchMaker.getLocalRoomById(r.room.roomId) as unknown as { _onJoin(client: unknown, auth: unknown): Promise<void> } | undefined;
+  if (!room) throw new Error(`room ${r.room.roomId} is not in this process`);
+  const socket = new MemorySocket();
+  socket.onData = (type, payload) => {
+    if (type === 'rejected') throw new Error(`refused: ${JSON.stringify(payload)}`);
+  };
+  await room._onJoin(new WebSocketClient(r.sessionId, socket as never), AUTH);
+  socket.emit('message', Buffer.from([Protocol.JOIN_ROOM]));
+  return { socket, roomId: r.room.roomId };
+}
+
+/** One room, its six connections, and the generator's copy of its game. */
+class BenchRoom {
+  private pos: Position = initialPosition(RULES);
+  private version = 0;
+
+  private constructor(
+    private readonly target: Target,
+    private readonly sockets: readonly MemorySocket[],
+  ) {}
+
+  static async open(target: Target): Promise<BenchRoom> {
+    const first = await connect('create', target, { rules: { players: 4 }, colour: 'R', name: 'bot0' });
+    const sockets = [first.socket];
+    for (let i = 1; i < 4; i++) sockets.push((await connect('joinById', first.roomId, { colour: SEAT_ORDER[i], name: `bot${i}` })).socket);
+    for (let i = 0; i < 2; i++) sockets.push((await connect('joinById', first.roomId, { spectate: true })).socket);
+    first.socket.emit('message', roomData('start'));
+    return new BenchRoom(target, sockets);
+  }
+
+  /** The generator's next turn (its time is the generator's, not the room's). */
+  next(random: () => number): { turn: Turn; after: Position; frame: Buffer; mover: MemorySocket } {
+    const turn = randomTurn(this.pos, random);
+    const out = playTurn(this.pos, turn);
+    if (!out.ok) throw new Error(`the engine refused its own random turn: ${out.error.message}`);
+    // The Djambi room's mover is the engine's; the baseline room takes turns in seat order.
+    const mover = this.target === 'djambi' ? SEAT_ORDER.indexOf(this.pos.toMove as (typeof SEAT_ORDER)[number]) : this.version % 4;
+    return { turn, after: out.value.position, frame: roomData('turn', { ...turn, version: this.version }), mover: this.sockets[mover] };
+  }
+
+  /** Patches the room's last client has received. */
+  patches(): number {
+    return this.sockets[this.sockets.length - 1].patches;
+  }
+
+  /** The turn was played (one more patch): false once the game is over (the caller replaces the room). */
+  played(after: Position, patchesBefore: number): boolean {
+    // A refusal throws (the sockets' `onData`); an accepted turn sends exactly one patch.
+    if (this.patches() !== patchesBefore + 1) throw new Error(`turn ${this.version} of a ${this.target} room sent ${this.patches() - patchesBefore} patches`);
+    this.version++;
+    this.pos = after;
+    return after.result === null;
+  }
+
+  close(): void {
+    for (const s of this.sockets) s.close();
+  }
+}
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const GC_KINDS: Readonly<Record<number, string>> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+const TICK_US = 10_000;
+
+/** CPU clock ticks of this process's main thread and of all its other threads (Linux's /proc). */
+function threadTicks(): { main: number; other: number } {
+  let main = 0;
+  let other = 0;
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return { main: Number.NaN, other: Number.NaN }; // not Linux
+  }
+  for (const tid of tids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    if (Number(tid) === process.pid) main += ticks;
+    else other += ticks;
+  }
+  return { main, other };
+}
+
+/** One measured pass. */
+interface Pass {
+  /** The process's CPU (user + system, every thread). */
+  cpuUsPerTurn: number;
+  mainThreadUsPerTurn: number;
+  otherThreadsUsPerTurn: number;
+  /** Wall time inside the room: from the frame handed to Colyseus to its return (GC pauses inside included). */
+  roomUsPerTurn: number;
+  /** Wall time of the generator's own engine calls (the same work for both targets). */
+  generatorUsPerTurn: number;
+  /** Main-thread GC pauses, ms per 1,000 turns, in all and by kind. */
+  gcMsPerKTurns: number;
+  gcMsPerKTurnsByKind: Record<string, number>;
+  gcPauses: number;
+  /** Frames handed to the clients' sockets per turn, and the patches among them. */
+  framesPerTurn: number;
+  patchesPerTurn: number;
+  /** Messages (not patches) the rooms sent in the pass, by type. */
+  messages: Record<string, number>;
+  /** Games finished in the pass (each: its room closed, a new one created, joined and started). */
+  newGames: number;
+  /** CPU µs of one new game (part of cpuUsPerTurn). */
+  usPerNewGame: number;
+}
+
+/** What one measuring process reports. */
+export interface TargetResult {
+  readonly target: Target;
+  readonly rooms: number;
+  readonly turns: number;
+  /** Heap per room after every room played 10 turns, after a full collection (KB). */
+  readonly heapPerRoomKB: number;
+  readonly passes: readonly Pass[];
+}
+
+const post = (session: Session, method: string, params: object = {}) =>
+  new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+
+const yieldLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+async function measure(target: Target, o: Options): Promise<TargetResult> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const random = seeded(1);
+  gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rooms: BenchRoom[] = [];
+  for (let i = 0; i < o.rooms; i++) rooms.push(await BenchRoom.open(target));
+
+  let roomMs = 0;
+  let generatorMs = 0;
+  let newGames = 0;
+  let newGameUs = 0;
+  const step = async (turns: number) => {
+    for (let t = 0; t < turns; t++) {
+      const i = t % rooms.length;
+      const room = rooms[i];
+      const g0 = performance.now();
+      const { after, frame, mover } = room.next(random);
+      const patches = room.patches();
+      const r0 = performance.now();
+      mover.emit('message', frame);
+      const r1 = performance.now();
+      generatorMs += r0 - g0;
+      roomMs += r1 - r0;
+      if (!room.played(after, patches)) {
+        const c0 = process.cpuUsage();
+        room.close();
+        rooms[i] = await BenchRoom.open(target);
+        const c = process.cpuUsage(c0);
+        newGameUs += c.user + c.system;
+        newGames++;
+      }
+      // Timers (the rooms' heartbeats, the transport's) run between batches, as on a server.
+      if (t % 50 === 49) await yieldLoop();
+    }
+  };
+  await step(o.rooms * 10);
+  gc?.();
+  const heapPerRoomKB = (process.memoryUsage().heapUsed - heap0) / o.rooms / 1024;
+
+  let gcMs = 0;
+  let gcPauses = 0;
+  let gcByKind: Record<string, number> = {};
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcMs += e.duration;
+      gcPauses++;
+      const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+      gcByKind[kind] = (gcByKind[kind] ?? 0) + e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const session = o.allocProf ? new Session() : null;
+  if (session) {
+    session.connect();
+    const minor = process.env.ALLOC_MINOR !== '0';
+    await post(session, 'HeapProfiler.startSampling', {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: minor,
+    });
+  }
+
+  const passes: Pass[] = [];
+  const perK = (ms: number) => Math.round((ms * 1e4) / o.turns) / 10;
+  for (let p = 0; p < o.passes; p++) {
+    gcMs = 0;
+    gcPauses = 0;
+    gcByKind = {};
+    roomMs = 0;
+    generatorMs = 0;
+    newGames = 0;
+    newGameUs = 0;
+    const frames0 = framesSent;
+    const patches0 = patchesSent;
+    const messages0 = { ...messageTypes };
+    const threads0 = threadTicks();
+    const cpu0 = process.cpuUsage();
+    await step(o.turns);
+    const cpu = process.cpuUsage(cpu0);
+    const threads = threadTicks();
+    passes.push({
+      cpuUsPerTurn: (cpu.user + cpu.system) / o.turns,
+      mainThreadUsPerTurn: ((threads.main - threads0.main) * TICK_US) / o.turns,
+      otherThreadsUsPerTurn: ((threads.other - threads0.other) * TICK_US) / o.turns,
+      roomUsPerTurn: (roomMs * 1000) / o.turns,
+      generatorUsPerTurn: (generatorMs * 1000) / o.turns,
+      gcMsPerKTurns: perK(gcMs),
+      gcMsPerKTurnsByKind: Object.fromEntries(Object.entries(gcByKind).map(([k, v]) => [k, perK(v)])),
+      gcPauses,
+      framesPerTurn: (framesSent - frames0) / o.turns,
+      patchesPerTurn: (patchesSent - patches0) / o.turns,
+      messages: Object.fromEntries(
+        Object.entries(messageTypes)
+          .map(([k, n]) => [k, n - (messages0[k] ?? 0)])
+          .filter(([, n]) => n !== 0),
+      ),
+      newGames,
+      usPerNewGame: newGames > 0 ? newGameUs / newGames : 0,
+    });
+  }
+  observer.disconnect();
+  if (session && o.allocProf) {
+    const { profile } = (await post(session, 'HeapProfiler.stopSampling')) as { profile: unknown };
+    writeFileSync(`${o.allocProf}.${target}.heapprofile`, JSON.stringify(profile));
+    session.disconnect();
+  }
+  for (const r of rooms) r.close();
+  return { target, rooms: o.rooms, turns: o.turns, heapPerRoomKB, passes };
+}
+
+async function child(o: Options): Promise<void> {
+  if (o.target === 'both') throw new Error('a child measures one target');
+  // The built server, as production runs it (a template keeps tsc from typing it as `dist`'s declarations).
+  const built = 'dist';
+  const { createServer } = (await import(`../../server/${built}/app.js`)) as typeof import('../../server/src/app.js');
+  // No message budget: a room here takes a turn every few hundred microseconds.
+  const unlimited = { burst: 1e9, perSecond: 1e9, strikes: 1e9, strikesPerSecond: 1e9 };
+  const server = await createServer({
+    port: 0,
+    host: '127.0.0.1',
+    clientDir: '/nonexistent',
+    graceSeconds: 5,
+    restoreOnBoot: false,
+    rooms: { budget: unlimited },
+  });
+  matchMaker.defineRoomType('baseline', BaselineRoom);
+  const result = await measure(o.target, o);
+  console.log(JSON.stringify(result));
+  await server.close();
+}
+
+// ---- the parent --------------------------------------------------------------------------------
+
+/** The median of one field over the passes. */
+const passMedian = (r: TargetResult, f: (p: Pass) => number) => median(r.passes.map(f));
+
+function describe(r: TargetResult): string {
+  const f = (g: (p: Pass) => number, digits = 1) => passMedian(r, g).toFixed(digits);
+  const mid = r.passes[Math.floor(r.passes.length / 2)];
+  const games = r.passes.reduce((n, p) => n + p.newGames, 0);
+  const gameUs = games > 0 ? r.passes.reduce((n, p) => n + p.newGames * p.usPerNewGame, 0) / games : 0;
+  return [
+    `${r.target}: ${r.rooms} rooms, ${r.turns} turns × ${r.passes.length} passes: CPU ${f((p) => p.cpuUsPerTurn)} µs/turn (main thread ${f((p) => p.mainThreadUsPerTurn)}, other threads ${f((p) => p.otherThreadsUsPerTurn)}), in the room ${f((p) => p.roomUsPerTurn)} µs, generator ${f((p) => p.generatorUsPerTurn)} µs`,
+    `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room`,
+  ].join('\n');
+}
+
+function runChild(target: Target, o: Options): TargetResult {
+  const script = fileURLToPath(import.meta.url);
+  const args = ['--child', '--target', target, '--rooms', String(o.rooms), '--turns', String(o.turns), '--passes', String(o.passes)];
+  if (o.allocProf) args.push('--alloc-prof', o.allocProf);
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const run = spawnSync(process.execPath, ['--expose-gc', ...extra, '--import', 'tsx', script, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('./server-tsconfig.json', import.meta.url)) },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = run.stdout.trim().split('\n').pop() ?? '';
+  if (run.status !== 0 || !line.startsWith('{')) throw new Error(`the ${target} run failed (status ${run.status}):\n${run.stderr.slice(-4000)}`);
+  return JSON.parse(line) as TargetResult;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.child) return child(o);
+  const log = (line: string) => (o.json ? console.error(line) : console.log(line));
+  const targets: Target[] = o.target === 'both' ? ['djambi', 'baseline'] : [o.target];
+  const order = Array.from({ length: o.pairs }, (_, i) => (i % 2 === 0 ? targets : [...targets].reverse())).flat();
+  const results: TargetResult[] = [];
+  for (const t of order) {
+    const r = runChild(t, o);
+    results.push(r);
+    log(describe(r));
+  }
+  const over = (t: Target, f: (p: Pass) => number) => median(results.filter((r) => r.target === t).map((r) => passMedian(r, f)));
+  const summary = Object.fromEntries(
+    targets.map((t) => [
+      t,
+      {
+        cpuUsPerTurn: over(t, (p) => p.cpuUsPerTurn),
+        roomUsPerTurn: over(t, (p) => p.roomUsPerTurn),
+        generatorUsPerTurn: over(t, (p) => p.generatorUsPerTurn),
+        gcMsPerKTurns: over(t, (p) => p.gcMsPerKTurns),
+        heapPerRoomKB: median(results.filter((r) => r.target === t).map((r) => r.heapPerRoomKB)),
+      },
+    ]),
+  );
+  const ratios =
+    summary.djambi && summary.baseline
+      ? {
+          // The process's CPU less the generator's share: the room's own, GC included.
+          cpuLessGenerator: +(
+            (summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn) /
+            (summary.baseline.cpuUsPerTurn - summary.baseline.generatorUsPerTurn)
+          ).toFixed(2),
+          inTheRoom: +(summary.djambi.roomUsPerTurn / summary.baseline.roomUsPerTurn).toFixed(2),
+          heapPerRoom: +(summary.djambi.heapPerRoomKB / summary.baseline.heapPerRoomKB).toFixed(2),
+        }
+      : null;
+  if (ratios)
+    log(
+      `\nDjambi / baseline (medians of ${o.pairs} runs each): CPU less the generator's ${ratios.cpuLessGenerator}× (${(summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn).toFixed(1)} against ${(summary.baseline.cpuUsPerTurn - summary.baseline.generatorUsPerTurn).toFixed(1)} µs), in the room ${ratios.inTheRoom}× (${summary.djambi.roomUsPerTurn.toFixed(1)} against ${summary.baseline.roomUsPerTurn.toFixed(1)} µs), heap per room ${ratios.heapPerRoom}×`,
+    );
+  if (o.json) console.log(JSON.stringify({ options: o, summary, ratios, runs: results }, null, 2));
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,40 @@
+/**
+ * `npm run bench:room` (tests/bench/roomCost.ts) still measures what it says: a small run of
+ * both targets in their own processes, whose rooms accept every turn and send one patch to each
+ * of their six clients per turn (a refused turn, or a turn with no patch, fails the run).
+ * Its figures are checked for shape only: timing belongs to the benchmark, not to a test.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+test('bench:room runs both rooms and reports their cost per turn', () => {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'tests/bench/roomCost.ts', '--rooms', '4', '--turns', '400', '--passes', '2', '--pairs', '1', '--json'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' } },
+  );
+  expect(run.status).toBe(0);
+  const out = JSON.parse(run.stdout) as {
+    summary: Record<string, { cpuUsPerTurn: number; roomUsPerTurn: number; heapPerRoomKB: number }>;
+    ratios: { cpuLessGenerator: number; inTheRoom: number } | null;
+    runs: { target: string; passes: { framesPerTurn: number; patchesPerTurn: number; newGames: number }[] }[];
+  };
+  expect(out.runs.map((r) => r.target)).toEqual(['djambi', 'baseline']);
+  for (const r of out.runs) {
+    for (const p of r.passes) {
+      // Six clients, one patch each per turn; a finished game's new room adds its joins' patches
+      // (and an eliminated player gets its press history: a message, not a patch).
+      if (p.newGames === 0) expect(p.patchesPerTurn).toBe(6);
+      else expect(p.patchesPerTurn).toBeGreaterThan(6);
+      expect(p.framesPerTurn).toBeGreaterThanOrEqual(p.patchesPerTurn);
+    }
+  }
+  for (const t of ['djambi', 'baseline']) {
+    expect(out.summary[t].cpuUsPerTurn).toBeGreaterThan(0);
+    expect(out.summary[t].roomUsPerTurn).toBeGreaterThan(0);
+    expect(out.summary[t].heapPerRoomKB).toBeGreaterThan(0);
+  }
+  expect(out.ratios?.inTheRoom).toBeGreaterThan(0);
+});
