@@ -2,8 +2,9 @@
  * The room's own cost per turn, without the network: N rooms of the real server (or of the bare
  * baseline room, tests/bench/baseline/room.ts) in one process, each with 4 players and 2
  * spectators whose sockets are in-memory stand-ins (Colyseus's own `WebSocketClient` on an object
- * that counts the frames handed to it), playing seeded random legal turns as fast as the rooms
- * take them, round robin. Every turn goes the whole way through Colyseus (the frame decoded, the
+ * that counts the frames handed to it), playing seeded random legal turns round robin, as fast as
+ * the rooms take them or at `--rate` turns per second in all (bench:server's pace is 1,000: the
+ * rooms' timers and the idle loop then weigh per turn as they do there). Every turn goes the whole way through Colyseus (the frame decoded, the
  * room's handler, the patch encoded and handed to each client's socket), minus the kernel, `ws`'s
  * framing and the load generator's network, which are the same for both rooms; so the figures
  * are the rooms' alone, repeatable to a few per cent on a noisy machine where bench:server's
@@ -19,7 +20,7 @@
  * either target), and the heap per room after a full collection. Medians over the passes, then
  * over the runs.
  *
- *   npm run bench:room [-- --rooms 1000 --turns 30000 --passes 5 --pairs 2 --target both --json]
+ *   npm run bench:room [-- --rooms 1000 --turns 30000 --passes 5 --pairs 2 --target both --rate 1000 --json]
  *
  * Loads the built server (`server/dist`), as bench:server does; the script builds it first.
  * `--alloc-prof FILE` writes V8's allocation sampling profile of the passes to
@@ -48,14 +49,17 @@ interface Options {
   pairs: number;
   json: boolean;
   allocProf: string | null;
+  /** Turns per second in all (0: as fast as the rooms take them); at a real server's rate the rooms' timers weigh as they do there. */
+  rate: number;
   /** Internal: this process measures one target and prints its JSON. */
   child: boolean;
 }
 
-const USAGE = 'usage: roomCost.ts [--target djambi|baseline|both] [--rooms N] [--turns N] [--passes N] [--pairs N] [--alloc-prof FILE] [--json]';
+const USAGE =
+  'usage: roomCost.ts [--target djambi|baseline|both] [--rooms N] [--turns N] [--passes N] [--pairs N] [--rate TURNS_PER_S] [--alloc-prof FILE] [--json]';
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, child: false };
+  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, rate: 0, child: false };
   const count = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a positive integer\n${USAGE}`);
@@ -74,6 +78,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--turns') o.turns = count(argv[++i], a);
     else if (a === '--passes') o.passes = count(argv[++i], a);
     else if (a === '--pairs') o.pairs = count(argv[++i], a);
+    else if (a === '--rate') o.rate = count(argv[++i], a);
     else if (a === '--alloc-prof' && v) {
       o.allocProf = v;
       i++;
@@ -305,7 +310,8 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
   let generatorMs = 0;
   let newGames = 0;
   let newGameUs = 0;
-  const step = async (turns: number) => {
+  const step = async (turns: number, rate: number) => {
+    const start = performance.now();
     for (let t = 0; t < turns; t++) {
       const i = t % rooms.length;
       const room = rooms[i];
@@ -326,10 +332,14 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
         newGames++;
       }
       // Timers (the rooms' heartbeats, the transport's) run between batches, as on a server.
-      if (t % 50 === 49) await yieldLoop();
+      if (t % 50 === 49) {
+        const due = rate > 0 ? start + ((t + 1) * 1000) / rate : 0;
+        const wait = due - performance.now();
+        await (wait > 1 ? new Promise((resolve) => setTimeout(resolve, wait)) : yieldLoop());
+      }
     }
   };
-  await step(o.rooms * 10);
+  await step(o.rooms * 10, 0);
   gc?.();
   const heapPerRoomKB = (process.memoryUsage().heapUsed - heap0) / o.rooms / 1024;
 
@@ -371,7 +381,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
     const messages0 = { ...messageTypes };
     const threads0 = threadTicks();
     const cpu0 = process.cpuUsage();
-    await step(o.turns);
+    await step(o.turns, o.rate);
     const cpu = process.cpuUsage(cpu0);
     const threads = threadTicks();
     passes.push({
@@ -444,6 +454,7 @@ function describe(r: TargetResult): string {
 function runChild(target: Target, o: Options): TargetResult {
   const script = fileURLToPath(import.meta.url);
   const args = ['--child', '--target', target, '--rooms', String(o.rooms), '--turns', String(o.turns), '--passes', String(o.passes)];
+  if (o.rate > 0) args.push('--rate', String(o.rate));
   if (o.allocProf) args.push('--alloc-prof', o.allocProf);
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const run = spawnSync(process.execPath, ['--expose-gc', ...extra, '--import', 'tsx', script, ...args], {
