@@ -34,10 +34,12 @@ import { Session } from 'node:inspector';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { matchMaker, Protocol } from '@colyseus/core';
-import { Packr, unpack } from '@colyseus/msgpackr';
+import { unpack } from '@colyseus/msgpackr';
 import { WebSocketClient } from '@colyseus/ws-transport';
-import { initialPosition, parseRules, playTurn, type Position, randomTurn, type Turn } from '../../shared/src/index.js';
+import { initialPosition, parseRules, playTurn, type Position, randomTurn } from '../../shared/src/index.js';
+import { seeded } from '../support/random.js';
 import { BaselineRoom } from './baseline/room.js';
+import { roomData } from './loadgen/protocol.js';
 
 type Target = 'djambi' | 'baseline';
 
@@ -95,19 +97,11 @@ const RULES = (() => {
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 })();
-const packr = new Packr({ useRecords: false });
 /** Every frame the rooms handed to a socket, and the patches among them. */
 let framesSent = 0;
 let patchesSent = 0;
 /** The types of the messages (ROOM_DATA) the rooms sent, with their counts. */
 const messageTypes: Record<string, number> = {};
-
-/** The bytes of a ROOM_DATA message as colyseus.js sends it: code, msgpack type, msgpack payload. */
-function roomData(type: string, message?: unknown): Buffer {
-  const name = Buffer.from(type, 'utf8');
-  const head = Buffer.from([Protocol.ROOM_DATA, 0xa0 | name.length, ...name]);
-  return message === undefined ? head : Buffer.concat([head, packr.pack(message)]);
-}
 
 /** A ROOM_DATA frame's type (a fixstr) and payload. */
 function readData(data: Uint8Array): { type: string; payload: unknown } | null {
@@ -185,13 +179,13 @@ class BenchRoom {
   }
 
   /** The generator's next turn (its time is the generator's, not the room's). */
-  next(random: () => number): { turn: Turn; after: Position; frame: Buffer; mover: MemorySocket } {
+  next(random: () => number): { after: Position; frame: Buffer; mover: MemorySocket } {
     const turn = randomTurn(this.pos, random);
     const out = playTurn(this.pos, turn);
     if (!out.ok) throw new Error(`the engine refused its own random turn: ${out.error.message}`);
     // The Djambi room's mover is the engine's; the baseline room takes turns in seat order.
     const mover = this.target === 'djambi' ? SEAT_ORDER.indexOf(this.pos.toMove as (typeof SEAT_ORDER)[number]) : this.version % 4;
-    return { turn, after: out.value.position, frame: roomData('turn', { ...turn, version: this.version }), mover: this.sockets[mover] };
+    return { after: out.value.position, frame: roomData('turn', { ...turn, version: this.version }), mover: this.sockets[mover] };
   }
 
   /** Patches the room's last client has received. */
@@ -211,17 +205,6 @@ class BenchRoom {
   close(): void {
     for (const s of this.sockets) s.close();
   }
-}
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const median = (xs: readonly number[]): number => {

@@ -19,7 +19,7 @@ test('bench:room runs both rooms and reports their cost per turn', () => {
   const out = JSON.parse(run.stdout) as {
     summary: Record<string, { cpuUsPerTurn: number; roomUsPerTurn: number; heapPerRoomKB: number }>;
     ratios: { cpuLessGenerator: number; inTheRoom: number } | null;
-    runs: { target: string; passes: { framesPerTurn: number; patchesPerTurn: number; newGames: number }[] }[];
+    runs: { target: string; passes: { patchesPerTurn: number; newGames: number }[] }[];
   };
   expect(out.runs.map((r) => r.target)).toEqual(['djambi', 'baseline']);
   for (const r of out.runs) {
@@ -28,7 +28,6 @@ test('bench:room runs both rooms and reports their cost per turn', () => {
       // (and an eliminated player gets its press history: a message, not a patch).
       if (p.newGames === 0) expect(p.patchesPerTurn).toBe(6);
       else expect(p.patchesPerTurn).toBeGreaterThan(6);
-      expect(p.framesPerTurn).toBeGreaterThanOrEqual(p.patchesPerTurn);
     }
   }
   for (const t of ['djambi', 'baseline']) {
