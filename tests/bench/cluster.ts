@@ -32,7 +32,7 @@
  * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +65,8 @@ const ENTRY = path.join(ROOT, 'server/dist/index.js');
 const PROBE = path.join(ROOT, 'tests/bench/loadgen/probe.ts');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
+/** `BENCH_SERVER_LOG_DIR`: every server process's output goes to DIR/NAME.log as well (with `--trace-gc-nvp` in BENCH_SERVER_ARGS, say). */
+const LOG_DIR = process.env.BENCH_SERVER_LOG_DIR ?? '';
 
 // tests/support/nginx.ts is written for jest (CommonJS: `__dirname`); under tsx it is an ES module,
 // so the one name it reads is given before it loads (it only derives the repository root from it).
@@ -349,6 +351,7 @@ async function startReplica(i: number, entryPort: number, redisUrl: string, data
     // Production's Node flags (server/src/obs/heap.ts), as npm start and the Dockerfile pass them.
     ServerProcess.fork(ENTRY, [...SERVER_NODE_FLAGS, ...extraNodeArgs(), '--import', PROBE], env, (chunk) => {
       replica.output = (replica.output + chunk).slice(-16_000);
+      if (LOG_DIR) appendFileSync(path.join(LOG_DIR, `${name}.log`), chunk);
     }),
     sleep(30_000).then(() => {
       throw new Error(`${name} did not start within 30 s:\n${replica.output}`);

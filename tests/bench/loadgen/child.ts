@@ -173,18 +173,19 @@ export function parseHistograms(text: string, names: readonly string[]): Record<
   return out;
 }
 
-/** What a histogram recorded between two readings: count, mean, and p50 / p99 read from the buckets, µs. */
+/** What a histogram recorded between two readings: count, mean, and p50 / p90 / p99 read from the buckets, µs. */
 export interface HistogramWindow {
   readonly count: number;
   readonly meanUs: number;
   /** Interpolated within a bucket, as Prometheus's `histogram_quantile` does. */
   readonly p50Us: number;
+  readonly p90Us: number;
   readonly p99Us: number;
 }
 
-/** `name mean … µs, p50 ≈ … µs, p99 ≈ … µs (count)`, or null for no window. */
+/** `name mean … µs, p50 ≈ … µs, p90 ≈ … µs, p99 ≈ … µs (count)`, or null for no window. */
 export function describeWindow(name: string, h: HistogramWindow | null): string | null {
-  return h ? `${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})` : null;
+  return h ? `${name} mean ${h.meanUs} µs, p50 ≈ ${h.p50Us} µs, p90 ≈ ${h.p90Us} µs, p99 ≈ ${h.p99Us} µs (${h.count})` : null;
 }
 
 /** The observations of a histogram between `before` and `after` (null when it recorded none). */
@@ -208,5 +209,5 @@ export function histogramWindow(before: HistogramReading | undefined, after: His
     return lowerBound;
   };
   const us = (seconds: number) => Math.round(seconds * 1e7) / 10;
-  return { count, meanUs: us((after.sum - (before?.sum ?? 0)) / count), p50Us: us(quantile(0.5)), p99Us: us(quantile(0.99)) };
+  return { count, meanUs: us((after.sum - (before?.sum ?? 0)) / count), p50Us: us(quantile(0.5)), p90Us: us(quantile(0.9)), p99Us: us(quantile(0.99)) };
 }
