@@ -29,6 +29,28 @@ const SWEEP_PARALLEL = 4;
 export const FULL_SWEEP_MS = 30_000;
 /** Sweeps that stay full after the set of processes changed (a booting process's health check may remove listings meanwhile). */
 const FULL_AFTER_CHANGE = 3;
+/** Colyseus's Redis hash of the room listings (`@colyseus/redis-driver`), one JSON document per room. */
+const LISTINGS_KEY = 'roomcaches';
+/** Listings read per round trip by a full sweep. */
+const SCAN_COUNT = 250;
+
+/**
+ * Colyseus's Redis presence, plus a hash read in slices (`HSCAN`). A full sweep reads every room
+ * listing of the cluster: Colyseus's own query reads the whole hash in one reply and builds a
+ * `RoomData` of each (thousands at once: a stall of tens of milliseconds, and a scavenge that copies
+ * them all); in slices, each reply is parsed as it comes and is garbage before the next.
+ */
+export class ClusterPresence extends RedisPresence {
+  /** Calls `each` for every field of the hash at `key`, `count` fields per round trip (a field may come twice). */
+  async scanHash(key: string, count: number, each: (field: string, value: string) => void): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.pub.hscan(key, cursor, 'COUNT', count);
+      for (let i = 0; i + 1 < flat.length; i += 2) each(flat[i], flat[i + 1]);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}
 
 /** What `Server` takes from the cluster. */
 export interface ClusterServerOptions {
@@ -38,11 +60,32 @@ export interface ClusterServerOptions {
   selectProcessIdToCreateRoom?: (roomName: string, options: unknown) => Promise<string>;
 }
 
+/**
+ * The process of every listing of a game room: code → processId (what a full sweep needs of the
+ * listings), read in slices. A listing that does not parse is skipped, as Colyseus's query would
+ * fail on it.
+ */
+export async function listingOwners(presence: ClusterPresence, roomName = ROOM_NAME): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const name = `"name":${JSON.stringify(roomName)}`;
+  await presence.scanHash(LISTINGS_KEY, SCAN_COUNT, (code, json) => {
+    // The same pre-filter as the driver's query, before any parse.
+    if (!json.includes(name)) return;
+    try {
+      const listing = JSON.parse(json) as { name?: unknown; processId?: unknown; roomId?: unknown };
+      if (listing.name === roomName && typeof listing.processId === 'string' && listing.roomId === code) owners.set(code, listing.processId);
+    } catch {
+      // not a listing
+    }
+  });
+  return owners;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One process's membership of the cluster (or its absence: `shared` false). */
 export class Cluster {
-  private readonly presence: Presence | null;
+  private readonly presence: ClusterPresence | null;
   private readonly driver: MatchMakerDriver | null;
   private readonly excluded = new Set<string>();
   /** Codes of the rooms of this process. */
@@ -58,7 +101,7 @@ export class Cluster {
 
   constructor(readonly config: ClusterConfig) {
     const redis = config.redisUrl ? redisOptions(config.redisUrl) : null;
-    this.presence = redis ? new RedisPresence(redis) : null;
+    this.presence = redis ? new ClusterPresence(redis) : null;
     this.driver = redis ? new RedisDriver(redis) : null;
     if (config.redisUrl && !config.publicAddress) {
       console.warn('[djambi cluster] REDIS_URL without PUBLIC_ADDRESS: a client matchmaking through another process would open its WebSocket on that one');
@@ -155,17 +198,17 @@ export class Cluster {
     if (!due) return { dead: 0, reopened: 0 };
     this.lastFull = now;
     if (this.fullAhead > 0) this.fullAhead--;
-    const [hosts, listings] = await Promise.all([presence.hgetall(HOSTS_KEY), matchMaker.query({ name: ROOM_NAME })]);
+    const [hosts, listed] = await Promise.all([presence.hgetall(HOSTS_KEY), listingOwners(presence)]);
     const dead = new Set<string>();
-    for (const pid of [...stats.map((x) => x.processId), ...Object.values(hosts ?? {}), ...listings.map((l) => l.processId)]) if (isDead(pid)) dead.add(pid);
+    for (const pid of [...stats.map((x) => x.processId), ...Object.values(hosts ?? {}), ...listed.values()]) if (isDead(pid)) dead.add(pid);
     await Promise.all([...dead].map((pid) => this.exclude(pid)));
-    await this.repair(hosts ?? {}, listings);
+    await this.repair(hosts ?? {}, listed);
     const orphans = [
       ...new Set([
         ...Object.entries(hosts ?? {})
           .filter(([, pid]) => dead.has(pid))
           .map(([code]) => code),
-        ...listings.filter((l) => dead.has(l.processId)).map((l) => l.roomId),
+        ...[...listed].filter(([, pid]) => dead.has(pid)).map(([code]) => code),
       ]),
     ];
     let reopened = 0;
@@ -193,9 +236,8 @@ export class Cluster {
    * health check of a dead process reads, then deletes its listings, and may delete one re-created
    * here meanwhile) and a host entry (removed by a fenced copy's disposal).
    */
-  private async repair(hosts: Record<string, string>, listings: readonly IRoomCache[]): Promise<void> {
+  private async repair(hosts: Record<string, string>, listed: ReadonlyMap<string, string>): Promise<void> {
     const self = matchMaker.processId;
-    const listed = new Map(listings.map((l) => [l.roomId, l.processId]));
     for (const code of this.local) {
       const owner = listed.get(code);
       if (owner !== undefined && owner !== self) continue; // another copy is listed: fencing decides
