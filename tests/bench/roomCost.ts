@@ -24,7 +24,9 @@
  *
  * Loads the built server (`server/dist`), as bench:server does; the script builds it first.
  * `--alloc-prof FILE` writes V8's allocation sampling profile of the passes to
- * FILE.TARGET.heapprofile (every allocation; with ALLOC_MINOR=0, only what survived a scavenge);
+ * FILE.TARGET.heapprofile (every allocation; with ALLOC_MINOR=0, only what survived a scavenge;
+ * with ALLOC_MAJOR=0 as well, only what is still alive at the end: with `--turns` equal to
+ * `--rooms` and one pass, each room plays one turn, so that is what a turn leaves alive);
  * profile the CPU with `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`.
  */
 import { spawnSync } from 'node:child_process';
@@ -344,7 +346,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
     const minor = process.env.ALLOC_MINOR !== '0';
     await post(session, 'HeapProfiler.startSampling', {
       samplingInterval: 512,
-      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMajorGC: process.env.ALLOC_MAJOR !== '0',
       includeObjectsCollectedByMinorGC: minor,
     });
   }
