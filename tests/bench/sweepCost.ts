@@ -3,22 +3,24 @@
  * listings of the size a real game room writes (saved by Colyseus's Redis driver in a redis-server
  * of its own), read `--runs` times by each way, alternating: Colyseus's query (`driver.query`: the
  * whole hash in one reply, a `RoomData` for each) and the sweep's `listingOwners` (`HSCAN` in
- * slices); `--way` runs one of them only. Reported per way: the medians of the read's time and of the longest stretch the event
+ * slices); `--way` runs one of them only. A full collection comes before each read, so that no
+ * read pays for the garbage of the one before. Reported per way: the medians of the read's time and of the longest stretch the event
  * loop was held (a 1 ms interval timer's longest lateness while the read runs).
  *
  *   npx tsx tests/bench/sweepCost.ts [--listings 2000] [--runs 10] [--json]
  *
- * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server).
+ * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server; tests/support/redis.ts).
  */
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { ClusterPresence, listingOwners } from '../../server/src/cluster/cluster.js';
 import { redisOptions } from '../../server/src/cluster/config.js';
 import { ROOM_NAME } from '../../server/src/games/directory.js';
-import { freePort } from '../support/ports.js';
+import { RedisProcess } from '../support/redis.js';
+import { percentile, round, sleep } from './loadgen/run.js';
 
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const USAGE = 'usage: sweepCost.ts [--listings N] [--runs N] [--way query|scan|both] [--json]';
 
 interface Options {
@@ -45,21 +47,6 @@ function parseArgs(argv: readonly string[]): Options {
     } else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   return o;
-}
-
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${out}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
 }
 
 /** A listing's metadata as a playing room's (`describeRoom`). */
@@ -94,8 +81,13 @@ function metadata(code: string) {
   };
 }
 
+/** A full collection before each read, so that no read pays for the garbage of the one before it. */
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
 /** Runs `read` while a 1 ms timer watches the event loop: the read's time and the loop's longest hold, ms. */
 async function measure(read: () => Promise<number>): Promise<{ ms: number; heldMs: number; found: number }> {
+  collect();
   let last = performance.now();
   let held = 0;
   const timer = setInterval(() => {
@@ -103,27 +95,27 @@ async function measure(read: () => Promise<number>): Promise<{ ms: number; heldM
     held = Math.max(held, now - last - 1);
     last = now;
   }, 1);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await sleep(20);
   held = 0;
   last = performance.now();
   const t0 = performance.now();
   const found = await read();
   const ms = performance.now() - t0;
   // The hold that ends the read is seen by the timer's next call.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await sleep(5);
   clearInterval(timer);
   return { ms, heldMs: Math.max(0, held), found };
 }
 
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (x: number) => Math.round(x * 100) / 100;
+const median = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
-  const redis = await startRedis();
+  const redis = await RedisProcess.start();
   const driver = new RedisDriver(redisOptions(redis.url));
   const presence = new ClusterPresence(redisOptions(redis.url));
   try {
@@ -177,8 +169,8 @@ async function main(): Promise<void> {
     await Promise.resolve(driver.shutdown()).catch(() => undefined);
     await Promise.resolve(presence.shutdown()).catch(() => undefined);
     // The presence's QUITs are not awaited by its shutdown: let them finish before Redis goes.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    redis.stop();
+    await sleep(200);
+    await redis.stop();
   }
 }
 

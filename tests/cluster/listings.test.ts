@@ -56,6 +56,8 @@ jest.setTimeout(30_000);
     redis.cli('HSET', 'roomcaches', 'BROKEN', `{"name":"${ROOM_NAME}",`);
     redis.cli('HSET', 'roomcaches', 'ELSEWHERE', JSON.stringify({ name: ROOM_NAME, roomId: 'G00001', processId: 'proc7' }));
 
+    // Listings this long make Redis keep the hash as a hashtable, which HSCAN reads COUNT (250) at a time: several slices.
+    expect(redis.cli('OBJECT', 'ENCODING', 'roomcaches')).toBe('hashtable');
     const owners = await listingOwners(presence);
     expect(owners).toEqual(expected);
     // The same as Colyseus's own query of the listings (without the two entries that are not listings: the broken one would throw).

@@ -5,7 +5,6 @@
  * with `REDIS_URL` and a `PUBLIC_ADDRESS` each. Without redis-server or PostgreSQL the cluster
  * tests skip locally with a message and fail under CI=true.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -17,9 +16,9 @@ import { freePort } from '../support/ports.js';
 export { playTurns } from '../server/durability.js';
 import { createTestDatabase, isPgReachable, PG_ADMIN_URL, type TestDatabase } from '../store/helpers.js';
 
-/** Debian's redis-server and redis-cli (override with REDIS_SERVER / REDIS_CLI). */
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-export const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
+import { REDIS_CLI, REDIS_SERVER, RedisProcess } from '../support/redis.js';
+
+export { REDIS_CLI, REDIS_SERVER, RedisProcess } from '../support/redis.js';
 
 /** Whether the cluster tests can run here; throws under CI=true when they cannot. */
 export function clusterAvailable(file: string): boolean {
@@ -30,59 +29,6 @@ export function clusterAvailable(file: string): boolean {
   if (process.env.CI === 'true') throw new Error(`${file}: ${missing.join(' and ')} required under CI=true (.ci/run provides them)`);
   console.warn(`${file}: no ${missing.join(' and no ')}: the cluster tests are skipped (they fail under CI=true)`);
   return false;
-}
-
-/** A redis-server of a test's own, on a free loopback port, saving nothing. */
-export class RedisProcess {
-  private constructor(
-    readonly port: number,
-    private readonly child: ChildProcess,
-  ) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  static async start(): Promise<RedisProcess> {
-    const port = await freePort();
-    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-      child.stdout?.on('data', (c: Buffer) => {
-        output += c.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}:\n${output}`));
-      });
-    });
-    return new RedisProcess(port, child);
-  }
-
-  /** One redis-cli command; its raw output. */
-  cli(...args: string[]): string {
-    return execFileSync(REDIS_CLI, ['-p', String(this.port), '--raw', ...args], { encoding: 'utf8' }).trim();
-  }
-
-  /** The Colyseus listing of a room (`roomcaches`), or null when none. */
-  listing(code: string): { processId: string; publicAddress?: string } | null {
-    const raw = this.cli('HGET', 'roomcaches', code);
-    return raw ? JSON.parse(raw) : null;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGKILL');
-    await exited;
-  }
 }
 
 /** Redis, a database and `n` server processes. */

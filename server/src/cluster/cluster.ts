@@ -65,15 +65,15 @@ export interface ClusterServerOptions {
  * listings), read in slices. A listing that does not parse is skipped, as Colyseus's query would
  * fail on it.
  */
-export async function listingOwners(presence: ClusterPresence, roomName = ROOM_NAME): Promise<Map<string, string>> {
+export async function listingOwners(presence: ClusterPresence): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
-  const name = `"name":${JSON.stringify(roomName)}`;
+  const name = `"name":${JSON.stringify(ROOM_NAME)}`;
   await presence.scanHash(LISTINGS_KEY, SCAN_COUNT, (code, json) => {
     // The same pre-filter as the driver's query, before any parse.
     if (!json.includes(name)) return;
     try {
       const listing = JSON.parse(json) as { name?: unknown; processId?: unknown; roomId?: unknown };
-      if (listing.name === roomName && typeof listing.processId === 'string' && listing.roomId === code) owners.set(code, listing.processId);
+      if (listing.name === ROOM_NAME && typeof listing.processId === 'string' && listing.roomId === code) owners.set(code, listing.processId);
     } catch {
       // not a listing
     }
