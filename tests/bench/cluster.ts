@@ -21,12 +21,21 @@
  * log) are reported. A game not playable again within `--kill-timeout` s, or any event lost,
  * fails the run (exit 2).
  *
+ * `--target baseline` runs the floor instead: the same deployment serving bench:server's bare room
+ * (tests/bench/baseline/clusterServer.ts), with no game log, or with `--floor-log store` each turn
+ * appended to the Djambi server's own PostgreSQL store (`--floor-log insert`: one plain INSERT)
+ * before its patch. `--baseline` alternates the floor and the Djambi
+ * server `--pairs` times and prints the medians and their ratios.
+ *
  *   npm run bench:cluster [-- --rooms 200 --seconds 20 --processes 2 --interval 2000 --kill --json]
+ *   npm run bench:cluster -- --baseline --pairs 3 [--floor-log store|insert] --rooms 2000 --seconds 30
  *
  * Diagnostics: `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to every server
- * process; with `--kill`, `BENCH_CPU_PROF=DIR` writes a CPU profile of each survivor over the
- * takeover (V8's sampling profiler every `BENCH_CPU_PROF_US` µs, default 500; summarise it with
- * tests/bench/profileSummary.ts).
+ * process; `BENCH_CPU_PROF=DIR` writes a CPU profile of every server over the measured window and,
+ * with `--kill`, of each survivor over the takeover (V8's sampling profiler every
+ * `BENCH_CPU_PROF_US` µs, default 500; summarise it with tests/bench/profileSummary.ts); with
+ * `BENCH_HEAP_PROF=1` as well, V8's allocation sampler instead (`.heapprofile`; what it keeps:
+ * `BENCH_HEAP_LIVE`, loadgen/child.ts).
  *
  * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server), nginx (NGINX_BIN, default
  * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
@@ -56,12 +65,14 @@ import {
 } from './loadgen/run.js';
 import { describeWindow, type HistogramWindow, histogramWindow, STORE_APPEND, TURN_TO_PATCH } from './loadgen/child.js';
 import { createDatabase, PG_ADMIN_URL } from './loadgen/pgdb.js';
-import type { TakeoverResult } from './loadgen/rooms.js';
+import type { Target, TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport } from './loadgen/worker.js';
 import { freePort } from '../support/ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
+/** The floor's process (`--target baseline`): the bare room in the same deployment. */
+const BASELINE_ENTRY = path.join(ROOT, 'tests/bench/baseline/clusterServer.ts');
 const PROBE = path.join(ROOT, 'tests/bench/loadgen/probe.ts');
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
@@ -77,7 +88,22 @@ type RunningNginx = import('../support/nginx.js').RunningNginx;
 /** nginx's workers: one per core, as `worker_processes auto` in deploy/nginx.conf. */
 const NGINX_WORKERS = os.availableParallelism();
 
+/** `--floor-log`: how the floor logs each turn before its patch. */
+type FloorLog = '' | 'store' | 'insert';
+const FLOOR_LOGS: Readonly<Record<FloorLog, string>> = {
+  '': 'no game log',
+  store: "each turn appended to the Djambi server's PostgreSQL store before its patch",
+  insert: 'each turn inserted into PostgreSQL (one INSERT, committed) before its patch',
+};
+
 interface Options extends LoadOptions {
+  /** What the processes serve: the Djambi server, or the bare room of tests/bench/baseline (the floor). */
+  target: Target;
+  /** Alternate runs of the floor and the Djambi server, `pairs` of each, and print the ratios. */
+  baseline: boolean;
+  pairs: number;
+  /** How the floor logs each turn before its patch (`BASELINE_LOG`): not at all, through the Djambi server's store, or one INSERT per turn. */
+  floorLog: FloorLog;
   processes: number;
   kill: boolean;
   /** Seconds the orphaned games have to be playable again after the kill. */
@@ -89,7 +115,7 @@ interface Options extends LoadOptions {
 
 const USAGE =
   'usage: npm run bench:cluster -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--processes P] [--seed N] ' +
-  '[--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--sweep-ms MS] [--kill [--kill-timeout S]] [--json]';
+  '[--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--sweep-ms MS] [--kill [--kill-timeout S]] [--target djambi|baseline] [--baseline [--pairs P]] [--floor-log store|insert] [--json]';
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
@@ -98,6 +124,10 @@ function parseArgs(argv: string[]): Options {
     warmup: 3,
     interval: 2000,
     spectators: 1,
+    target: 'djambi',
+    baseline: false,
+    pairs: 2,
+    floorLog: '',
     processes: 2,
     seed: 1,
     workers: 0,
@@ -130,15 +160,29 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--sweep-ms') o.sweepMs = Math.floor(num());
     else if (a === '--kill-timeout') o.killTimeout = num();
     else if (a === '--kill') o.kill = true;
-    else if (a === '--json') o.json = true;
+    else if (a === '--target') {
+      const v = argv[++i];
+      if (v !== 'djambi' && v !== 'baseline') throw new Error(`--target takes djambi or baseline\n${USAGE}`);
+      o.target = v;
+    } else if (a === '--baseline') o.baseline = true;
+    else if (a === '--pairs') o.pairs = Math.max(1, Math.floor(num()));
+    else if (a === '--floor-log') {
+      const v = argv[++i];
+      if (v !== 'store' && v !== 'insert') throw new Error(`--floor-log takes store or insert\n${USAGE}`);
+      o.floorLog = v;
+    } else if (a === '--json') o.json = true;
     else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   if (o.kill && o.processes < 2) throw new Error('--kill needs at least 2 processes');
+  if (o.kill && (o.baseline || o.target === 'baseline')) throw new Error("--kill measures the Djambi server's takeover: the bare room has none");
   return o;
 }
+
+/** The extension of the profiles `BENCH_CPU_PROF` writes: a CPU profile, or an allocation profile with `BENCH_HEAP_PROF=1`. */
+const PROFILE_EXT = () => (process.env.BENCH_HEAP_PROF === '1' ? 'heapprofile' : 'cpuprofile');
 
 /** The last `n` lines of a text. */
 const lastLines = (text: string, n: number) => text.split('\n').slice(-n).join('\n');
@@ -328,7 +372,15 @@ function baseEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
-async function startReplica(i: number, entryPort: number, redisUrl: string, databaseUrl: string, sweepMs: number): Promise<Replica> {
+async function startReplica(
+  target: Target,
+  floorLog: FloorLog,
+  i: number,
+  entryPort: number,
+  redisUrl: string,
+  databaseUrl: string,
+  sweepMs: number,
+): Promise<Replica> {
   const name = `game${i + 1}`;
   const port = await freePort();
   const publicAddress = `127.0.0.1:${entryPort}/${name}`;
@@ -345,11 +397,14 @@ async function startReplica(i: number, entryPort: number, redisUrl: string, data
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...(sweepMs > 0 ? { CLUSTER_SWEEP_MS: String(sweepMs) } : {}),
+    // The bare room's schema decorators, and the engine as production loads it (shared/dist), as bench:server's floor.
+    ...(target === 'baseline' ? { TSX_TSCONFIG_PATH: path.join(ROOT, 'tests/bench/child-tsconfig.json') } : {}),
+    ...(target === 'baseline' && floorLog !== '' ? { BASELINE_LOG: floorLog } : {}),
   };
   const replica: Replica = { name, port, publicAddress, server: undefined as unknown as ServerProcess, output: '', dead: false };
   const server = await Promise.race([
     // Production's Node flags (server/src/obs/heap.ts), as npm start and the Dockerfile pass them.
-    ServerProcess.fork(ENTRY, [...SERVER_NODE_FLAGS, ...extraNodeArgs(), '--import', PROBE], env, (chunk) => {
+    ServerProcess.fork(target === 'djambi' ? ENTRY : BASELINE_ENTRY, [...SERVER_NODE_FLAGS, ...extraNodeArgs(), '--import', PROBE], env, (chunk) => {
       replica.output = (replica.output + chunk).slice(-16_000);
       if (LOG_DIR) appendFileSync(path.join(LOG_DIR, `${name}.log`), chunk);
     }),
@@ -423,6 +478,9 @@ interface TakeoverFigures {
 }
 
 interface ClusterResult extends LoadFigures {
+  readonly target: Target;
+  /** How the floor logged its turns (`--floor-log`; '' for the Djambi server or no log). */
+  readonly floorLog: FloorLog;
   readonly processes: number;
   readonly rooms: number;
   readonly perProcess: ProcessFigures[];
@@ -455,7 +513,7 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
     const entryPort = await freePort();
     // One at a time: the first one migrates the database.
     for (let i = 0; i < o.processes; i++) {
-      const r = await startReplica(i, entryPort, `redis://127.0.0.1:${redis.port}`, db.url, o.sweepMs);
+      const r = await startReplica(o.target, o.floorLog, i, entryPort, `redis://127.0.0.1:${redis.port}`, db.url, o.sweepMs);
       replicas.push(r);
     }
     cleanup.push(() =>
@@ -470,7 +528,7 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
     const problem = capacityProblem(o.rooms * (4 + o.spectators), started);
     if (problem) throw new Error(`bench:cluster cannot run ${o.rooms} rooms here: ${problem}`);
     const httpBase = `http://127.0.0.1:${entryPort}`;
-    workers.push(...startGenerator('djambi', httpBase, o));
+    workers.push(...startGenerator(o.target, httpBase, o));
     log(
       `[cluster] ${o.processes} processes (${replicas.map((r) => `${r.name} pid ${r.server.pid} port ${r.port}`).join(', ')}) behind nginx on ${entryPort} (${NGINX_WORKERS} workers), redis on ${redis.port}, PostgreSQL; ` +
         `${o.rooms} rooms × (4 players + ${o.spectators} spectators) over ${workers.length} worker(s)`,
@@ -489,10 +547,24 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
     );
 
     const infra = { nginx: withChildren(started.pid), redis: [redis.helper.pid], postgres: await backends(db.url) };
-    const m = await playAndMeasure(workers, o, async () => ({
-      stats: await statsAll(),
-      infra: { nginx: sampleCpu(infra.nginx), redis: sampleCpu(infra.redis), postgres: sampleCpu(infra.postgres) },
-    }));
+    // BENCH_CPU_PROF=DIR: a profile of every server over the measured window (V8's CPU profiler, or
+    // with BENCH_HEAP_PROF=1 its allocation sampler: loadgen/child.ts), as bench:server takes one.
+    const prof = process.env.BENCH_CPU_PROF;
+    let samples = 0;
+    const m = await playAndMeasure(workers, o, async () => {
+      const at = samples++;
+      if (prof && at === 1)
+        await Promise.all(
+          replicas.map((r) => r.server.request('profile', { action: 'stop', path: path.join(prof, `${o.target}-${r.name}-${Date.now()}.${PROFILE_EXT()}`) })),
+        );
+      const sample = {
+        stats: await statsAll(),
+        infra: { nginx: sampleCpu(infra.nginx), redis: sampleCpu(infra.redis), postgres: sampleCpu(infra.postgres) },
+      };
+      if (prof && at === 0)
+        await Promise.all(replicas.map((r) => r.server.request('profile', { action: 'start', intervalUs: Number(process.env.BENCH_CPU_PROF_US ?? 500) })));
+      return sample;
+    });
     const afterPlay = await gcAll();
     const load = loadFigures(o, m, setupMs);
     const [s0, s1] = [m.start.stats, m.end.stats];
@@ -529,6 +601,8 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
 
     await askAll(workers, { type: 'close' }, 'closed');
     return {
+      target: o.target,
+      floorLog: o.target === 'baseline' ? o.floorLog : '',
       processes: o.processes,
       rooms: o.rooms,
       ...load,
@@ -583,7 +657,7 @@ async function killAndTakeOver(
   const reports = await Promise.all(workers.map((w, i) => w.ask<TakeoverReport>({ type: 'takeover', codes: codes[i], deadline }, 'takenOver')));
   if (prof) {
     await Promise.all(
-      survivors.map((r) => r.server.request('profile', { action: 'stop', path: path.join(prof, `takeover-${r.name}-${Date.now()}.cpuprofile`) })),
+      survivors.map((r) => r.server.request('profile', { action: 'stop', path: path.join(prof, `takeover-${r.name}-${Date.now()}.${PROFILE_EXT()}`) })),
     );
   }
   const results: TakeoverResult[] = reports.flatMap((r) => r.results);
@@ -634,7 +708,7 @@ function tally(items: readonly string[]): Record<string, number> {
 function describe(r: ClusterResult): string[] {
   const g = r.generator;
   const lines = [
-    `cluster: ${r.processes} processes behind nginx (Redis, PostgreSQL); ${r.rooms} rooms × ${r.clientsPerRoom} clients (${r.decodingRooms} decoding); ${r.turns} turns in ${r.measuredSeconds} s (${r.turnsPerSecond}/s), set up in ${r.setupSeconds} s`,
+    `cluster${r.target === 'baseline' ? ` (the floor: the bare room, ${FLOOR_LOGS[r.floorLog]})` : ''}: ${r.processes} processes behind nginx (Redis, PostgreSQL); ${r.rooms} rooms × ${r.clientsPerRoom} clients (${r.decodingRooms} decoding); ${r.turns} turns in ${r.measuredSeconds} s (${r.turnsPerSecond}/s), set up in ${r.setupSeconds} s`,
     `  turn → patch at every client: p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
   ];
   for (const p of r.perProcess) {
@@ -665,6 +739,71 @@ function describe(r: ClusterResult): string[] {
   return lines;
 }
 
+/** The median of some numbers (NaN when there are none). */
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** What `--baseline` reports of one target: medians over its runs that were not refused. */
+interface TargetSummary {
+  readonly runs: number;
+  readonly latencyMs: { p50: number; p90: number; p99: number };
+  readonly serverCpuPercentTotal: number;
+  readonly nginxCpuPercent: number;
+  readonly generatorCpuPercent: number;
+  readonly longestGcPauseMs: number;
+}
+
+function summarize(results: readonly ClusterResult[]): TargetSummary {
+  const ok = results.filter((r) => r.refused.length === 0);
+  const m = (f: (r: ClusterResult) => number) => round(median(ok.map(f)), 1);
+  return {
+    runs: ok.length,
+    latencyMs: { p50: m((r) => r.latencyMs.p50), p90: m((r) => r.latencyMs.p90), p99: m((r) => r.latencyMs.p99) },
+    serverCpuPercentTotal: m((r) => r.serverCpuPercentTotal),
+    nginxCpuPercent: m((r) => r.infraCpuPercentOfOneCore.nginx),
+    generatorCpuPercent: m((r) => r.generator.cpuPercentOfOneCore),
+    longestGcPauseMs: m((r) => Math.max(...r.perProcess.map((p) => p.gc.maxPauseMs))),
+  };
+}
+
+/**
+ * `--baseline`: the floor (the bare room in the same deployment) and the Djambi server, one run
+ * each in turn, `--pairs` times, then the medians and the ratios: every figure with its floor.
+ */
+async function pairs(o: Options, log: (line: string) => void): Promise<void> {
+  const runs: ClusterResult[] = [];
+  for (let p = 0; p < o.pairs; p++) {
+    // Alternate which goes first, so that neither always follows the other's leftovers.
+    const order: Target[] = p % 2 === 0 ? ['baseline', 'djambi'] : ['djambi', 'baseline'];
+    for (const target of order) {
+      const r = await run({ ...o, target }, log);
+      for (const line of describe(r)) log(line);
+      runs.push(r);
+    }
+  }
+  const djambi = summarize(runs.filter((r) => r.target === 'djambi'));
+  const floor = summarize(runs.filter((r) => r.target === 'baseline'));
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  const ratios = {
+    p50: ratio(djambi.latencyMs.p50, floor.latencyMs.p50),
+    p99: ratio(djambi.latencyMs.p99, floor.latencyMs.p99),
+    serverCpu: ratio(djambi.serverCpuPercentTotal, floor.serverCpuPercentTotal),
+  };
+  const show = (name: string, t: TargetSummary) =>
+    `  ${name} (${t.runs} runs): p50 ${t.latencyMs.p50} / p90 ${t.latencyMs.p90} / p99 ${t.latencyMs.p99} ms; servers ${t.serverCpuPercentTotal}% of one core, nginx ${t.nginxCpuPercent}%, generator ${t.generatorCpuPercent}%; longest GC pause ${t.longestGcPauseMs} ms`;
+  log(`\nmedians of the runs not refused:`);
+  log(show('Djambi', djambi));
+  log(show(`floor (bare room, ${FLOOR_LOGS[o.floorLog]})`, floor));
+  log(`  Djambi / floor: p50 ${ratios.p50}×, p99 ${ratios.p99}×, servers' CPU ${ratios.serverCpu}×`);
+  if (o.json) console.log(JSON.stringify({ options: o, runs, summary: { djambi, baseline: floor, ratios } }, null, 2));
+  const refused = runs.filter((r) => r.refused.length > 0).length;
+  if (refused > 0) console.error(`\n${refused} of ${runs.length} runs were refused and left out of the medians`);
+  process.exit(djambi.runs > 0 && floor.runs > 0 ? 0 : 2);
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const log = (line: string) => {
@@ -676,6 +815,7 @@ async function main(): Promise<void> {
     console.error(`bench:cluster cannot run here: missing ${lacking.join('; ')}`);
     process.exit(1);
   }
+  if (o.baseline) return pairs(o, log);
   const r = await run(o, log);
   for (const line of describe(r)) log(line);
   if (o.json) console.log(JSON.stringify({ options: o, result: r }, null, 2));

@@ -2,7 +2,8 @@
  * The floor the server is measured against: a bare Colyseus 0.16 room of the same shape as a
  * Djambi room (4 seats + spectators, a small schema, a patch right after each turn, a 1 s
  * patchRate heartbeat, a `turn` message that changes a few fields), and nothing else: no rules,
- * no log, no limits. The load generator drives it exactly as it drives the Djambi room.
+ * no log, no limits. The load generator drives it exactly as it drives the Djambi room. (A
+ * subclass may set `log` to write each turn before its patch: bench:cluster's `--floor-log`.)
  */
 import { type Client, Room } from '@colyseus/core';
 import { MapSchema, Schema, type } from '@colyseus/schema';
@@ -35,6 +36,9 @@ interface JoinOptions {
 
 /** The bare room (`baseline`). */
 export class BaselineRoom extends Room<BaselineState> {
+  /** Where a subclass writes each accepted turn before its patch (`clusterServer.ts` with `BASELINE_LOG`); none by default. */
+  static log: ((room: string, seq: number, turn: string) => Promise<void>) | null = null;
+
   override maxClients = 16;
   override state = new BaselineState();
   private readonly seatOf = new Map<string, string>();
@@ -56,7 +60,13 @@ export class BaselineRoom extends Room<BaselineState> {
       s.last = `${String(message?.from)}-${String(message?.to)}`;
       s.version++;
       s.toMove = SEAT_ORDER[s.version % 4];
-      this.broadcastPatch();
+      const log = (this.constructor as typeof BaselineRoom).log;
+      if (!log) return this.broadcastPatch();
+      // The floor with a log: the turn is written (and committed) before anybody sees it.
+      void log(this.roomId, s.version, s.last).then(
+        () => this.broadcastPatch(),
+        (e: unknown) => console.error(`[baseline] log: ${String(e)}`),
+      );
     });
   }
 

@@ -110,8 +110,10 @@ async function profile(req: ChildRequest): Promise<void> {
     new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, out) => (err ? reject(err) : resolve(out))));
   // BENCH_HEAP_PROF=1: V8's allocation sampler instead (every allocation of the window, collected
   // or not, sampled every 4 KB on average; a `.heapprofile` of the bytes allocated by each stack;
-  // with BENCH_HEAP_LIVE=1, only what is still alive when it stops).
+  // with BENCH_HEAP_LIVE=1, only what is still alive when it stops; with BENCH_HEAP_LIVE=scavenge,
+  // only what survived a scavenge: what the young generation's collections copy).
   const heap = process.env.BENCH_HEAP_PROF === '1';
+  const live = process.env.BENCH_HEAP_LIVE;
   if (req.action === 'start' && !profiler) {
     profiler = new Session();
     profiler.connect();
@@ -119,8 +121,8 @@ async function profile(req: ChildRequest): Promise<void> {
       await post(profiler, 'HeapProfiler.enable');
       await post(profiler, 'HeapProfiler.startSampling', {
         samplingInterval: 4096,
-        includeObjectsCollectedByMajorGC: process.env.BENCH_HEAP_LIVE !== '1',
-        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_LIVE !== '1',
+        includeObjectsCollectedByMajorGC: live !== '1',
+        includeObjectsCollectedByMinorGC: live !== '1' && live !== 'scavenge',
       });
       return;
     }

@@ -35,27 +35,3 @@ void whenListening().then(() =>
     },
   ),
 );
-
-/**
- * `BENCH_ALLOC_PROF=DIR` (a diagnostic): V8's allocation sampler, counting only what survives a
- * scavenge, from `BENCH_ALLOC_PROF_START` s after the start (default 45) for
- * `BENCH_ALLOC_PROF_SECONDS` s (default 20), written to DIR/alloc-PID.heapprofile.
- */
-const allocDir = process.env.BENCH_ALLOC_PROF;
-if (allocDir) {
-  const { Session } = await import('node:inspector');
-  const { writeFileSync } = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
-  const startS = Number(process.env.BENCH_ALLOC_PROF_START ?? 45);
-  const seconds = Number(process.env.BENCH_ALLOC_PROF_SECONDS ?? 20);
-  setTimeout(() => {
-    void post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
-    setTimeout(async () => {
-      const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
-      writeFileSync(`${allocDir}/alloc-${process.pid}.heapprofile`, JSON.stringify(profile));
-    }, seconds * 1000).unref();
-  }, startS * 1000).unref();
-}
