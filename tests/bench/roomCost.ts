@@ -273,6 +273,8 @@ export interface TargetResult {
   readonly target: Target;
   readonly rooms: number;
   readonly turns: number;
+  /** CPU to open each of the first `rooms` rooms (create, four players and two spectators join, start), µs. */
+  readonly openUsPerRoom: number;
   /** Heap per room after every room played 10 turns, after a full collection (KB). */
   readonly heapPerRoomKB: number;
   readonly passes: readonly Pass[];
@@ -289,7 +291,10 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
   gc?.();
   const heap0 = process.memoryUsage().heapUsed;
   const rooms: BenchRoom[] = [];
+  const open0 = process.cpuUsage();
   for (let i = 0; i < o.rooms; i++) rooms.push(await BenchRoom.open(target));
+  const opened = process.cpuUsage(open0);
+  const openUsPerRoom = (opened.user + opened.system) / o.rooms;
 
   let roomMs = 0;
   let generatorMs = 0;
@@ -396,7 +401,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
     session.disconnect();
   }
   for (const r of rooms) r.close();
-  return { target, rooms: o.rooms, turns: o.turns, heapPerRoomKB, passes };
+  return { target, rooms: o.rooms, turns: o.turns, openUsPerRoom, heapPerRoomKB, passes };
 }
 
 async function child(o: Options): Promise<void> {
@@ -433,6 +438,7 @@ function describe(r: TargetResult): string {
   return [
     `${r.target}: ${r.rooms} rooms, ${r.turns} turns × ${r.passes.length} passes: CPU ${f((p) => p.cpuUsPerTurn)} µs/turn (main thread ${f((p) => p.mainThreadUsPerTurn)}, other threads ${f((p) => p.otherThreadsUsPerTurn)}), in the room ${f((p) => p.roomUsPerTurn)} µs, generator ${f((p) => p.generatorUsPerTurn)} µs`,
     `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room`,
+    `  opening the ${r.rooms} rooms: ${r.openUsPerRoom.toFixed(0)} µs of CPU each`,
   ].join('\n');
 }
 
@@ -474,6 +480,7 @@ async function main(): Promise<void> {
         generatorUsPerTurn: over(t, (p) => p.generatorUsPerTurn),
         gcMsPerKTurns: over(t, (p) => p.gcMsPerKTurns),
         heapPerRoomKB: median(results.filter((r) => r.target === t).map((r) => r.heapPerRoomKB)),
+        openUsPerRoom: median(results.filter((r) => r.target === t).map((r) => r.openUsPerRoom)),
       },
     ]),
   );

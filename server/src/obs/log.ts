@@ -1,6 +1,6 @@
 /**
- * Structured JSON logs (pino), one line per event, with the room code and the seat in context
- * (child loggers). Nothing secret is ever written: seat keys, key hashes, reconnection and restore
+ * Structured JSON logs (pino), one line per event, with the room code in context (a child logger
+ * per room) and the seat in the line (`seatFields`). Nothing secret is ever written: seat keys, key hashes, reconnection and restore
  * tokens, passwords, authorization headers and the text of press messages are censored by path
  * (pino's `redact`) and, in every argument of every call, by key (`scrub`), including the
  * console-style arguments Colyseus passes to its logger.
@@ -126,7 +126,11 @@ export function roomLogger(log: Logger, code: string): Logger {
   return log.child({ room: code });
 }
 
-/** The logger of one seat of a room (`seat` = its colour), or of a spectator. */
-export function seatLogger(roomLog: Logger, seat: string | null, sessionId: string): Logger {
-  return roomLog.child(seat === null ? { spectator: sessionId } : { seat, sessionId });
+/**
+ * The fields that name one seat of a room (`seat` = its colour) or a spectator in a log line. They
+ * go into the line itself, not into a child logger: making a child runs pino's redaction over its
+ * bindings, about 10 µs for each join and leave logged.
+ */
+export function seatFields(seat: string | null, sessionId: string): { seat: string; sessionId: string } | { spectator: string } {
+  return seat === null ? { spectator: sessionId } : { seat, sessionId };
 }

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@colyseus/core';
 import type { DjambiRoom } from '../rooms/DjambiRoom.js';
-import { type Logger, roomLogger, seatLogger } from './log.js';
+import { type Logger, roomLogger, seatFields } from './log.js';
 
 /** The code of a Colyseus `ServerError` (join errors), if any. */
 function errorCode(e: unknown): string | number | undefined {
@@ -36,13 +36,19 @@ export function loggedRoom(Base: typeof DjambiRoom, log: Logger): typeof DjambiR
         this.roomLog.info({ sessionId: client.sessionId, code: errorCode(e) }, 'join refused');
         throw e;
       }
+      if (!this.roomLog.isLevelEnabled('info')) return;
       const seat = this.links.colourOf(client.sessionId);
-      seatLogger(this.roomLog, seat, client.sessionId).info({ reclaim: auth.join.seatKey !== undefined }, seat === null ? 'spectator joined' : 'player joined');
+      this.roomLog.info(
+        { ...seatFields(seat, client.sessionId), reclaim: auth.join.seatKey !== undefined },
+        seat === null ? 'spectator joined' : 'player joined',
+      );
     }
 
     override async onLeave(client: Client, consented: boolean): Promise<void> {
-      const seat = this.links.colourOf(client.sessionId);
-      seatLogger(this.roomLog, seat, client.sessionId).info({ consented }, seat === null ? 'spectator left' : 'player left');
+      if (this.roomLog.isLevelEnabled('info')) {
+        const seat = this.links.colourOf(client.sessionId);
+        this.roomLog.info({ ...seatFields(seat, client.sessionId), consented }, seat === null ? 'spectator left' : 'player left');
+      }
       await super.onLeave(client, consented);
     }
 
