@@ -40,9 +40,8 @@
  * Needs redis-server (REDIS_SERVER, default /usr/bin/redis-server), nginx (NGINX_BIN, default
  * /usr/sbin/nginx) and PostgreSQL (PG_TEST_URL, default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,6 +55,7 @@ import {
   type LoadFigures,
   type LoadOptions,
   loadFigures,
+  median,
   percentile,
   playAndMeasure,
   round,
@@ -68,14 +68,13 @@ import { createDatabase, PG_ADMIN_URL } from './loadgen/pgdb.js';
 import type { Target, TakeoverResult } from './loadgen/rooms.js';
 import type { TakeoverReport } from './loadgen/worker.js';
 import { freePort } from '../support/ports.js';
+import { REDIS_CLI, REDIS_SERVER, RedisProcess } from '../support/redis.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
 /** The floor's process (`--target baseline`): the bare room in the same deployment. */
 const BASELINE_ENTRY = path.join(ROOT, 'tests/bench/baseline/clusterServer.ts');
 const PROBE = path.join(ROOT, 'tests/bench/loadgen/probe.ts');
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
 /** `BENCH_SERVER_LOG_DIR`: every server process's output goes to DIR/NAME.log as well (with `--trace-gc-nvp` in BENCH_SERVER_ARGS, say). */
 const LOG_DIR = process.env.BENCH_SERVER_LOG_DIR ?? '';
 
@@ -207,55 +206,6 @@ async function missing(): Promise<string[]> {
   return out;
 }
 
-/** Waits until something accepts connections on 127.0.0.1:port (or `alive` says the process died). */
-async function waitListening(port: number, alive: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (!alive()) throw new Error(`${what} exited before listening on ${port}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms`);
-    await sleep(25);
-  }
-}
-
-/** A child process of the harness that is not a server (redis-server). */
-class Helper {
-  output = '';
-  constructor(private readonly child: ChildProcess) {
-    child.stdout?.on('data', (c: Buffer) => this.keep(c));
-    child.stderr?.on('data', (c: Buffer) => this.keep(c));
-  }
-
-  private keep(c: Buffer): void {
-    this.output = (this.output + c.toString()).slice(-8000);
-  }
-
-  get pid(): number {
-    return this.child.pid ?? 0;
-  }
-
-  get alive(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  async stop(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    if (!this.alive) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill(signal);
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
 /** deploy/nginx.conf with replicas game1..gameN (its replica lines repeated or dropped). */
 function widenConf(conf: string, n: number): string {
   let out = conf;
@@ -292,16 +242,6 @@ function capacityProblem(webSockets: number, nginx: RunningNginx): string | null
     return `${webSockets} WebSockets need more than nginx's ${nginx.webSockets} (${NGINX_WORKERS} workers at the file limit ${hardFileLimit()}): raise the hard file limit (ulimit -Hn)`;
   if (!fits(hardFileLimit())) return `${webSockets} WebSockets exceed what one generator process can open under the file limit ${hardFileLimit()} (ulimit -Hn)`;
   return null;
-}
-
-/** A redis-server of the run's own, saving nothing. */
-async function startRedis(): Promise<{ helper: Helper; port: number }> {
-  const port = await freePort();
-  const helper = new Helper(
-    spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
-  await waitListening(port, () => helper.alive, 'redis-server');
-  return { helper, port };
 }
 
 /** Linux's USER_HZ: the unit of the CPU times in /proc/<pid>/stat. */
@@ -506,14 +446,14 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
   };
   process.once('SIGINT', interrupted);
   try {
-    const redis = await startRedis();
-    cleanup.push(() => redis.helper.stop());
+    const redis = await RedisProcess.start();
+    cleanup.push(() => redis.stop());
     const db = await createDatabase();
     cleanup.push(() => db.drop());
     const entryPort = await freePort();
     // One at a time: the first one migrates the database.
     for (let i = 0; i < o.processes; i++) {
-      const r = await startReplica(o.target, o.floorLog, i, entryPort, `redis://127.0.0.1:${redis.port}`, db.url, o.sweepMs);
+      const r = await startReplica(o.target, o.floorLog, i, entryPort, redis.url, db.url, o.sweepMs);
       replicas.push(r);
     }
     cleanup.push(() =>
@@ -546,7 +486,7 @@ async function run(o: Options, log: (line: string) => void): Promise<ClusterResu
       `[cluster] rooms ready in ${(setupMs / 1000).toFixed(1)} s (${replicas.map((r, i) => `${r.name}: ${placed[i].rooms} rooms, ${placed[i].ccu} clients`).join('; ')}); warming up ${o.warmup} s, measuring ${o.seconds} s`,
     );
 
-    const infra = { nginx: withChildren(started.pid), redis: [redis.helper.pid], postgres: await backends(db.url) };
+    const infra = { nginx: withChildren(started.pid), redis: [redis.pid], postgres: await backends(db.url) };
     // BENCH_CPU_PROF=DIR: a profile of every server over the measured window (V8's CPU profiler, or
     // with BENCH_HEAP_PROF=1 its allocation sampler: loadgen/child.ts), as bench:server takes one.
     const prof = process.env.BENCH_CPU_PROF;
@@ -737,13 +677,6 @@ function describe(r: ClusterResult): string[] {
   }
   for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
   return lines;
-}
-
-/** The median of some numbers (NaN when there are none). */
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** What `--baseline` reports of one target: medians over its runs that were not refused. */

@@ -33,7 +33,7 @@
  * `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to it.
  */
 import { describeWindow } from './loadgen/child.js';
-import { type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
+import { median, type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
 
 interface Options extends RunOptions {
   json: boolean;
@@ -129,11 +129,6 @@ function describe(r: RunResult): string[] {
   for (const why of r.refused) lines.push(`  REFUSED: ${why}`);
   return lines;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Djambi / baseline, on the medians over the pairs. */
 function ratios(djambi: RunResult[], baseline: RunResult[]) {

@@ -19,7 +19,7 @@ import { ClusterPresence, listingOwners } from '../../server/src/cluster/cluster
 import { redisOptions } from '../../server/src/cluster/config.js';
 import { ROOM_NAME } from '../../server/src/games/directory.js';
 import { RedisProcess } from '../support/redis.js';
-import { percentile, round, sleep } from './loadgen/run.js';
+import { median, round, sleep } from './loadgen/run.js';
 
 const USAGE = 'usage: sweepCost.ts [--listings N] [--runs N] [--way query|scan|both] [--json]';
 
@@ -106,12 +106,6 @@ async function measure(read: () => Promise<number>): Promise<{ ms: number; heldM
   clearInterval(timer);
   return { ms, heldMs: Math.max(0, held), found };
 }
-
-const median = (xs: readonly number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));

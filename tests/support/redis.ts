@@ -1,6 +1,6 @@
 /**
  * A redis-server of a test's (or a benchmark's) own: Debian's package on a free loopback port,
- * saving nothing. Used by the cluster tests (tests/cluster/support.ts) and bench:sweep.
+ * saving nothing. Used by the cluster tests (tests/cluster/support.ts), bench:sweep and bench:cluster.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { freePort } from './ports.js';
@@ -18,6 +18,11 @@ export class RedisProcess {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Its process id (0 once it is gone), for the benchmarks' CPU figures. */
+  get pid(): number {
+    return this.child.pid ?? 0;
   }
 
   static async start(): Promise<RedisProcess> {

@@ -6,7 +6,7 @@
  * 0.4 ms of 3.2; docs/benchmarks.md, "Session 18" under Server). Here a lookup by room id alone
  * is a map lookup: a listing enters the map when it is saved into the list and leaves it when it
  * is removed from the list (or the list is cleared), so the map holds exactly the listed rooms and
- * answers what the scan would. Any other lookup scans the list as before, without the copy.
+ * answers what the scan would. Any other lookup is Colyseus's own.
  */
 import { type IRoomCache, LocalDriver, type SortOptions } from '@colyseus/core';
 
@@ -38,23 +38,13 @@ export class LeanLocalDriver extends LocalDriver {
   }
 
   override findOne(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<RoomCache> {
-    if (sortOptions) return super.findOne(conditions, sortOptions);
-    const keys = Object.keys(conditions) as (keyof IRoomCache)[];
-    if (keys.length === 1 && keys[0] === 'roomId' && typeof conditions.roomId === 'string') return Promise.resolve(this.byRoomId(conditions.roomId));
-    const found = this.rooms.find((room) => {
-      for (const key of keys) if (room[key] !== conditions[key]) return false;
-      return true;
-    });
-    return Promise.resolve(found as RoomCache);
+    const keys = Object.keys(conditions);
+    if (sortOptions || keys.length !== 1 || keys[0] !== 'roomId' || typeof conditions.roomId !== 'string') return super.findOne(conditions, sortOptions);
+    return Promise.resolve(this.byId.get(conditions.roomId) as RoomCache);
   }
 
   override clear(): void {
     super.clear();
     this.byId.clear();
-  }
-
-  /** Every listing of the list is in the index (each is saved, hence indexed, through `createInstance`'s listing). */
-  private byRoomId(roomId: string): RoomCache {
-    return this.byId.get(roomId) as RoomCache;
   }
 }

@@ -254,6 +254,13 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[i];
 }
 
+/** The median of some numbers, the mean of the middle two for an even count (NaN when none). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 /** `x` rounded to `d` decimals. */
 export const round = (x: number, d = 2) => +x.toFixed(d);
 /** Resolves after `ms`. */
