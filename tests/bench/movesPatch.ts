@@ -4,7 +4,9 @@
  * and its changes discarded, as `mirror` and `broadcastPatch` do after each turn. Bytes allocated
  * per turn (between forced collections, in a young generation large enough that none runs inside
  * a pass) and CPU µs per turn, median of the runs, at each starting length; once as
- * @colyseus/schema 3.0.76 does it, once with `patchSchemaCollections` (server/src/rooms/internals.ts).
+ * @colyseus/schema 3.0.76 does it, once with `patchSchemaCollections` (server/src/rooms/internals.ts),
+ * and once as `mirror` writes it: pushed on the array behind its proxy, declared append-only
+ * (`appendOnly`, internals.ts) so that no whole-list comparison follows each patch.
  * The state is written directly rather than through `loadgen/benchGame.ts`'s match and `mirror`:
  * a random game may end before the lengths measured, and its turns' engine work would blur the
  * schema's figures (`loadgen/mirrorCost.ts` times the whole mirror).
@@ -32,9 +34,12 @@ interface Figures {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** One measuring process: `--mode original|patched`. */
-async function measure(patched: boolean): Promise<Figures[]> {
-  if (patched) (await import('../../server/src/rooms/internals.js')).patchSchemaCollections();
+type Mode = 'original' | 'patched' | 'lean';
+
+/** One measuring process: `--mode original|patched|lean`. */
+async function measure(mode: Mode): Promise<Figures[]> {
+  const internals = mode === 'original' ? null : await import('../../server/src/rooms/internals.js');
+  internals?.patchSchemaCollections();
   const gc = (globalThis as { gc?: () => void }).gc!;
   const out: Figures[] = [];
   for (const at of lengths) {
@@ -45,12 +50,13 @@ async function measure(patched: boolean): Promise<Figures[]> {
         const state = new DjambiState();
         const encoder = new Encoder(state);
         encoder.encodeAll();
-        return { state, encoder };
+        const moves = mode === 'lean' && internals ? internals.appendOnly(state.moves) : state.moves;
+        return { state, encoder, moves };
       });
       const play = (from: number, to: number) => {
         for (let i = from; i < to; i++) {
-          for (const { state, encoder } of states) {
-            state.moves.push(`${'RBYG'[i % 4]} ${'abcdefghi'[i % 9]}${(i % 9) + 1}-${'abcdefghi'[(i * 7) % 9]}${((i * 5) % 9) + 1}`);
+          for (const { state, encoder, moves } of states) {
+            moves.push(`${'RBYG'[i % 4]} ${'abcdefghi'[i % 9]}${(i % 9) + 1}-${'abcdefghi'[(i * 7) % 9]}${((i * 5) % 9) + 1}`);
             state.ply = i + 1;
             state.version = i + 1;
             encoder.encode();
@@ -73,10 +79,10 @@ async function measure(patched: boolean): Promise<Figures[]> {
 }
 
 if (mode) {
-  process.stdout.write(JSON.stringify(await measure(mode === 'patched')));
+  process.stdout.write(JSON.stringify(await measure(mode as Mode)));
 } else {
   const result: Record<string, Figures[]> = {};
-  for (const m of ['original', 'patched']) {
+  for (const m of ['original', 'patched', 'lean'] as const) {
     const child = spawnSync(
       process.execPath,
       [...process.execArgv, '--expose-gc', '--max-semi-space-size=512', '--min-semi-space-size=512', process.argv[1]!, ...args, '--mode', m],
@@ -91,11 +97,12 @@ if (mode) {
   if (json) console.log(JSON.stringify({ rooms, turns, runs, ...result }));
   else {
     console.log(`${rooms} states × ${turns} turns from each length, median of ${runs} runs`);
-    console.log('moves before   original B/turn  µs/turn  patched B/turn  µs/turn');
+    console.log('moves before   original B/turn  µs/turn  patched B/turn  µs/turn  lean B/turn  µs/turn');
     result.original!.forEach((o, i) => {
       const s = result.patched![i]!;
+      const l = result.lean![i]!;
       console.log(
-        `${String(o.at).padStart(12)} ${String(o.bytes).padStart(17)} ${o.us.toFixed(2).padStart(8)} ${String(s.bytes).padStart(15)} ${s.us.toFixed(2).padStart(8)}`,
+        `${String(o.at).padStart(12)} ${String(o.bytes).padStart(17)} ${o.us.toFixed(2).padStart(8)} ${String(s.bytes).padStart(15)} ${s.us.toFixed(2).padStart(8)} ${String(l.bytes).padStart(12)} ${l.us.toFixed(2).padStart(8)}`,
       );
     });
   }

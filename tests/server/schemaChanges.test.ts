@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ArraySchema, ChangeTree, Decoder, Encoder, MapSchema, Schema, type } from '@colyseus/schema';
-import { patchSchemaCollections } from '../../server/src/rooms/internals.js';
+import { appendOnly, patchSchemaCollections, unproxied } from '../../server/src/rooms/internals.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -60,6 +60,71 @@ test('patches over a long game decode to the same state, for a client from the s
   }
   expect(state.moves.length).toBeGreaterThan(1000);
   expect(client.state.toJSON()).toEqual(state.toJSON());
+});
+
+test('an array pushed through `unproxied` (its change tree on the array itself) sends the same bytes as through its proxy', () => {
+  patchSchemaCollections();
+  const plain = new Table();
+  const lean = new Table();
+  const leanMoves = unproxied(lean.moves);
+  const a = new Encoder(plain);
+  const b = new Encoder(lean);
+  expect(Buffer.compare(a.encodeAll(), b.encodeAll())).toBe(0);
+  const client = new Decoder(new Table());
+  const random = seeded(11);
+  for (let i = 0; i < 1200; i++) {
+    const r = random();
+    const at = plain.moves.length === 0 ? 0 : Math.floor(random() * plain.moves.length);
+    for (const [state, push] of [
+      [plain, (m: string) => plain.moves.push(m)],
+      [lean, (m: string) => leanMoves.push(m)],
+    ] as const) {
+      if (r < 0.85 || state.moves.length === 0) push(`R m${i}`);
+      else if (r < 0.9) state.moves[at] = `B x${i}`;
+      else if (r < 0.93) state.moves.pop();
+      else state.control.set('RBYG'[i % 4]!, `c${i}`);
+      state.version = i;
+    }
+    const patch = b.encode();
+    expect(Buffer.compare(a.encode(), patch)).toBe(0);
+    client.decode(patch);
+    a.discardChanges();
+    b.discardChanges();
+    if (i % 300 === 299) expect(Buffer.compare(a.encodeAll(), b.encodeAll())).toBe(0);
+  }
+  expect(lean.moves.length).toBeGreaterThan(800);
+  expect(client.state.toJSON()).toEqual(plain.toJSON());
+  expect(lean.toJSON()).toEqual(plain.toJSON());
+});
+
+test('an append-only move list (`appendOnly`) sends the same bytes as a plain one, to clients from the start and joining late', () => {
+  patchSchemaCollections();
+  const plain = new Table();
+  const lean = new Table();
+  const leanMoves = appendOnly(lean.moves);
+  const a = new Encoder(plain);
+  const b = new Encoder(lean);
+  const client = new Decoder(new Table());
+  client.decode(b.encodeAll());
+  for (let i = 0; i < 700; i++) {
+    const n = i % 7 === 0 ? 2 : 1;
+    for (let k = 0; k < n; k++) {
+      plain.moves.push(`R m${i}.${k}`);
+      leanMoves.push(`R m${i}.${k}`);
+    }
+    plain.version = lean.version = i;
+    const patch = b.encode();
+    expect(Buffer.compare(a.encode(), patch)).toBe(0);
+    client.decode(patch);
+    a.discardChanges();
+    b.discardChanges();
+    if (i % 200 === 199) {
+      const late = new Decoder(new Table());
+      late.decode(b.encodeAll());
+      expect(late.state.toJSON()).toEqual(plain.toJSON());
+    }
+  }
+  expect(client.state.toJSON()).toEqual(plain.toJSON());
 });
 
 test("after a patch a collection's pending changes are dictionaries, a Schema's untouched; an array that only grew updates its copy in place", () => {

@@ -21,7 +21,7 @@
  *   3.0.76): see `patchSchemaCollections`.
  */
 import { type Client, getMessageBytes, Protocol, Room } from '@colyseus/core';
-import { $childType, ArraySchema, type ChangeSetName, ChangeTree, decode } from '@colyseus/schema';
+import { $changes, $childType, ArraySchema, type ChangeSetName, ChangeTree, decode } from '@colyseus/schema';
 import type { WebSocketTransport } from '@colyseus/ws-transport';
 import type { WebSocketServer } from 'ws';
 
@@ -193,6 +193,9 @@ interface ArrayInternals {
 
 let patched = false;
 
+/** Arrays that only ever grow by `push` (`appendOnly`), in their unproxied form. */
+const APPEND_ONLY = new WeakSet<object>();
+
 /**
  * Two costs of @colyseus/schema 3.0.76 that grow with a collection's length, paid after every
  * patch by the move list (`moves`), which only grows:
@@ -226,6 +229,12 @@ export function patchSchemaCollections(): void {
   if (typeof onEncodeEnd !== 'function') throw new Error('@colyseus/schema: ArraySchema has no $onEncodeEnd (check internals.ts against this version)');
   array[ON_ENCODE_END] = function (this: ArrayInternals): void {
     const { items, tmpItems } = this;
+    if (APPEND_ONLY.has(this)) {
+      // Nothing but `push` ever changes it (`appendOnly`): no need to compare the whole list.
+      for (let i = tmpItems.length; i < items.length; i++) tmpItems.push(items[i]);
+      this.deletedIndexes = {};
+      return;
+    }
     let grown = tmpItems.length <= items.length;
     for (let i = 0; grown && i < tmpItems.length; i++) grown = tmpItems[i] === items[i];
     if (!grown) return onEncodeEnd.call(this);
@@ -235,3 +244,39 @@ export function patchSchemaCollections(): void {
 }
 
 patchSchemaCollections();
+
+/** A getter on ArraySchema's prototype: read through the proxy, it runs on the array itself (the trap calls `Reflect.get(target, key)`). */
+const RAW = '~djambiRaw';
+Object.defineProperty(ArraySchema.prototype, RAW, {
+  get(this: unknown) {
+    return this;
+  },
+});
+
+/**
+ * The ArraySchema behind its proxy, which its change tree then refers to as well. @colyseus/schema
+ * 3.0.76 wraps each ArraySchema in a Proxy whose traps test every key with `isNaN`: each of the
+ * library's own reads of `items`, `tmpItems`, `~childType` or `~changes` while pushing, encoding
+ * and resetting then costs a trap and a string-to-number conversion. Pushing on the array itself
+ * and letting its change tree (the encoder's `ref`) point there skips them; the array's methods
+ * and the encoder use only named properties, never an index through the proxy (which is what
+ * the proxy is for: `list[i]`). For arrays of strings only (their items have no parents).
+ * tests/server/schemaChanges.test.ts decodes the same patches as before.
+ */
+export function unproxied<T extends string>(list: ArraySchema<T>): ArraySchema<T> {
+  const raw = (list as unknown as Record<string, ArraySchema<T>>)[RAW];
+  (raw[$changes] as unknown as { ref: unknown }).ref = raw;
+  return raw;
+}
+
+/**
+ * `unproxied(list)`, declared to change by `push` only, ever (the move list): after each patch its
+ * copy of the items gains the new ones without the whole list being compared first (a generic
+ * comparison per entry: 1–3 µs per turn late in a game). Anything else done to it (an index
+ * written, a `pop`, a `splice`) would leave that copy wrong: the caller promises there is none.
+ */
+export function appendOnly<T extends string>(list: ArraySchema<T>): ArraySchema<T> {
+  const raw = unproxied(list);
+  APPEND_ONLY.add(raw);
+  return raw;
+}

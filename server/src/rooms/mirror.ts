@@ -14,6 +14,7 @@ import type { ArraySchema } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
+import { appendOnly } from './internals.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
 
 export type { Phase } from '../match/match.js';
@@ -57,12 +58,19 @@ interface Written {
   position: Position | null;
   /** Phase the position fields were written for (`toMove` is '' outside play). */
   positionPhase: Phase | '';
+  toMove: string;
+  turnKind: string;
+  ply: number;
+  quiet: number;
+  ruler: string;
   control: number[];
   activeMask: number;
   activeCount: number;
   eliminations: number;
   result: boolean;
   moves: number;
+  /** `state.moves` itself, behind its proxy; written by `push` only (`appendOnly`). */
+  movesList: ArraySchema<string>;
   clock: { enabled: boolean; running: string; turnStartedAt: number };
   offer: { id: number; by: string; accepted: string };
 }
@@ -87,12 +95,18 @@ function writtenOf(state: DjambiState): Written {
       seats: new Map(),
       position: null,
       positionPhase: '',
+      toMove: '',
+      turnKind: 'normal',
+      ply: 0,
+      quiet: 0,
+      ruler: '',
       control: [-2, -2, -2, -2],
       activeMask: -1,
       activeCount: 0,
       eliminations: 0,
       result: false,
       moves: 0,
+      movesList: appendOnly(state.moves),
       clock: { enabled: false, running: '', turnStartedAt: 0 },
       offer: { id: 0, by: '', accepted: '' },
     };
@@ -204,11 +218,16 @@ function mirrorSpectators(match: Match, state: DjambiState, w: Written): void {
 function mirrorPosition(pos: Position, phase: Phase, state: DjambiState, w: Written): void {
   w.position = pos;
   w.positionPhase = phase;
-  state.toMove = phase === 'playing' ? (pos.toMove ?? '') : '';
-  state.turnKind = pos.turnKind;
-  state.ply = pos.ply;
-  state.quiet = pos.quiet;
-  state.ruler = ruler(pos) ?? '';
+  // Compared here, not by the schema's setters: each setter call is a megamorphic load, a generic
+  // comparison and a type check even when the value is the same (most turns keep `turnKind` and
+  // `ruler`).
+  const toMove = phase === 'playing' ? (pos.toMove ?? '') : '';
+  if (w.toMove !== toMove) state.toMove = w.toMove = toMove;
+  if (w.turnKind !== pos.turnKind) state.turnKind = w.turnKind = pos.turnKind;
+  if (w.ply !== pos.ply) state.ply = w.ply = pos.ply;
+  if (w.quiet !== pos.quiet) state.quiet = w.quiet = pos.quiet;
+  const power = ruler(pos) ?? '';
+  if (w.ruler !== power) state.ruler = w.ruler = power;
   for (let a = 0; a < COLOURS.length; a++) {
     if (w.control[a] === pos.control[a]) continue;
     w.control[a] = pos.control[a];
@@ -243,7 +262,8 @@ function mirrorMoves(match: Match, state: DjambiState, w: Written): void {
   const game = match.game;
   const n = game.length;
   if (w.moves === n) return;
-  for (let i = w.moves; i < n; i++) state.moves.push(game.move(i));
+  const list = w.movesList;
+  for (let i = w.moves; i < n; i++) list.push(game.move(i));
   w.moves = n;
   state.version = n;
 }
