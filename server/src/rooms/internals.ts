@@ -167,6 +167,44 @@ function sparseIndexes(): Record<number, number> {
   return indexes;
 }
 
+/** An append-only list's two dictionaries of pending changes, made once (`appendOnly`). */
+interface Pending {
+  readonly operations: Record<number, number>;
+  readonly indexes: Record<number, number>;
+}
+
+/**
+ * The reset after a patch of an append-only list (`appendOnly`): what the library's `endEncode`
+ * does (no pending change, an empty change set, the copy of the items brought up to date, not
+ * new), with the change set and the pending operations emptied in place rather than replaced: the
+ * entries just sent are deleted from two dictionaries made once, and nothing is allocated. Only
+ * pushes ever reach such a list, so its pending operations are item indexes, nothing else.
+ */
+function resetInPlace(tree: Tree, own: Pending): void {
+  const set = tree.changes;
+  const { indexes, operations } = set;
+  const pending = tree.indexedOperations;
+  for (let i = 0; i < operations.length; i++) {
+    const index = operations[i]!;
+    delete pending[index];
+    delete indexes[index];
+  }
+  // The first time, the library's own objects: from then on, the dictionaries.
+  tree.indexedOperations = own.operations;
+  set.indexes = own.indexes;
+  operations.length = 0;
+  set.queueRootNode = undefined;
+  catchUp(tree.ref as unknown as ArrayInternals);
+  tree.isNew = false;
+}
+
+/** An array that only grew since its last patch: its copy of the items gains the new ones. */
+function catchUp(list: ArrayInternals): void {
+  const { items, tmpItems } = list;
+  for (let i = tmpItems.length; i < items.length; i++) tmpItems.push(items[i]);
+  list.deletedIndexes = {};
+}
+
 type Tree = ChangeTree & { ref: object };
 
 /** Collections shorter than this keep the empty objects: their fast elements are small, and making a dictionary costs more CPU than they do (`bench:moves`). */
@@ -193,8 +231,8 @@ interface ArrayInternals {
 
 let patched = false;
 
-/** Arrays that only ever grow by `push` (`appendOnly`), in their unproxied form. */
-const APPEND_ONLY = new WeakSet<object>();
+/** Arrays that only ever grow by `push` (`appendOnly`), in their unproxied form, and their dictionaries of pending changes. */
+const APPEND_ONLY = new WeakMap<object, Pending>();
 
 /**
  * Two costs of @colyseus/schema 3.0.76 that grow with a collection's length, paid after every
@@ -221,6 +259,8 @@ export function patchSchemaCollections(): void {
   const tree = ChangeTree.prototype as Tree;
   const endEncode = tree.endEncode;
   tree.endEncode = function (this: Tree, changeSetName: ChangeSetName): void {
+    const own = changeSetName === 'changes' ? APPEND_ONLY.get(this.ref) : undefined;
+    if (own) return resetInPlace(this, own);
     endEncode.call(this, changeSetName);
     sparsen(this, changeSetName);
   };
@@ -228,13 +268,9 @@ export function patchSchemaCollections(): void {
   const onEncodeEnd = array[ON_ENCODE_END];
   if (typeof onEncodeEnd !== 'function') throw new Error('@colyseus/schema: ArraySchema has no $onEncodeEnd (check internals.ts against this version)');
   array[ON_ENCODE_END] = function (this: ArrayInternals): void {
+    // Nothing but `push` ever changes an append-only list: no need to compare the whole list.
+    if (APPEND_ONLY.has(this)) return catchUp(this);
     const { items, tmpItems } = this;
-    if (APPEND_ONLY.has(this)) {
-      // Nothing but `push` ever changes it (`appendOnly`): no need to compare the whole list.
-      for (let i = tmpItems.length; i < items.length; i++) tmpItems.push(items[i]);
-      this.deletedIndexes = {};
-      return;
-    }
     let grown = tmpItems.length <= items.length;
     for (let i = 0; grown && i < tmpItems.length; i++) grown = tmpItems[i] === items[i];
     if (!grown) return onEncodeEnd.call(this);
@@ -270,13 +306,15 @@ export function unproxied<T extends string>(list: ArraySchema<T>): ArraySchema<T
 }
 
 /**
- * `unproxied(list)`, declared to change by `push` only, ever (the move list): after each patch its
+ * `unproxied(list)`, declared to change by `push` only, ever (the move list). After each patch its
  * copy of the items gains the new ones without the whole list being compared first (a generic
- * comparison per entry: 1–3 µs per turn late in a game). Anything else done to it (an index
- * written, a `pop`, a `splice`) would leave that copy wrong: the caller promises there is none.
+ * comparison per entry, which grew with the game), and its pending changes are emptied in place
+ * (`resetInPlace`) instead of being replaced by new objects: `npm run -s bench:moves`. Anything else
+ * done to it (an index written, a `pop`, a `splice`) would leave both wrong: the caller promises
+ * there is none (`mirror` only pushes onto the move list).
  */
 export function appendOnly<T extends string>(list: ArraySchema<T>): ArraySchema<T> {
   const raw = unproxied(list);
-  APPEND_ONLY.add(raw);
+  APPEND_ONLY.set(raw, { operations: sparseIndexes(), indexes: sparseIndexes() });
   return raw;
 }
