@@ -47,6 +47,9 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   /** Set by `createServer` through a subclass. */
   static settings: DjambiRoomSettings = DEFAULT_ROOM_SETTINGS;
 
+  /** The settings of the server that made this room (its class's static), read once: `now()` alone reads them several times per turn. */
+  private readonly settings: DjambiRoomSettings = (this.constructor as typeof DjambiRoom).settings;
+
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
   /** The synced state: undefined until the first join (see `commit`; Colyseus sends none before). */
@@ -81,10 +84,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     expire: () => this.disconnect().catch(() => undefined),
     fault: (e) => this.fault(e, 'timer'),
   });
-
-  private get settings(): DjambiRoomSettings {
-    return (this.constructor as typeof DjambiRoom).settings;
-  }
 
   /** Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate fails. */
   override async onCreate(options: unknown): Promise<void> {

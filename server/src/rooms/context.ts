@@ -15,8 +15,6 @@ export interface HandlerContext {
   readonly colour: Colour | null;
   /** The press member the sender speaks for: its seat colour, else its session id. */
   readonly member: MemberId;
-  /** Whether the creator's seat is held by a live connection (who may start). */
-  creatorConnected(): boolean;
 }
 
 /** A message handler: the intent the message asks for, or the rejection to send back. */

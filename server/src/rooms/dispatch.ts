@@ -61,9 +61,5 @@ export function handlerContext(match: Match, links: Connections, sessionId: stri
     match,
     colour,
     member: (colour ?? sessionId) as MemberId,
-    creatorConnected: () => {
-      const creator = match.seats.creatorColour();
-      return creator !== null && links.of(creator).presence === 'connected';
-    },
   };
 }

@@ -6,9 +6,11 @@
  * It writes only what changed since the last call on the same state: what it last wrote is
  * remembered beside the state (`Written`), the room's settings are written once, the position
  * only when it is a new one (positions are immutable), and a seat, the clock or the draw offer
- * only where a value differs. A commit after a turn therefore touches the position fields, the
- * move list and the version, allocates little, and reads no schema collection (their proxies
- * are slow).
+ * only where a value differs (each compared against `Written`, never through the schema's
+ * setters, which cost a megamorphic load and a generic comparison even for an equal value). A
+ * commit after a turn therefore touches the position fields that changed, the move list and the
+ * version, allocates little, and reads no schema collection through its proxy (slow): the move
+ * list is pushed on the array itself, declared append-only (`appendOnly`, internals.ts).
  */
 import type { ArraySchema } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
