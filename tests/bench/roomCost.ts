@@ -22,6 +22,10 @@
  *
  *   npm run bench:room [-- --rooms 1000 --turns 30000 --passes 5 --pairs 2 --target both --rate 1000 --json]
  *
+ * `--against DIR` adds a third target: the Djambi room of another build of the server, a copy of
+ * an earlier `server/dist` kept inside the repository (such as `server/dist-before`, ignored by
+ * git), alternated with the others; it prints this build's figures over that one's.
+ *
  * Loads the built server (`server/dist`), as bench:server does; the script builds it first.
  * `--alloc-prof FILE` writes V8's allocation sampling profile of the passes to
  * FILE.TARGET.heapprofile (every allocation; with ALLOC_MINOR=0, only what survived a scavenge;
@@ -31,8 +35,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import path from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { matchMaker, Protocol } from '@colyseus/core';
@@ -43,7 +48,8 @@ import { seeded } from '../support/random.js';
 import { BaselineRoom } from './baseline/room.js';
 import { roomData } from './loadgen/protocol.js';
 
-type Target = 'djambi' | 'baseline';
+/** `against`: the Djambi room of another build of the server (`--against DIR`), to compare two builds in one session. */
+type Target = 'djambi' | 'baseline' | 'against';
 
 interface Options {
   target: Target | 'both';
@@ -53,6 +59,8 @@ interface Options {
   pairs: number;
   json: boolean;
   allocProf: string | null;
+  /** Another build of the server (a directory inside the repository, such as `server/dist-before`), measured as target `against`. */
+  against: string | null;
   /** Turns per second in all (0: as fast as the rooms take them); at a real server's rate the rooms' timers weigh as they do there. */
   rate: number;
   /** Internal: this process measures one target and prints its JSON. */
@@ -60,10 +68,10 @@ interface Options {
 }
 
 const USAGE =
-  'usage: roomCost.ts [--target djambi|baseline|both] [--rooms N] [--turns N] [--passes N] [--pairs N] [--rate TURNS_PER_S] [--alloc-prof FILE] [--json]';
+  'usage: roomCost.ts [--target djambi|baseline|both] [--against DIR] [--rooms N] [--turns N] [--passes N] [--pairs N] [--rate TURNS_PER_S] [--alloc-prof FILE] [--json]';
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, rate: 0, child: false };
+  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, against: null, rate: 0, child: false };
   const count = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a positive integer\n${USAGE}`);
@@ -75,7 +83,7 @@ function parseArgs(argv: readonly string[]): Options {
     if (a === '--json') o.json = true;
     else if (a === '--child') o.child = true;
     else if (a === '--target') {
-      if (v !== 'djambi' && v !== 'baseline' && v !== 'both') throw new Error(`--target takes djambi, baseline or both\n${USAGE}`);
+      if (v !== 'djambi' && v !== 'baseline' && v !== 'against' && v !== 'both') throw new Error(`--target takes djambi, baseline or both\n${USAGE}`);
       o.target = v;
       i++;
     } else if (a === '--rooms') o.rooms = count(argv[++i], a);
@@ -83,7 +91,10 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--passes') o.passes = count(argv[++i], a);
     else if (a === '--pairs') o.pairs = count(argv[++i], a);
     else if (a === '--rate') o.rate = count(argv[++i], a);
-    else if (a === '--alloc-prof' && v) {
+    else if (a === '--against' && v) {
+      o.against = v;
+      i++;
+    } else if (a === '--alloc-prof' && v) {
       o.allocProf = v;
       i++;
     } else throw new Error(`unknown argument ${a}\n${USAGE}`);
@@ -172,7 +183,7 @@ class BenchRoom {
   ) {}
 
   static async open(target: Target): Promise<BenchRoom> {
-    const first = await connect('create', target, { rules: { players: 4 }, colour: 'R', name: 'bot0' });
+    const first = await connect('create', target === 'baseline' ? 'baseline' : 'djambi', { rules: { players: 4 }, colour: 'R', name: 'bot0' });
     const sockets = [first.socket];
     for (let i = 1; i < 4; i++) sockets.push((await connect('joinById', first.roomId, { colour: SEAT_ORDER[i], name: `bot${i}` })).socket);
     for (let i = 0; i < 2; i++) sockets.push((await connect('joinById', first.roomId, { spectate: true })).socket);
@@ -186,7 +197,7 @@ class BenchRoom {
     const out = playTurn(this.pos, turn);
     if (!out.ok) throw new Error(`the engine refused its own random turn: ${out.error.message}`);
     // The Djambi room's mover is the engine's; the baseline room takes turns in seat order.
-    const mover = this.target === 'djambi' ? SEAT_ORDER.indexOf(this.pos.toMove as (typeof SEAT_ORDER)[number]) : this.version % 4;
+    const mover = this.target !== 'baseline' ? SEAT_ORDER.indexOf(this.pos.toMove as (typeof SEAT_ORDER)[number]) : this.version % 4;
     return { after: out.value.position, frame: roomData('turn', { ...turn, version: this.version }), mover: this.sockets[mover] };
   }
 
@@ -404,11 +415,22 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
   return { target, rooms: o.rooms, turns: o.turns, openUsPerRoom, heapPerRoomKB, passes };
 }
 
+/** `--against DIR` as a path from the repository's root: a directory inside it (its packages must resolve from there) holding a built `app.js`. */
+function builtDir(dir: string | null): string {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const full = path.resolve(dir ?? '');
+  const rel = path.relative(root, full);
+  if (!dir || rel.startsWith('..') || path.isAbsolute(rel) || !existsSync(path.join(full, 'app.js')))
+    throw new Error(`--against takes a directory inside the repository holding a build of the server (app.js), such as server/dist-before\n${USAGE}`);
+  return rel.split(path.sep).join('/');
+}
+
 async function child(o: Options): Promise<void> {
   if (o.target === 'both') throw new Error('a child measures one target');
-  // The built server, as production runs it (a template keeps tsc from typing it as `dist`'s declarations).
-  const built = 'dist';
-  const { createServer } = (await import(`../../server/${built}/app.js`)) as typeof import('../../server/src/app.js');
+  // The built server, as production runs it (a template keeps tsc from typing it as `dist`'s
+  // declarations), or for `against` the other build named by `--against`.
+  const built = o.target === 'against' ? builtDir(o.against) : 'server/dist';
+  const { createServer } = (await import(`../../${built}/app.js`)) as typeof import('../../server/src/app.js');
   // No message budget: a room here takes a turn every few hundred microseconds.
   const unlimited = { burst: 1e9, perSecond: 1e9, strikes: 1e9, strikesPerSecond: 1e9 };
   const server = await createServer({
@@ -445,6 +467,7 @@ function describe(r: TargetResult): string {
 function runChild(target: Target, o: Options): TargetResult {
   const script = fileURLToPath(import.meta.url);
   const args = ['--child', '--target', target, '--rooms', String(o.rooms), '--turns', String(o.turns), '--passes', String(o.passes)];
+  if (o.against) args.push('--against', o.against);
   if (o.rate > 0) args.push('--rate', String(o.rate));
   if (o.allocProf) args.push('--alloc-prof', o.allocProf);
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -462,7 +485,9 @@ async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   if (o.child) return child(o);
   const log = (line: string) => (o.json ? console.error(line) : console.log(line));
+  if (o.against) builtDir(o.against);
   const targets: Target[] = o.target === 'both' ? ['djambi', 'baseline'] : [o.target];
+  if (o.against && !targets.includes('against')) targets.splice(1, 0, 'against');
   const order = Array.from({ length: o.pairs }, (_, i) => (i % 2 === 0 ? targets : [...targets].reverse())).flat();
   const results: TargetResult[] = [];
   for (const t of order) {
@@ -500,7 +525,21 @@ async function main(): Promise<void> {
     log(
       `\nDjambi / baseline (medians of ${o.pairs} runs each): CPU less the generator's ${ratios.cpuLessGenerator}× (${(summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn).toFixed(1)} against ${(summary.baseline.cpuUsPerTurn - summary.baseline.generatorUsPerTurn).toFixed(1)} µs), in the room ${ratios.inTheRoom}× (${summary.djambi.roomUsPerTurn.toFixed(1)} against ${summary.baseline.roomUsPerTurn.toFixed(1)} µs), heap per room ${ratios.heapPerRoom}×`,
     );
-  if (o.json) console.log(JSON.stringify({ options: o, summary, ratios, runs: results }, null, 2));
+  const builds =
+    summary.djambi && summary.against
+      ? {
+          cpuLessGenerator: +(
+            (summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn) /
+            (summary.against.cpuUsPerTurn - summary.against.generatorUsPerTurn)
+          ).toFixed(3),
+          inTheRoom: +(summary.djambi.roomUsPerTurn / summary.against.roomUsPerTurn).toFixed(3),
+        }
+      : null;
+  if (builds)
+    log(
+      `\nthis build / ${o.against} (medians of ${o.pairs} runs each): CPU less the generator's ${builds.cpuLessGenerator}× (${(summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn).toFixed(1)} against ${(summary.against.cpuUsPerTurn - summary.against.generatorUsPerTurn).toFixed(1)} µs), in the room ${builds.inTheRoom}× (${summary.djambi.roomUsPerTurn.toFixed(1)} against ${summary.against.roomUsPerTurn.toFixed(1)} µs)`,
+    );
+  if (o.json) console.log(JSON.stringify({ options: o, summary, ratios, builds, runs: results }, null, 2));
 }
 
 main().then(

@@ -37,3 +37,32 @@ test('bench:room runs both rooms and reports their cost per turn', () => {
   }
   expect(out.ratios?.inTheRoom).toBeGreaterThan(0);
 });
+
+test('bench:room --against compares this build with another one, and refuses a directory outside the repository', () => {
+  const env = { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' };
+  const args = [
+    '--import',
+    'tsx',
+    'tests/bench/roomCost.ts',
+    '--target',
+    'djambi',
+    '--rooms',
+    '3',
+    '--turns',
+    '200',
+    '--passes',
+    '1',
+    '--pairs',
+    '1',
+    '--json',
+  ];
+  // The same build on both sides: what matters here is that both run and are compared.
+  const run = spawnSync(process.execPath, [...args, '--against', 'server/dist'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env });
+  expect(run.status).toBe(0);
+  const out = JSON.parse(run.stdout) as { builds: { inTheRoom: number } | null; runs: { target: string }[] };
+  expect(out.runs.map((r) => r.target)).toEqual(['djambi', 'against']);
+  expect(out.builds?.inTheRoom).toBeGreaterThan(0);
+  const outside = spawnSync(process.execPath, [...args, '--against', '/tmp'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
+  expect(outside.status).not.toBe(0);
+  expect(outside.stderr).toContain('--against takes a directory inside the repository');
+});
