@@ -161,6 +161,64 @@ test("after a patch a collection's pending changes are dictionaries, a Schema's 
   expect(JSON.parse(run.stdout.trim())).toEqual({ operations: true, indexes: true, schema: false, inPlace: true, copied: true });
 });
 
+test('the patched library sends the very bytes of @colyseus/schema 3.0.76 itself, for every patch and every late joiner', () => {
+  // The same seeded changes, encoded in a process without the patches and in one with them (and
+  // with an append-only list pushed through \`appendOnly\`): the digests of all bytes must match.
+  const script = (patched: boolean) => `
+    (async () => {
+      const internals = ${patched} ? await import('./server/src/rooms/internals.ts') : null;
+      const { createHash } = await import('node:crypto');
+      const { ArraySchema, MapSchema, Encoder, Schema, defineTypes } = await import('@colyseus/schema');
+      Encoder.BUFFER_SIZE = 64 * 1024;
+      class Item extends Schema {}
+      defineTypes(Item, { label: 'string' });
+      class Seat extends Schema {}
+      defineTypes(Seat, { name: 'string', clock: 'float64', on: 'boolean' });
+      class T extends Schema {}
+      defineTypes(T, { a: 'string', b: 'uint16', moves: ['string'], log: ['string'], control: { map: 'string' }, seats: { map: Seat }, items: [Item], pick: Item, version: 'uint32' });
+      const s = new T();
+      s.moves = new ArraySchema(); s.log = new ArraySchema(); s.control = new MapSchema(); s.seats = new MapSchema(); s.items = new ArraySchema();
+      for (const c of 'RBYG') { const seat = new Seat(); seat.name = c; s.seats.set(c, seat); }
+      const log = internals ? internals.appendOnly(s.log) : s.log;
+      const encoder = new Encoder(s);
+      const hash = createHash('sha256');
+      hash.update(encoder.encodeAll());
+      let seed = 5;
+      const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+      for (let i = 0; i < 1500; i++) {
+        const r = random();
+        log.push('e' + i);
+        if (r < 0.5) s.moves.push('m' + i);
+        else if (r < 0.55 && s.moves.length > 0) s.moves[Math.floor(random() * s.moves.length)] = 'x' + i;
+        else if (r < 0.6) s.moves.pop();
+        else if (r < 0.7) s.control.set('RBYG'[i % 4], 'c' + (i % 3));
+        else if (r < 0.75) s.control.delete('RBYG'[i % 4]);
+        else if (r < 0.85) s.seats.get('RBYG'[i % 4]).clock = i * 1.5;
+        else if (r < 0.9) s.seats.get('RBYG'[i % 4]).on = !s.seats.get('RBYG'[i % 4]).on;
+        else if (r < 0.95 || s.items.length === 0) { const it = new Item(); it.label = 'i' + i; s.items.push(it); }
+        else s.items.splice(Math.floor(random() * s.items.length), 1);
+        if (i % 3 === 0) s.a = 'a' + (i % 5);
+        else if (i % 13 === 0) s.a = undefined;
+        if (i % 7 === 0) s.b = i % 11;
+        if (i % 17 === 0) { const it = new Item(); it.label = 'p' + i; s.pick = it; }
+        else if (i % 29 === 0) s.pick = undefined;
+        s.version = i;
+        hash.update(encoder.encode());
+        encoder.discardChanges();
+        if (i % 100 === 99) hash.update(encoder.encodeAll());
+      }
+      console.log(hash.digest('hex'));
+    })();`;
+  const digest = (patched: boolean) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(patched)], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    return run.stdout.trim();
+  };
+  const original = digest(false);
+  expect(original).toMatch(/^[0-9a-f]{64}$/);
+  expect(digest(true)).toBe(original);
+});
+
 test('installing twice wraps once', () => {
   const endEncode = ChangeTree.prototype.endEncode;
   const onEncodeEnd = (ArraySchema.prototype as unknown as Record<string, unknown>)['~onEncodeEnd'];
