@@ -181,25 +181,17 @@ interface Pending {
  * pushes ever reach such a list, so its pending operations are item indexes, nothing else.
  */
 function resetInPlace(tree: Tree, own: Pending): void {
-  const set = tree.changes;
-  const { indexes, operations } = set;
-  const pending = tree.indexedOperations;
-  for (let i = 0; i < operations.length; i++) {
-    const index = operations[i]!;
-    delete pending[index];
-    delete indexes[index];
-  }
+  emptyChanges(tree);
   // The first time, the library's own objects: from then on, the dictionaries.
   tree.indexedOperations = own.operations;
-  set.indexes = own.indexes;
-  operations.length = 0;
-  set.queueRootNode = undefined;
+  tree.changes.indexes = own.indexes;
   catchUp(tree.ref as unknown as ArrayInternals);
-  tree.isNew = false;
 }
 
 /**
- * The reset after a patch of the root state's changes (a room's state, changed by every turn)
+ * Deletes a tree's pending operations and the entries of its change set (the same indexes), and
+ * marks it not new: for an append-only list (`resetInPlace`), and as the reset after a patch of
+ * the root state's changes (a room's state, changed by every turn)
  * without filters: what the library's `endEncode` does, with its pending operations and change
  * set emptied in place instead of replaced by three new objects (about 700 bytes per turn: the
  * state's field numbers reach 25). Without filters, every pending operation of the tree is in its
@@ -208,7 +200,7 @@ function resetInPlace(tree: Tree, own: Pending): void {
  * field number, about 600 bytes per tree, which the state's children (seats, clock, result),
  * changed by few turns, would keep for nothing.
  */
-function resetSchemaInPlace(tree: Tree): void {
+function emptyChanges(tree: Tree): void {
   const set = tree.changes;
   const pending = tree.indexedOperations;
   const { indexes, operations } = set;
@@ -286,7 +278,7 @@ export function patchSchemaCollections(): void {
     if (changeSetName === 'changes') {
       const own = APPEND_ONLY.get(this.ref);
       if (own) return resetInPlace(this, own);
-      if (this.parentChain === undefined && this.filteredChanges === undefined && this.ref instanceof Schema) return resetSchemaInPlace(this);
+      if (this.parentChain === undefined && this.filteredChanges === undefined && this.ref instanceof Schema) return emptyChanges(this);
     }
     endEncode.call(this, changeSetName);
     sparsen(this, changeSetName);
