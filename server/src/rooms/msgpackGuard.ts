@@ -13,16 +13,18 @@ export const MAX_MSGPACK_DEPTH = 8;
 /** Why a payload was refused, or null when it may be decoded. */
 export type MsgpackProblem = 'extension' | 'int64' | 'malformed' | 'too_deep' | null;
 
+const u16 = (buf: Uint8Array, i: number) => (buf[i] << 8) | buf[i + 1];
+const u32 = (buf: Uint8Array, i: number) => ((buf[i] << 24) >>> 0) + ((buf[i + 1] << 16) | (buf[i + 2] << 8) | buf[i + 3]);
+
 /** Checks the msgpack values from `offset` to the end of `buf` (one value, or none at all). */
 export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
   if (offset >= buf.length) return null;
   // remaining[d]: items still to read at depth d (a map counts key and value).
   const remaining: number[] = [1];
-  // Record structures defined so far in this frame: id (0x40..0x7f) -> number of fields.
-  const records = new Map<number, number>();
+  // Record structures defined so far in this frame: id (0x40..0x7f) -> number of fields (made
+  // at the first definition: most frames have none, and this check runs on every frame).
+  let records: Map<number, number> | null = null;
   let at = offset;
-  const u16 = (i: number) => (buf[i] << 8) | buf[i + 1];
-  const u32 = (i: number) => ((buf[i] << 24) >>> 0) + ((buf[i + 1] << 16) | (buf[i + 2] << 8) | buf[i + 3]);
   while (remaining.length > 0) {
     if (remaining[remaining.length - 1] === 0) {
       remaining.pop();
@@ -33,7 +35,7 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
     const b = buf[at++];
     let skip = 0;
     let children = -1;
-    if (b >= 0x40 && b <= 0x7f && records.has(b)) children = records.get(b)!;
+    if (b >= 0x40 && b <= 0x7f && records?.has(b)) children = records.get(b)!;
     else if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) skip = 0;
     else if (b === 0xd4 && buf[at] === 0x00 && buf[at + 1] === 0x00)
       skip = 2; // undefined
@@ -48,9 +50,10 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
         n = h & 0x0f;
         at += 1;
       } else if (h === 0xdc && at + 3 <= buf.length) {
-        n = u16(at + 1);
+        n = u16(buf, at + 1);
         at += 3;
       } else return 'malformed';
+      records ??= new Map();
       records.set(id, n);
       children = 2 * n;
     } else if (b >= 0x80 && b <= 0x8f) children = (b & 0x0f) * 2;
@@ -66,12 +69,12 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
         case 0xc5:
         case 0xda:
           if (at + 2 > buf.length) return 'malformed';
-          skip = 2 + u16(at);
+          skip = 2 + u16(buf, at);
           break;
         case 0xc6:
         case 0xdb:
           if (at + 4 > buf.length) return 'malformed';
-          skip = 4 + u32(at);
+          skip = 4 + u32(buf, at);
           break;
         case 0xca:
           skip = 4;
@@ -96,22 +99,22 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
           return 'int64';
         case 0xdc:
           if (at + 2 > buf.length) return 'malformed';
-          children = u16(at);
+          children = u16(buf, at);
           at += 2;
           break;
         case 0xdd:
           if (at + 4 > buf.length) return 'malformed';
-          children = u32(at);
+          children = u32(buf, at);
           at += 4;
           break;
         case 0xde:
           if (at + 2 > buf.length) return 'malformed';
-          children = u16(at) * 2;
+          children = u16(buf, at) * 2;
           at += 2;
           break;
         case 0xdf:
           if (at + 4 > buf.length) return 'malformed';
-          children = u32(at) * 2;
+          children = u32(buf, at) * 2;
           at += 4;
           break;
         case 0xc7:
