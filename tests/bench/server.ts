@@ -20,6 +20,10 @@
  * without any (`none`) `--pairs` times, and prints the store's ratios the same way: the clients'
  * p50 and p99, the server's own turn → patch p50 and CPU per turn, with the append's p50.
  *
+ * `--from-move N` has every room play N turns back to back after set-up, so that the window sees
+ * games that far on (at one turn per room per second the window otherwise sees moves 20–50): a
+ * game that ends on the way is replaced by a new one, and the run says how many reached move N.
+ *
  *   npm run bench:server [-- --rooms 200 --seconds 20 --interval 1000 --warmup 3 --json]
  *   npm run bench:server -- --baseline --pairs 2 --rooms 200 --seconds 20
  *   npm run bench:server -- --store sqlite --with-none --pairs 6 --rooms 200 --seconds 15
@@ -47,7 +51,7 @@ interface Options extends RunOptions {
 
 const USAGE =
   'usage: npm run bench:server -- [--rooms N] [--seconds S] [--warmup S] [--interval MS] [--spectators K] [--seed N] ' +
-  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--settle S] [--idle S] [--target djambi|baseline] [--baseline [--pairs P]] [--store sqlite|postgres --with-none [--pairs P]] [--json]';
+  '[--store none|sqlite|postgres] [--workers W] [--full-every N] [--max-gen-lag MS] [--concurrency C] [--settle S] [--idle S] [--from-move N] [--target djambi|baseline] [--baseline [--pairs P]] [--store sqlite|postgres --with-none [--pairs P]] [--json]';
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
@@ -65,6 +69,7 @@ function parseArgs(argv: string[]): Options {
     concurrency: 16,
     settle: 5,
     idle: 2,
+    fromMove: 0,
     baseline: false,
     withNone: false,
     pairs: 1,
@@ -89,6 +94,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--concurrency') o.concurrency = Math.max(1, Math.floor(num()));
     else if (a === '--idle') o.idle = num();
     else if (a === '--settle') o.settle = num();
+    else if (a === '--from-move') o.fromMove = Math.floor(num());
     else if (a === '--pairs') o.pairs = Math.max(1, Math.floor(num()));
     else if (a === '--baseline') o.baseline = true;
     else if (a === '--with-none') o.withNone = true;

@@ -245,6 +245,34 @@ export class BenchRoom {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.hurried(false);
+  }
+
+  /** Turns still to play back to back (`advance`), and who waits for them. */
+  private hurry = 0;
+  private onHurried: ((reached: boolean) => void) | null = null;
+
+  /**
+   * Plays `turns` turns back to back, each as soon as the last one's patch reached every client,
+   * then stops: resolves true, or false when the room stopped first (its game ended and it was
+   * replaced by a new one, or a turn was refused). bench:server's `--from-move`: games further on
+   * than its window reaches at one turn per second.
+   */
+  advance(turns: number): Promise<boolean> {
+    if (turns <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.hurry = turns;
+      this.onHurried = resolve;
+      this.running = true;
+      this.play();
+    });
+  }
+
+  private hurried(reached: boolean): void {
+    const done = this.onHurried;
+    this.onHurried = null;
+    this.hurry = 0;
+    done?.(reached);
   }
 
   /**
@@ -451,7 +479,15 @@ export class BenchRoom {
       }
       this.pos = initialPosition(RULES); // the baseline room has no end: the generator starts a new game
     }
-    if (this.running) this.schedule();
+    if (this.hurry > 0 && --this.hurry === 0) {
+      this.running = false;
+      this.hurried(true);
+      return;
+    }
+    if (this.running) {
+      if (this.hurry > 0) this.play();
+      else this.schedule();
+    }
   }
 
   private message(i: number, type: string, payload: () => unknown): void {

@@ -42,6 +42,11 @@ export interface RunOptions extends LoadOptions {
   settle: number;
   /** Seconds of idle server (rooms open, no turn) measured before play, to subtract from CPU per turn. */
   idle: number;
+  /**
+   * Turns each room plays back to back after set-up, before the idle window and play (0: none):
+   * the window then sees games that far on (the ones that ended are replaced by new games).
+   */
+  fromMove: number;
 }
 
 /** What a benchmarked server process tells over IPC (`child.ts`). */
@@ -223,6 +228,8 @@ export interface RunResult extends LoadFigures {
   readonly target: Target;
   readonly rooms: number;
   readonly store: RunOptions['store'];
+  /** `--from-move`: the rooms whose game reached that move before play, and how long it took. */
+  readonly advanced: { readonly rooms: number; readonly reached: number; readonly seconds: number } | null;
   readonly server: {
     readonly cpuPercentOfOneCore: number;
     readonly cpuMicrosPerTurn: number;
@@ -427,6 +434,17 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     const setupMs = performance.now() - setupStart;
     const afterSetup = await server.request('gc');
     log(`[${target}] rooms ready in ${(setupMs / 1000).toFixed(1)} s; warming up ${o.warmup} s, measuring ${o.seconds} s`);
+    let advanced: { rooms: number; reached: number; seconds: number } | null = null;
+    if (o.fromMove > 0) {
+      const t = performance.now();
+      const done = await askAll<{ rooms: number; reached: number }>(workers, { type: 'advance', turns: o.fromMove }, 'advanced');
+      advanced = {
+        rooms: done.reduce((n, d) => n + d.rooms, 0),
+        reached: done.reduce((n, d) => n + d.reached, 0),
+        seconds: round((performance.now() - t) / 1000, 1),
+      };
+      log(`[${target}] ${advanced.reached} of ${o.rooms} games played to move ${o.fromMove} in ${advanced.seconds} s (the others ended on the way: new games)`);
+    }
 
     // The server's idle cost (rooms open, nobody playing: heartbeats, timers), to tell apart from the
     // turns'; measured once the set-up's tail is over (without `--settle`, the first seconds after
@@ -463,6 +481,7 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
       target,
       rooms: o.rooms,
       store: target === 'djambi' ? o.store : 'none',
+      advanced,
       ...load,
       server: {
         cpuPercentOfOneCore: round((serverCpuMs / serverWall) * 100, 1),

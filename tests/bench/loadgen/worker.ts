@@ -43,6 +43,7 @@ export interface WorkerConfig {
 export type Command =
   | { type: 'open'; share: number }
   | { type: 'play' }
+  | { type: 'advance'; turns: number }
   | { type: 'measure' }
   | { type: 'report' }
   | { type: 'stop' }
@@ -192,6 +193,11 @@ port.on('message', (cmd: Command) => {
     if (cmd.type === 'open') {
       await open(cmd.share);
       port.postMessage({ type: 'opened', rooms: rooms.size });
+    } else if (cmd.type === 'advance') {
+      // Every room plays `turns` turns back to back (a game that ends is replaced by a new one).
+      const reached = await Promise.all([...rooms].map((room) => room.advance(cmd.turns)));
+      await Promise.all([...replacing]);
+      port.postMessage({ type: 'advanced', rooms: rooms.size, reached: reached.filter(Boolean).length });
     } else if (cmd.type === 'play') {
       playing = true;
       for (const room of rooms) room.schedule();

@@ -1,0 +1,27 @@
+/**
+ * `npm run bench:server -- --from-move N` (tests/bench/server.ts) still does what it says: after
+ * set-up every room plays N turns back to back, and the run reports how many games got that far
+ * before the measured window. A small run; its figures are checked for shape only.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+test('bench:server --from-move plays every room that far on before the window', () => {
+  const args = ['--rooms', '4', '--seconds', '1', '--warmup', '0', '--settle', '0', '--idle', '0', '--interval', '200', '--from-move', '30', '--json'];
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/server.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' },
+  });
+  expect(run.status).toBe(0);
+  const out = JSON.parse(run.stdout) as { runs: { advanced: { rooms: number; reached: number; seconds: number } | null; turns: number }[] };
+  const advanced = out.runs[0]?.advanced;
+  expect(advanced?.rooms).toBe(4);
+  // A random game may end before move 30 (it is then replaced by a new one): most do not.
+  expect(advanced?.reached).toBeGreaterThanOrEqual(1);
+  expect(advanced?.reached).toBeLessThanOrEqual(4);
+  expect(out.runs[0]?.turns).toBeGreaterThan(0);
+});
