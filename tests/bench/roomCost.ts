@@ -83,7 +83,8 @@ function parseArgs(argv: readonly string[]): Options {
     if (a === '--json') o.json = true;
     else if (a === '--child') o.child = true;
     else if (a === '--target') {
-      if (v !== 'djambi' && v !== 'baseline' && v !== 'against' && v !== 'both') throw new Error(`--target takes djambi, baseline or both\n${USAGE}`);
+      if (v !== 'djambi' && v !== 'baseline' && v !== 'against' && v !== 'both')
+        throw new Error(`--target takes djambi, baseline or both (against: with --against)\n${USAGE}`);
       o.target = v;
       i++;
     } else if (a === '--rooms') o.rooms = count(argv[++i], a);
@@ -509,36 +510,19 @@ async function main(): Promise<void> {
       },
     ]),
   );
-  const ratios =
-    summary.djambi && summary.baseline
-      ? {
-          // The process's CPU less the generator's share: the room's own, GC included.
-          cpuLessGenerator: +(
-            (summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn) /
-            (summary.baseline.cpuUsPerTurn - summary.baseline.generatorUsPerTurn)
-          ).toFixed(2),
-          inTheRoom: +(summary.djambi.roomUsPerTurn / summary.baseline.roomUsPerTurn).toFixed(2),
-          heapPerRoom: +(summary.djambi.heapPerRoomKB / summary.baseline.heapPerRoomKB).toFixed(2),
-        }
-      : null;
-  if (ratios)
-    log(
-      `\nDjambi / baseline (medians of ${o.pairs} runs each): CPU less the generator's ${ratios.cpuLessGenerator}× (${(summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn).toFixed(1)} against ${(summary.baseline.cpuUsPerTurn - summary.baseline.generatorUsPerTurn).toFixed(1)} µs), in the room ${ratios.inTheRoom}× (${summary.djambi.roomUsPerTurn.toFixed(1)} against ${summary.baseline.roomUsPerTurn.toFixed(1)} µs), heap per room ${ratios.heapPerRoom}×`,
-    );
-  const builds =
-    summary.djambi && summary.against
-      ? {
-          cpuLessGenerator: +(
-            (summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn) /
-            (summary.against.cpuUsPerTurn - summary.against.generatorUsPerTurn)
-          ).toFixed(3),
-          inTheRoom: +(summary.djambi.roomUsPerTurn / summary.against.roomUsPerTurn).toFixed(3),
-        }
-      : null;
-  if (builds)
-    log(
-      `\nthis build / ${o.against} (medians of ${o.pairs} runs each): CPU less the generator's ${builds.cpuLessGenerator}× (${(summary.djambi.cpuUsPerTurn - summary.djambi.generatorUsPerTurn).toFixed(1)} against ${(summary.against.cpuUsPerTurn - summary.against.generatorUsPerTurn).toFixed(1)} µs), in the room ${builds.inTheRoom}× (${summary.djambi.roomUsPerTurn.toFixed(1)} against ${summary.against.roomUsPerTurn.toFixed(1)} µs)`,
-    );
+  type Summary = (typeof summary)[string];
+  /** The room's own CPU (the process's less the generator's share, GC included) of `a` over `b`'s, and the time in the room. */
+  const compare = (a: Summary, b: Summary, digits: number) => ({
+    cpuLessGenerator: +((a.cpuUsPerTurn - a.generatorUsPerTurn) / (b.cpuUsPerTurn - b.generatorUsPerTurn)).toFixed(digits),
+    inTheRoom: +(a.roomUsPerTurn / b.roomUsPerTurn).toFixed(digits),
+  });
+  const against = (a: Summary, b: Summary, ratio: { cpuLessGenerator: number; inTheRoom: number }) =>
+    `CPU less the generator's ${ratio.cpuLessGenerator}× (${(a.cpuUsPerTurn - a.generatorUsPerTurn).toFixed(1)} against ${(b.cpuUsPerTurn - b.generatorUsPerTurn).toFixed(1)} µs), in the room ${ratio.inTheRoom}× (${a.roomUsPerTurn.toFixed(1)} against ${b.roomUsPerTurn.toFixed(1)} µs)`;
+  const { djambi, baseline, against: other } = summary;
+  const ratios = djambi && baseline ? { ...compare(djambi, baseline, 2), heapPerRoom: +(djambi.heapPerRoomKB / baseline.heapPerRoomKB).toFixed(2) } : null;
+  if (ratios) log(`\nDjambi / baseline (medians of ${o.pairs} runs each): ${against(djambi, baseline, ratios)}, heap per room ${ratios.heapPerRoom}×`);
+  const builds = djambi && other ? compare(djambi, other, 3) : null;
+  if (builds) log(`\nthis build / ${o.against} (medians of ${o.pairs} runs each): ${against(djambi, other, builds)}`);
   if (o.json) console.log(JSON.stringify({ options: o, summary, ratios, builds, runs: results }, null, 2));
 }
 

@@ -62,6 +62,15 @@ test('patches over a long game decode to the same state, for a client from the s
   expect(client.state.toJSON()).toEqual(state.toJSON());
 });
 
+/** One patch of each encoder: the same bytes, decoded by `client`; both encoders' changes then discarded. */
+function patchBoth(a: Encoder, b: Encoder, client: Decoder): void {
+  const patch = b.encode();
+  expect(Buffer.compare(a.encode(), patch)).toBe(0);
+  client.decode(patch);
+  a.discardChanges();
+  b.discardChanges();
+}
+
 test('an array pushed through `unproxied` (its change tree on the array itself) sends the same bytes as through its proxy', () => {
   patchSchemaCollections();
   const plain = new Table();
@@ -85,11 +94,7 @@ test('an array pushed through `unproxied` (its change tree on the array itself) 
       else state.control.set('RBYG'[i % 4]!, `c${i}`);
       state.version = i;
     }
-    const patch = b.encode();
-    expect(Buffer.compare(a.encode(), patch)).toBe(0);
-    client.decode(patch);
-    a.discardChanges();
-    b.discardChanges();
+    patchBoth(a, b, client);
     if (i % 300 === 299) expect(Buffer.compare(a.encodeAll(), b.encodeAll())).toBe(0);
   }
   expect(lean.moves.length).toBeGreaterThan(800);
@@ -113,11 +118,7 @@ test('an append-only move list (`appendOnly`) sends the same bytes as a plain on
       leanMoves.push(`R m${i}.${k}`);
     }
     plain.version = lean.version = i;
-    const patch = b.encode();
-    expect(Buffer.compare(a.encode(), patch)).toBe(0);
-    client.decode(patch);
-    a.discardChanges();
-    b.discardChanges();
+    patchBoth(a, b, client);
     if (i % 200 === 199) {
       const late = new Decoder(new Table());
       late.decode(b.encodeAll());

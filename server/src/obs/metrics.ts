@@ -18,7 +18,7 @@ const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
  * a label object, hashes it and turns the bucket's bound into a string key twice per call (about
  * 1 µs, on every accepted turn); this one adds to an array. It exports exactly what prom-client's
  * exports (cumulative `_bucket` series with `le`, then `+Inf`, `_sum` and `_count`), through the
- * registry's interface for a metric (`get`, `getForPromString`, `reset`).
+ * registry's interface for a metric (`get`, `reset`).
  */
 class TurnHistogram {
   readonly type = 'histogram';
@@ -66,10 +66,6 @@ class TurnHistogram {
       { labels: {}, value: this.count, metricName: `${this.name}_count` },
     );
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  getForPromString(): ReturnType<TurnHistogram['get']> {
-    return this.get();
   }
 
   reset(): void {

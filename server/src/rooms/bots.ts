@@ -139,10 +139,10 @@ export class BotDriver {
   /** After every commit: answer what the bots were asked, and play when a bot is to move. */
   afterCommit(): void {
     if (this.disposed) return;
-    // This runs after every commit, turns included: nothing below looks further than it must.
-    if (this.standingIn.size > 0) for (const c of this.standingIn) if (this.port.links.of(c).presence === 'connected') this.standingIn.delete(c);
+    for (const c of this.standingIn) if (this.port.links.of(c).presence === 'connected') this.standingIn.delete(c);
     const match = this.port.match();
     if (match.phase === 'over') return;
+    // This runs after every turn: the host is looked for only when it may be asked to start.
     const host = this.autostart && match.phase === 'waiting' ? match.seats.hostColour() : null;
     if (host !== null && match.seats.allTaken()) {
       // The host's own `start`, as if it pressed the button: every seat is taken, nobody else can come.
