@@ -11,7 +11,7 @@
  * vary by ±30 %.
  *
  * Each target runs in its own process (started with `--expose-gc`), alternating `--pairs` times;
- * after every room has played 10 turns, `--passes` passes of `--turns` turns each are measured:
+ * after every room has played 10 turns (`--from-move N`: N turns), `--passes` passes of `--turns` turns each are measured:
  * the process's CPU per turn (GC helper threads included), the main thread's and the other
  * threads' (Linux's /proc, 10 ms ticks), the time inside the room per turn (from the frame handed
  * to Colyseus to its return, GC pauses that fall inside included), the generator's own (its copy
@@ -40,6 +40,7 @@ import { Session } from 'node:inspector';
 import path from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 import { matchMaker, Protocol } from '@colyseus/core';
 import { unpack } from '@colyseus/msgpackr';
 import { WebSocketClient } from '@colyseus/ws-transport';
@@ -63,15 +64,32 @@ interface Options {
   against: string | null;
   /** Turns per second in all (0: as fast as the rooms take them); at a real server's rate the rooms' timers weigh as they do there. */
   rate: number;
+  /** Turns every room plays before the passes (and before the heap is measured): how far into their games the passes see them. */
+  fromMove: number;
+  /** Write a V8 heap snapshot after the warm-up turns to FILE.TARGET.heapsnapshot (for `tests/bench/heapSummary.ts`). */
+  heapSnapshot: string | null;
   /** Internal: this process measures one target and prints its JSON. */
   child: boolean;
 }
 
 const USAGE =
-  'usage: roomCost.ts [--target djambi|baseline|both] [--against DIR] [--rooms N] [--turns N] [--passes N] [--pairs N] [--rate TURNS_PER_S] [--alloc-prof FILE] [--json]';
+  'usage: roomCost.ts [--target djambi|baseline|both] [--against DIR] [--rooms N] [--turns N] [--passes N] [--pairs N] [--rate TURNS_PER_S] [--from-move N] [--alloc-prof FILE] [--heap-snapshot FILE] [--json]';
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { target: 'both', rooms: 1000, turns: 30_000, passes: 5, pairs: 2, json: false, allocProf: null, against: null, rate: 0, child: false };
+  const o: Options = {
+    target: 'both',
+    rooms: 1000,
+    turns: 30_000,
+    passes: 5,
+    pairs: 2,
+    json: false,
+    allocProf: null,
+    against: null,
+    rate: 0,
+    fromMove: 10,
+    heapSnapshot: null,
+    child: false,
+  };
   const count = (v: string | undefined, name: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} takes a positive integer\n${USAGE}`);
@@ -92,7 +110,11 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--passes') o.passes = count(argv[++i], a);
     else if (a === '--pairs') o.pairs = count(argv[++i], a);
     else if (a === '--rate') o.rate = count(argv[++i], a);
-    else if (a === '--against' && v) {
+    else if (a === '--from-move') o.fromMove = count(argv[++i], a);
+    else if (a === '--heap-snapshot' && v) {
+      o.heapSnapshot = v;
+      i++;
+    } else if (a === '--against' && v) {
       o.against = v;
       i++;
     } else if (a === '--alloc-prof' && v) {
@@ -287,8 +309,11 @@ export interface TargetResult {
   readonly turns: number;
   /** CPU to open each of the first `rooms` rooms (create, four players and two spectators join, start), µs. */
   readonly openUsPerRoom: number;
-  /** Heap per room after every room played 10 turns, after a full collection (KB). */
+  /** Heap per room after every room played `--from-move` turns (10 by default), after a full collection (KB). */
   readonly heapPerRoomKB: number;
+  /** Turns each room played before the passes, and the games that ended meanwhile (each replaced by a new one, at move 0). */
+  readonly fromMove: number;
+  readonly warmupNewGames: number;
   readonly passes: readonly Pass[];
 }
 
@@ -341,9 +366,11 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
       }
     }
   };
-  await step(o.rooms * 10, 0);
+  await step(o.rooms * o.fromMove, 0);
+  const warmupNewGames = newGames;
   gc?.();
   const heapPerRoomKB = (process.memoryUsage().heapUsed - heap0) / o.rooms / 1024;
+  if (o.heapSnapshot) writeHeapSnapshot(`${o.heapSnapshot}.${target}.heapsnapshot`);
 
   let gcMs = 0;
   let gcPauses = 0;
@@ -413,7 +440,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
     session.disconnect();
   }
   for (const r of rooms) r.close();
-  return { target, rooms: o.rooms, turns: o.turns, openUsPerRoom, heapPerRoomKB, passes };
+  return { target, rooms: o.rooms, turns: o.turns, openUsPerRoom, heapPerRoomKB, fromMove: o.fromMove, warmupNewGames, passes };
 }
 
 /** `--against DIR` as a path from the repository's root: a directory inside it (its packages must resolve from there) holding a built `app.js`. */
@@ -460,7 +487,7 @@ function describe(r: TargetResult): string {
   const gameUs = games > 0 ? r.passes.reduce((n, p) => n + p.newGames * p.usPerNewGame, 0) / games : 0;
   return [
     `${r.target}: ${r.rooms} rooms, ${r.turns} turns × ${r.passes.length} passes: CPU ${f((p) => p.cpuUsPerTurn)} µs/turn (main thread ${f((p) => p.mainThreadUsPerTurn)}, other threads ${f((p) => p.otherThreadsUsPerTurn)}), in the room ${f((p) => p.roomUsPerTurn)} µs, generator ${f((p) => p.generatorUsPerTurn)} µs`,
-    `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room`,
+    `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room after ${r.fromMove} turns each (${r.warmupNewGames} games ended meanwhile)`,
     `  opening the ${r.rooms} rooms: ${r.openUsPerRoom.toFixed(0)} µs of CPU each`,
   ].join('\n');
 }
@@ -471,6 +498,8 @@ function runChild(target: Target, o: Options): TargetResult {
   if (o.against) args.push('--against', o.against);
   if (o.rate > 0) args.push('--rate', String(o.rate));
   if (o.allocProf) args.push('--alloc-prof', o.allocProf);
+  if (o.heapSnapshot) args.push('--heap-snapshot', o.heapSnapshot);
+  args.push('--from-move', String(o.fromMove));
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const run = spawnSync(process.execPath, ['--expose-gc', ...extra, '--import', 'tsx', script, ...args], {
     encoding: 'utf8',
