@@ -128,6 +128,32 @@ test('a flag that fell before a turn arrived: the timeout comes first, then the 
   expectRestores(match);
 });
 
+test("a turn's event keeps the turn as the engine wrote it, not the message it came in", () => {
+  const match = new Match(config({ rules: { players: 4 } }));
+  const [red] = seated(match, 0);
+  accepted(match.apply({ type: 'start', colour: red, creatorConnected: true }, 0));
+  const random = seeded(5);
+  for (let i = 0; i < 40 && match.phase === 'playing'; i++) {
+    const mover = match.position.toMove!;
+    // The message as a client sends it (the turn and the version), changed after it was accepted.
+    const message: Record<string, unknown> = { ...randomTurn(match.position, random) };
+    const sent = JSON.stringify(message);
+    const out = match.apply(
+      { type: 'turn', colour: mover, turn: message as never, version: match.game.length, ...(i % 7 === 3 ? { standIn: true as const } : {}) },
+      1000 + i,
+    );
+    accepted(out);
+    message.from = 'zz';
+    const kept = JSON.parse(JSON.stringify(out.event)) as MatchEvent;
+    // The stored turn is the message's turn as the engine wrote it (no version), the same value read twice.
+    expect(kept.intent.type === 'turn' && kept.intent.turn).toEqual(JSON.parse(sent));
+    expect(kept.intent).toEqual(out.event!.intent);
+    expect(kept.intent.type === 'turn' && kept.intent.version).toBe(undefined);
+    expect(kept.intent.type === 'turn' && kept.intent.standIn).toBe(i % 7 === 3 ? true : undefined);
+    expect(kept.at).toBe(1000 + i);
+  }
+  expectRestores(match);
+});
 test('the rematch vote is in the log: offers and answers, judged and restored with their deadline', () => {
   const match = new Match(config({ rules: { players: 2 } }));
   const t0 = 1_000;
