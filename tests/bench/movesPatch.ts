@@ -5,8 +5,9 @@
  * per turn (between forced collections, in a young generation large enough that none runs inside
  * a pass) and CPU µs per turn, median of the runs, at each starting length; once as
  * @colyseus/schema 3.0.76 does it, once with `patchSchemaCollections` (server/src/rooms/internals.ts),
- * and once as `mirror` writes it: pushed on the array behind its proxy, declared append-only
- * (`appendOnly`, internals.ts) so that no whole-list comparison follows each patch.
+ * and once as `mirror` writes it: appended (`append`) to the array behind its proxy, declared
+ * append-only (`appendOnly`, internals.ts), which keeps no copy of its items and no record of
+ * every change, and which no whole-list comparison follows after each patch.
  * The state is written directly rather than through `loadgen/benchGame.ts`'s match and `mirror`:
  * a random game may end before the lengths measured, and its turns' engine work would blur the
  * schema's figures (`loadgen/mirrorCost.ts` times the whole mirror).
@@ -56,7 +57,9 @@ async function measure(mode: Mode): Promise<Figures[]> {
       const play = (from: number, to: number) => {
         for (let i = from; i < to; i++) {
           for (const { state, encoder, moves } of states) {
-            moves.push(`${'RBYG'[i % 4]} ${'abcdefghi'[i % 9]}${(i % 9) + 1}-${'abcdefghi'[(i * 7) % 9]}${((i * 5) % 9) + 1}`);
+            const move = `${'RBYG'[i % 4]} ${'abcdefghi'[i % 9]}${(i % 9) + 1}-${'abcdefghi'[(i * 7) % 9]}${((i * 5) % 9) + 1}`;
+            if (mode === 'lean' && internals) internals.append(moves, move);
+            else moves.push(move);
             state.ply = i + 1;
             state.version = i + 1;
             encoder.encode();

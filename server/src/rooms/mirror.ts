@@ -10,13 +10,14 @@
  * setters, which cost a megamorphic load and a generic comparison even for an equal value). A
  * commit after a turn therefore touches the position fields that changed, the move list and the
  * version, allocates little, and reads no schema collection through its proxy (slow): the move
- * list is pushed on the array itself, declared append-only (`appendOnly`, internals.ts).
+ * list is appended to on the array itself (`append`), declared append-only (`appendOnly`,
+ * internals.ts), which holds its items once and no record of every change.
  */
 import type { ArraySchema } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
-import { appendOnly } from './internals.js';
+import { append, appendOnly } from './internals.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
 
 export type { Phase } from '../match/match.js';
@@ -71,7 +72,7 @@ interface Written {
   eliminations: number;
   result: boolean;
   moves: number;
-  /** `state.moves` itself, behind its proxy; written by `push` only (`appendOnly`). */
+  /** `state.moves` itself, behind its proxy; written by `append` only (`appendOnly`). */
   movesList: ArraySchema<string>;
   clock: { enabled: boolean; running: string; turnStartedAt: number };
   offer: { id: number; by: string; accepted: string };
@@ -265,7 +266,7 @@ function mirrorMoves(match: Match, state: DjambiState, w: Written): void {
   const n = game.length;
   if (w.moves === n) return;
   const list = w.movesList;
-  for (let i = w.moves; i < n; i++) list.push(game.move(i));
+  for (let i = w.moves; i < n; i++) append(list, game.move(i));
   w.moves = n;
   state.version = n;
 }
