@@ -152,6 +152,12 @@ test("a turn's event keeps the turn as the engine wrote it, not the message it c
     expect(kept.intent.type === 'turn' && kept.intent.standIn).toBe(i % 7 === 3 ? true : undefined);
     expect(kept.at).toBe(1000 + i);
   }
+  // The log kept compactly reads back the same from any index, in the order accepted (seats, start, turns).
+  const all = match.events.map((e) => JSON.stringify(e));
+  expect(match.eventCount).toBe(all.length);
+  expect(match.eventsFrom(3).map((e) => JSON.stringify(e))).toEqual(all.slice(3));
+  expect(match.eventsFrom(2, 7).map((e) => JSON.stringify(e))).toEqual(all.slice(2, 7));
+  expect(all.slice(0, 5).map((e) => JSON.parse(e).intent.type)).toEqual(['take_seat', 'take_seat', 'take_seat', 'take_seat', 'start']);
   expectRestores(match);
 });
 test('the rematch vote is in the log: offers and answers, judged and restored with their deadline', () => {

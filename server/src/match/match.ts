@@ -12,12 +12,13 @@
  * ids of new pacts.
  */
 import { randomBytes } from 'node:crypto';
-import { type BotLevel, type Colour, type Position, parseTurn, seatsOf, type TurnInput } from '@djambi/shared';
+import { type BotLevel, type Colour, type Position, seatsOf, type TurnInput } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import { Press, PRESS_CLIENT_MESSAGES, type PressClientMessage } from '../press/index.js';
 import type { Delivery, MemberId, SpectatorId } from '../press/types.js';
 import type { RoomConfig } from '../rooms/options.js';
 import { GameClock } from './clock.js';
+import { EventLog, TurnEvent } from './eventLog.js';
 import { type Applied, Game } from './game.js';
 import { answerVote, openVote, type RematchVote, voteClosed } from './rematchVote.js';
 import { hashSeatKey, newSeatKey, type SeatMove, SeatTable } from './seats.js';
@@ -82,35 +83,6 @@ export interface MatchEvent {
   readonly keyHash?: string;
   /** Ids drawn while the intent was applied (new pacts), in order. */
   readonly ids?: readonly string[];
-}
-
-/**
- * An accepted turn's event as a match keeps it for the rest of its game: its time and the move
- * list's string of the turn (the same string the game holds), not the message it came in. The
- * intent is rebuilt from the string when it is read (a replay, the store's JSON): the turn as
- * the engine wrote it, which replays to the same position. About 45 bytes per turn instead of the
- * decoded message's 230 (the event, the intent, the turn and its square strings).
- */
-class TurnEvent implements MatchEvent {
-  constructor(
-    readonly at: number,
-    private readonly colour: Colour,
-    /** The move list's string: `"<colour> <turn>"`. */
-    private readonly move: string,
-    private readonly standIn: boolean,
-  ) {}
-
-  get intent(): Intent {
-    const text = this.move.slice(this.move.indexOf(' ') + 1);
-    const turn = parseTurn(text);
-    if (!turn.ok) throw new Error(`corrupt move "${this.move}": ${turn.error.message}`);
-    return this.standIn ? { type: 'turn', colour: this.colour, turn: turn.value, standIn: true } : { type: 'turn', colour: this.colour, turn: turn.value };
-  }
-
-  /** What the store writes: a plain event, as any other. */
-  toJSON(): MatchEvent {
-    return { at: this.at, intent: this.intent };
-  }
 }
 
 /** `T` with its fields assignable (to build one field by field). */
@@ -229,8 +201,8 @@ export class Match {
   readonly game: Game;
   readonly clock: GameClock | null;
   readonly press: Press;
-  /** Every accepted event, in order (the storage seam: what a log keeps). */
-  readonly events: MatchEvent[] = [];
+  /** Every accepted event, in order (the storage seam: what a log keeps; `eventLog.ts`). */
+  private readonly log: EventLog;
   private started = false;
   /** Spectators who joined so far (their default names count from it: "Spectator 3"). */
   private spectatorsSeen = 0;
@@ -244,6 +216,7 @@ export class Match {
     const colours = seatsOf(config.rules);
     this.seats = new SeatTable(colours, config.hostHash ?? null);
     this.game = new Game(config.rules);
+    this.log = new EventLog(this.game);
     this.clock = config.clock ? new GameClock(config.clock, colours) : null;
     this.press = new Press({ seats: colours, ...config.press, newId: () => this.drawId() });
   }
@@ -257,9 +230,24 @@ export class Match {
     const match = new Match(config);
     for (const event of events) {
       const out = match.apply(event.intent, event.at, event);
-      if (!out.ok) throw new Error(`replay: event ${match.events.length} refused: ${out.rejection.code} ${out.rejection.message}`);
+      if (!out.ok) throw new Error(`replay: event ${match.log.length} refused: ${out.rejection.code} ${out.rejection.message}`);
     }
     return match;
+  }
+
+  /** Every accepted event, in order, made for the caller (O(events): see `eventCount` and `eventsFrom`). */
+  get events(): MatchEvent[] {
+    return this.log.slice(0);
+  }
+
+  /** The number of accepted events. */
+  get eventCount(): number {
+    return this.log.length;
+  }
+
+  /** The accepted events from `start` to `end` (not included; the last one by default). */
+  eventsFrom(start: number, end?: number): MatchEvent[] {
+    return this.log.slice(start, end);
   }
 
   /** The single source of the phase. */
@@ -291,7 +279,7 @@ export class Match {
     this.source.begin(replay ?? null);
     try {
       const out = this.dispatch(intent, now);
-      if (out.ok && out.event !== null) this.events.push(out.event);
+      if (out.ok && out.event !== null) this.log.push(out.event);
       return out;
     } finally {
       this.source.end();
@@ -508,7 +496,7 @@ export class Match {
   private afterFlag(now: number, next: () => Outcome): Outcome {
     const flag = this.flagFall(now);
     if (!flag) return next();
-    if (flag.event) this.events.push(flag.event);
+    if (flag.event) this.log.push(flag.event);
     const out = next();
     if (!out.ok) return { ...flag, event: null, refused: out.rejection };
     return { ...out, deliveries: [...flag.deliveries, ...out.deliveries], listingChanged: true };
@@ -574,8 +562,7 @@ export class Match {
     // No message of its own: the patch (the move list) is the one frame every client gets per turn.
     const listingChanged = this.game.over || entries.some((e) => e.kind !== 'turn' && e.kind !== 'pass');
     // A turn's first entry is the turn itself (passes that follow are replayed with it).
-    const move = intent.type === 'turn' ? entries[0].move : undefined;
-    return this.accepted(intent, now, { deliveries, listingChanged, move });
+    return this.accepted(intent, now, { deliveries, listingChanged, move: intent.type === 'turn' ? entries[0] : undefined });
   }
 
   /**
@@ -607,14 +594,14 @@ export class Match {
       listingChanged?: boolean;
       moves?: readonly SeatMove[];
       seat?: Accepted['seat'];
-      /** A turn: its move-list string (the event is kept as `TurnEvent`). */
-      move?: string;
+      /** A turn: its entry in the game (the event is kept as `TurnEvent`). */
+      move?: Applied;
     } = {},
   ): Accepted {
     const ids = this.source.take();
     let event: Writable<MatchEvent>;
     if (parts.move !== undefined && intent.type === 'turn' && intent.colour !== null && ids === null) {
-      event = new TurnEvent(at, intent.colour, parts.move, intent.standIn === true);
+      event = new TurnEvent(at, parts.move.move, parts.move.index, intent.standIn === true);
     } else {
       // Optional fields only when present (the event is stored as JSON), set without spreads.
       event = { at, intent };

@@ -105,7 +105,7 @@ export class Journal {
 
   /** Judges `intent`; the events it adds, or the refusal (the match unchanged). */
   private judge(intent: Intent): { readonly before: number; readonly out: Accepted } | { readonly refusal: Entry } {
-    const before = this.current.events.length;
+    const before = this.current.eventCount;
     let out: ReturnType<Match['apply']>;
     try {
       out = this.current.apply(intent, this.now());
@@ -132,9 +132,9 @@ export class Journal {
     if ('refusal' in judged) return judged.refusal;
     const { before, out } = judged;
     const store = this.store;
-    if (store?.appendManySync && this.current.events.length > before) {
+    if (store?.appendManySync && this.current.eventCount > before) {
       try {
-        store.appendManySync(this.code, before + 1, this.current.events.slice(before));
+        store.appendManySync(this.code, before + 1, this.current.eventsFrom(before));
       } catch (e) {
         return this.unsaved(before, e);
       }
@@ -147,9 +147,9 @@ export class Journal {
     const judged = this.judge(intent);
     if ('refusal' in judged) return judged.refusal;
     const { before, out } = judged;
-    if (this.store && this.current.events.length > before) {
+    if (this.store && this.current.eventCount > before) {
       try {
-        await this.store.appendMany(this.code, before + 1, this.current.events.slice(before));
+        await this.store.appendMany(this.code, before + 1, this.current.eventsFrom(before));
       } catch (e) {
         return this.unsaved(before, e);
       }
@@ -185,6 +185,6 @@ export class Journal {
   }
 
   private undo(events: number): void {
-    this.current = Match.restore(this.current.config, this.current.events.slice(0, events));
+    this.current = Match.restore(this.current.config, this.current.eventsFrom(0, events));
   }
 }
