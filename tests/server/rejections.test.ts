@@ -8,11 +8,13 @@ import type { RunningServer } from '../../server/src/app.js';
 import {
   fullRoom,
   holder,
+  join,
   leaveAll,
   playRandomGame,
   positionOf,
   quietSdkWarnings,
   randomTurnFor,
+  roomOf,
   seeded,
   snapshot,
   startServer,
@@ -211,6 +213,26 @@ test('two rooms in parallel do not interfere', async () => {
     expect(texts).toEqual(expected);
     for (const c of room.all) expect(c.state.moves.toArray()).toEqual(texts);
   }
-  await leaveAll([...a.all, ...b.all]);
+  // Late joiners of both rooms, in turns: each gets its own room's whole state (the rooms encode
+  // it in one scratch buffer of the process and keep a copy: internals.ts, `shareSerializer`).
+  const late: TestClient[] = [];
+  for (const room of [a, b, a, b]) {
+    const c = await join(server, room.code, { spectate: true });
+    late.push(c);
+    const n = c.state.spectators;
+    await room.all[0].waitState((s) => s.spectators === n, 'the spectator counted');
+    expect(c.state.moves.toArray()).toEqual(room.all[0].state.moves.toArray());
+    expect(JSON.stringify(snapshot(c.state))).toBe(JSON.stringify(snapshot(room.all[0].state)));
+  }
+  // A room's copy stays its own while another room encodes in the scratch.
+  const fullState = (code: string, encode: boolean) => {
+    const serializer = (roomOf(code) as unknown as { _serializer: { getFullState(): Buffer; needFullEncode: boolean } })._serializer;
+    if (encode) serializer.needFullEncode = true;
+    return Buffer.from(serializer.getFullState()).toString('hex');
+  };
+  const first = fullState(a.code, true);
+  expect(fullState(b.code, true)).not.toBe(first);
+  expect(fullState(a.code, false)).toBe(first);
+  await leaveAll([...a.all, ...b.all, ...late]);
   void holder;
 });

@@ -254,7 +254,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     // boot, say) builds none, and its first client gets the whole state mirrored then.
     if (!this.state && this.clients.length > 0) {
       this.state = new DjambiState();
-      this.shareHandshake();
+      this.shareSerializer();
     }
     if (this.state) {
       mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);

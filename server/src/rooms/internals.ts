@@ -12,7 +12,9 @@
  * - `reservedSeats` / `reservedSeatTimeouts`: whether a reservation still stands; the timers of
  *   reconnections pending at dispose, which 0.16 leaves running (a closing process would wait out
  *   the grace period).
- * - `_serializer.handshake`: the schema handshake each room caches as a slice of an 8 KB buffer.
+ * - `_serializer.handshake`, `getFullState`, `fullEncodeBuffer`, `needFullEncode`, `encoder`: the
+ *   schema handshake each room caches as a slice of an 8 KB buffer, and the 8 KB buffer each room
+ *   encodes its whole state into (`shareSerializer`).
  * - `client.enqueueRaw` with `getMessageBytes.raw`: one encoding of a message sent to several
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
@@ -35,6 +37,20 @@ export interface Frame {
 }
 
 const sharedHandshakes = new WeakMap<object, Buffer>();
+
+/** The whole state of a room is encoded here, one room at a time (`shareSerializer`): 64 KB, about 5,000 moves. */
+let fullStateScratch: Buffer = Buffer.allocUnsafe(64 * 1024);
+
+/** @colyseus/core 0.16.26's `SchemaSerializer`, as `shareSerializer` uses it. */
+interface SerializerInternals {
+  handshake(): Buffer | undefined;
+  getFullState(client?: unknown): Buffer;
+  hasFilters: boolean;
+  needFullEncode: boolean;
+  fullEncodeBuffer: Buffer;
+  fullEncodeCache?: Buffer;
+  encoder: Encoder & { root: { changes: { length: number; next?: unknown } } };
+}
 
 /** A room with admission and a frame gate in front of Colyseus's internals. */
 export abstract class GuardedRoom<S extends object> extends Room<S> {
@@ -123,11 +139,19 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
     for (const timer of Object.values(this.reservedSeatTimeouts)) clearTimeout(timer);
   }
 
-  /** Makes this room serve the process-wide copy of its state class's handshake (memory). */
-  protected shareHandshake(): void {
-    const serializer = (this as unknown as { _serializer?: { handshake?: () => Buffer | undefined } })._serializer;
+  /**
+   * Makes this room's serializer lean on memory: it serves the process-wide copy of its state
+   * class's handshake, and encodes the whole state (for a client that joins) into one scratch
+   * buffer of the process, keeping an exact copy until the state changes, instead of into an 8 KB
+   * buffer of its own (`SchemaSerializer.fullEncodeBuffer`, external memory, never freed while the
+   * room lives). Encodes are synchronous, so one scratch serves every room. Only for a state
+   * without filters (`@view`), which encodes per client from that buffer.
+   */
+  protected shareSerializer(): void {
+    const serializer = (this as unknown as { _serializer?: SerializerInternals })._serializer;
     const stateClass = (this.state as object | undefined)?.constructor;
-    if (!serializer || typeof serializer.handshake !== 'function' || !stateClass) return;
+    if (!serializer || typeof serializer.handshake !== 'function' || typeof serializer.getFullState !== 'function' || !stateClass)
+      throw new Error('Colyseus: no schema serializer to share (check internals.ts against this version)');
     const original = serializer.handshake.bind(serializer);
     serializer.handshake = () => {
       let copy = sharedHandshakes.get(stateClass);
@@ -138,6 +162,20 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
         sharedHandshakes.set(stateClass, copy);
       }
       return copy;
+    };
+    if (serializer.hasFilters) return;
+    serializer.fullEncodeBuffer = fullStateScratch;
+    serializer.getFullState = () => {
+      const root = serializer.encoder.root;
+      if (serializer.needFullEncode || root.changes.length > 0 || root.changes.next !== undefined || !serializer.fullEncodeCache) {
+        fullStateScratch[0] = Protocol.ROOM_STATE;
+        const bytes = serializer.encoder.encodeAll({ offset: 1 }, fullStateScratch);
+        // A state larger than the scratch was encoded into a larger buffer (with a warning): keep that one.
+        if (bytes.buffer !== fullStateScratch.buffer) fullStateScratch = Buffer.from(bytes.buffer);
+        serializer.fullEncodeCache = Buffer.from(bytes);
+        serializer.needFullEncode = false;
+      }
+      return serializer.fullEncodeCache;
     };
   }
 
