@@ -5,6 +5,8 @@
  * Its figures are checked for shape only: timing belongs to the benchmark, not to a test.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -65,4 +67,61 @@ test('bench:room --against compares this build with another one, and refuses a d
   const outside = spawnSync(process.execPath, [...args, '--against', '/tmp'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
   expect(outside.status).not.toBe(0);
   expect(outside.stderr).toContain('--against takes a directory inside the repository');
+});
+
+test('bench:room --from-move plays that many turns per room before measuring, and --heap-snapshot writes what heapSummary reads', () => {
+  const env = { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'djambi-heap-'));
+  try {
+    const file = path.join(dir, 'late');
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'tests/bench/roomCost.ts',
+        '--target',
+        'djambi',
+        '--rooms',
+        '2',
+        '--turns',
+        '50',
+        '--passes',
+        '1',
+        '--pairs',
+        '1',
+        '--from-move',
+        '40',
+        '--heap-snapshot',
+        file,
+        '--json',
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env },
+    );
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout) as { runs: { fromMove: number; warmupNewGames: number; heapPerRoomKB: number }[] };
+    expect(out.runs[0].fromMove).toBe(40);
+    expect(out.runs[0].warmupNewGames).toBeGreaterThanOrEqual(0);
+    const snapshot = `${file}.djambi.heapsnapshot`;
+    expect(existsSync(snapshot)).toBe(true);
+    const summary = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/heapSummary.ts', snapshot, snapshot, '--per', '2', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(summary.status).toBe(0);
+    // A snapshot less itself: nothing.
+    const diff = JSON.parse(summary.stdout) as { totalBytes: number; rows: { key: string; bytes: number }[] };
+    expect(diff.totalBytes).toBe(0);
+    const alone = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/heapSummary.ts', snapshot, '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const groups = JSON.parse(alone.stdout) as { totalBytes: number; rows: { key: string; bytes: number }[] };
+    expect(groups.totalBytes).toBeGreaterThan(1_000_000);
+    expect(groups.rows[0].bytes).toBeGreaterThan(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
