@@ -236,3 +236,27 @@ test('two rooms in parallel do not interfere', async () => {
   await leaveAll([...a.all, ...b.all, ...late]);
   void holder;
 });
+
+test("a patch handed to a socket keeps its bytes through later patches, of its room and of others (a slow client's socket holds it until it can send)", async () => {
+  const [a, b] = await Promise.all([started(4, 0), started(4, 0)]);
+  // What room A hands to one of its sockets, as it was at that moment.
+  const sent: { bytes: Buffer; then: string }[] = [];
+  const client = roomOf(a.code).clients[0] as unknown as { raw(bytes: Buffer, ...rest: unknown[]): void };
+  const raw = client.raw.bind(client);
+  client.raw = (bytes, ...rest) => {
+    sent.push({ bytes, then: Buffer.from(bytes).toString('hex') });
+    raw(bytes, ...rest);
+  };
+  const random = seeded(9);
+  for (let i = 0; i < 6; i++) {
+    for (const room of [a, b]) {
+      const mover = holder(room.players, room.players[0].state.toMove);
+      const v = mover.state.version;
+      mover.room.send('turn', randomTurnFor(mover.state, random));
+      await Promise.all(room.all.map((c) => c.waitState((s) => s.version === v + 1, 'turn')));
+    }
+  }
+  expect(sent.length).toBeGreaterThanOrEqual(6);
+  for (const s of sent) expect(s.bytes.toString('hex')).toBe(s.then);
+  await leaveAll([...a.all, ...b.all]);
+});

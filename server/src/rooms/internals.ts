@@ -12,9 +12,10 @@
  * - `reservedSeats` / `reservedSeatTimeouts`: whether a reservation still stands; the timers of
  *   reconnections pending at dispose, which 0.16 leaves running (a closing process would wait out
  *   the grace period).
- * - `_serializer.handshake`, `getFullState`, `fullEncodeBuffer`, `needFullEncode`, `encoder`: the
- *   schema handshake each room caches as a slice of an 8 KB buffer, and the 8 KB buffer each room
- *   encodes its whole state into (`shareSerializer`).
+ * - `_serializer.handshake`, `getFullState`, `fullEncodeBuffer`, `needFullEncode`, `encoder`
+ *   (and the encoder's `sharedBuffer`): the schema handshake each room caches as a slice of an 8 KB
+ *   buffer, and the two 8 KB buffers each room encodes its patches and its whole state into
+ *   (`shareSerializer`).
  * - `client.enqueueRaw` with `getMessageBytes.raw`: one encoding of a message sent to several
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
@@ -38,8 +39,12 @@ export interface Frame {
 
 const sharedHandshakes = new WeakMap<object, Buffer>();
 
-/** The whole state of a room is encoded here, one room at a time (`shareSerializer`): 64 KB, about 5,000 moves. */
-let fullStateScratch: Buffer = Buffer.allocUnsafe(64 * 1024);
+/**
+ * Every room's patches and whole states are encoded here, one at a time, and copied out
+ * (`shareSerializer`): 64 KB, about 5,000 moves. (A larger state is encoded by the library in a
+ * buffer of its own, with a warning.)
+ */
+const SCRATCH: Buffer = Buffer.allocUnsafe(64 * 1024);
 
 /** @colyseus/core 0.16.26's `SchemaSerializer`, as `shareSerializer` uses it. */
 interface SerializerInternals {
@@ -49,7 +54,7 @@ interface SerializerInternals {
   needFullEncode: boolean;
   fullEncodeBuffer: Buffer;
   fullEncodeCache?: Buffer;
-  encoder: Encoder & { root: { changes: { length: number; next?: unknown } } };
+  encoder: EncoderInternals;
 }
 
 /** A room with admission and a frame gate in front of Colyseus's internals. */
@@ -141,11 +146,16 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
 
   /**
    * Makes this room's serializer lean on memory: it serves the process-wide copy of its state
-   * class's handshake, and encodes the whole state (for a client that joins) into one scratch
-   * buffer of the process, keeping an exact copy until the state changes, instead of into an 8 KB
-   * buffer of its own (`SchemaSerializer.fullEncodeBuffer`, external memory, never freed while the
-   * room lives). Encodes are synchronous, so one scratch serves every room. Only for a state
-   * without filters (`@view`), which encodes per client from that buffer.
+   * class's handshake, and encodes its patches and its whole state (for a client that joins) in
+   * one scratch buffer of the process (`SCRATCH`), each copied out at once (the whole state kept
+   * until it changes), instead of in two 8 KB buffers of its own (the encoder's `sharedBuffer` and
+   * `SchemaSerializer.fullEncodeBuffer`: external memory, 16 KB per room). Encodes are
+   * synchronous, so one scratch serves every room.
+   *
+   * The copy also keeps a sent patch's bytes as they were: `ws` writes a frame's buffer by
+   * reference, and a socket that cannot take it at once (a slow client) holds it until it can;
+   * Colyseus's own buffer is rewritten by the room's next patch meanwhile. Only for a state
+   * without filters (`@view`), which encodes per client.
    */
   protected shareSerializer(): void {
     const serializer = (this as unknown as { _serializer?: SerializerInternals })._serializer;
@@ -164,15 +174,13 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
       return copy;
     };
     if (serializer.hasFilters) return;
-    serializer.fullEncodeBuffer = fullStateScratch;
+    serializer.fullEncodeBuffer = SCRATCH;
+    serializer.encoder.sharedBuffer = SCRATCH;
     serializer.getFullState = () => {
       const root = serializer.encoder.root;
       if (serializer.needFullEncode || root.changes.length > 0 || root.changes.next !== undefined || !serializer.fullEncodeCache) {
-        fullStateScratch[0] = Protocol.ROOM_STATE;
-        const bytes = serializer.encoder.encodeAll({ offset: 1 }, fullStateScratch);
-        // A state larger than the scratch was encoded into a larger buffer (with a warning): keep that one.
-        if (bytes.buffer !== fullStateScratch.buffer) fullStateScratch = Buffer.from(bytes.buffer);
-        serializer.fullEncodeCache = Buffer.from(bytes);
+        SCRATCH[0] = Protocol.ROOM_STATE;
+        serializer.fullEncodeCache = Buffer.from(serializer.encoder.encodeAll({ offset: 1 }, SCRATCH));
         serializer.needFullEncode = false;
       }
       return serializer.fullEncodeCache;
@@ -419,10 +427,16 @@ const LEAN = new WeakSet<object>();
  * Idempotent; called when this module loads.
  */
 function leanEncodes(): void {
-  const proto = Encoder.prototype as unknown as { encode(...args: unknown[]): Buffer; root: unknown };
+  const proto = Encoder.prototype as unknown as EncoderInternals;
   const encode = proto.encode;
-  proto.encode = function (this: { root: { allChanges: TreeList } }, ...args: unknown[]): Buffer {
-    if (args[3] !== 'allChanges') return encode.apply(this, args);
+  proto.encode = function (this: EncoderInternals, it, view, buffer, changeSetName, isEncodeAll, initialOffset): Buffer {
+    if (changeSetName === 'allChanges') return encodeAll.call(this, it, view, buffer, changeSetName, isEncodeAll, initialOffset);
+    const bytes = encode.call(this, it, view, buffer, changeSetName, isEncodeAll, initialOffset);
+    // A patch encoded in the process's scratch (`shareSerializer`) leaves in a copy of its own.
+    return this.sharedBuffer === SCRATCH && buffer === undefined && view === undefined ? Buffer.from(bytes) : bytes;
+  };
+  /** The whole state, with every lean list listing all its indexes for the call. */
+  function encodeAll(this: EncoderInternals, ...args: Parameters<EncoderInternals['encode']>): Buffer {
     const lean: Tree[] = [];
     for (let node = this.root.allChanges.next; node !== undefined; node = node.next) {
       const tree = node.changeTree;
@@ -438,7 +452,15 @@ function leanEncodes(): void {
     } finally {
       for (const tree of lean) tree.allChanges.operations = [];
     }
-  };
+  }
+}
+
+/** @colyseus/schema 3.0.76's `Encoder`, as `leanEncodes` and `shareSerializer` use it. */
+interface EncoderInternals {
+  encode(it?: { offset: number }, view?: unknown, buffer?: Buffer, changeSetName?: string, isEncodeAll?: boolean, initialOffset?: number): Buffer;
+  encodeAll(it?: { offset: number }, buffer?: Buffer): Buffer;
+  sharedBuffer: Buffer;
+  root: { allChanges: TreeList; changes: { length: number; next?: unknown } };
 }
 
 /** The root's list of change trees (@colyseus/schema 3.0.76's `ChangeTreeList`). */
