@@ -240,11 +240,11 @@ test('two rooms in parallel do not interfere', async () => {
 test("a patch handed to a socket keeps its bytes through later patches, of its room and of others (a slow client's socket holds it until it can send)", async () => {
   const [a, b] = await Promise.all([started(4, 0), started(4, 0)]);
   // What room A hands to one of its sockets, as it was at that moment.
-  const sent: { bytes: Buffer; then: string }[] = [];
+  const sent: { bytes: Buffer; atSend: string }[] = [];
   const client = roomOf(a.code).clients[0] as unknown as { raw(bytes: Buffer, ...rest: unknown[]): void };
   const raw = client.raw.bind(client);
   client.raw = (bytes, ...rest) => {
-    sent.push({ bytes, then: Buffer.from(bytes).toString('hex') });
+    sent.push({ bytes, atSend: Buffer.from(bytes).toString('hex') });
     raw(bytes, ...rest);
   };
   const random = seeded(9);
@@ -257,6 +257,6 @@ test("a patch handed to a socket keeps its bytes through later patches, of its r
     }
   }
   expect(sent.length).toBeGreaterThanOrEqual(6);
-  for (const s of sent) expect(s.bytes.toString('hex')).toBe(s.then);
+  for (const s of sent) expect(s.bytes.toString('hex')).toBe(s.atSend);
   await leaveAll([...a.all, ...b.all]);
 });
