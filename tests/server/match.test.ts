@@ -133,8 +133,10 @@ test("a turn's event keeps the turn as the engine wrote it, not the message it c
   const [red] = seated(match, 0);
   accepted(match.apply({ type: 'start', colour: red, creatorConnected: true }, 0));
   const random = seeded(5);
+  const versions: number[] = [];
   for (let i = 0; i < 40 && match.phase === 'playing'; i++) {
     const mover = match.position.toMove!;
+    versions.push(match.game.length);
     // The message as a client sends it (the turn and the version), changed after it was accepted.
     const message: Record<string, unknown> = { ...randomTurn(match.position, random) };
     const sent = JSON.stringify(message);
@@ -159,6 +161,14 @@ test("a turn's event keeps the turn as the engine wrote it, not the message it c
   expect(match.eventsFrom(2, 7).map((e) => JSON.stringify(e))).toEqual(all.slice(2, 7));
   expect(all.slice(0, 5).map((e) => JSON.parse(e).intent.type)).toEqual(['take_seat', 'take_seat', 'take_seat', 'take_seat', 'start']);
   expectRestores(match);
+  // A log written before (each turn with the message's version) replays to the same match.
+  let turns = 0;
+  const older = all.map((e) => {
+    const event = JSON.parse(e) as MatchEvent;
+    return event.intent.type === 'turn' ? { ...event, intent: { ...event.intent, version: versions[turns++] } } : event;
+  });
+  expect(turns).toBe(versions.length);
+  expect(JSON.stringify(snapshotOf(Match.restore(match.config, older)))).toBe(JSON.stringify(snapshotOf(match)));
 });
 test('the rematch vote is in the log: offers and answers, judged and restored with their deadline', () => {
   const match = new Match(config({ rules: { players: 2 } }));
