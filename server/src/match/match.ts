@@ -600,7 +600,7 @@ export class Match {
   ): Accepted {
     const ids = this.source.take();
     let event: Writable<MatchEvent>;
-    if (parts.move !== undefined && intent.type === 'turn' && intent.colour !== null && ids === null) {
+    if (parts.move !== undefined && intent.type === 'turn' && ids === null) {
       event = new TurnEvent(at, parts.move.move, parts.move.index, intent.standIn === true);
     } else {
       // Optional fields only when present (the event is stored as JSON), set without spreads.
