@@ -221,17 +221,16 @@ interface Pending {
 
 /**
  * The reset after a patch of an append-only list (`appendOnly`): what the library's `endEncode`
- * does (no pending change, an empty change set, the copy of the items brought up to date, not
- * new), with the change set and the pending operations emptied in place rather than replaced: the
- * entries just sent are deleted from two dictionaries made once, and nothing is allocated. Only
- * pushes ever reach such a list, so its pending operations are item indexes, nothing else.
+ * does (no pending change, an empty change set, not new), with the change set and the pending
+ * operations emptied in place rather than replaced: the entries just sent are deleted from two
+ * dictionaries made once, and nothing is allocated. Only `append` ever reaches such a list, so
+ * its pending operations are item indexes, nothing else, and its copy of the items is the items.
  */
 function resetInPlace(tree: Tree, own: Pending): void {
   emptyChanges(tree);
   // The first time, the library's own objects: from then on, the dictionaries.
   tree.indexedOperations = own.operations;
   tree.changes.indexes = own.indexes;
-  catchUp(tree.ref as unknown as ArrayInternals);
 }
 
 /**
@@ -253,16 +252,6 @@ function emptyChanges(tree: Tree): void {
   set.queueRootNode = undefined;
   tree.isNew = false;
 }
-
-/** An array that only grew since its last patch: its copy of the items gains the new ones (none when the copy is the items: `appendOnly`). */
-function catchUp(list: ArrayInternals): void {
-  const { items, tmpItems } = list;
-  for (let i = tmpItems.length; i < items.length; i++) tmpItems.push(items[i]);
-  if (list.deletedIndexes !== NO_DELETIONS) list.deletedIndexes = NO_DELETIONS;
-}
-
-/** The deleted indexes of an array that never lost an item (the library only reads it then). */
-const NO_DELETIONS: Record<number, boolean> = Object.freeze({}) as Record<number, boolean>;
 
 type Tree = ChangeTree & { ref: object };
 
@@ -337,8 +326,8 @@ export function patchSchemaCollections(): void {
   const onEncodeEnd = array[ON_ENCODE_END];
   if (typeof onEncodeEnd !== 'function') throw new Error('@colyseus/schema: ArraySchema has no $onEncodeEnd (check internals.ts against this version)');
   array[ON_ENCODE_END] = function (this: ArrayInternals): void {
-    // Nothing but `push` ever changes an append-only list: no need to compare the whole list.
-    if (APPEND_ONLY.has(this)) return catchUp(this);
+    // Nothing but `append` ever changes an append-only list, whose copy of the items is the items.
+    if (APPEND_ONLY.has(this)) return;
     const { items, tmpItems } = this;
     let grown = tmpItems.length <= items.length;
     for (let i = 0; grown && i < tmpItems.length; i++) grown = tmpItems[i] === items[i];
@@ -399,7 +388,6 @@ export function appendOnly<T extends string>(list: ArraySchema<T>): ArraySchema<
   if (a.items.length !== 0 || tree.filteredChanges !== undefined) throw new Error('appendOnly: the list must be empty, in a state without filters');
   a.tmpItems = a.items;
   APPEND_ONLY.set(raw, { operations: sparseIndexes(), indexes: sparseIndexes() });
-  LEAN.add(tree);
   return raw;
 }
 
@@ -418,13 +406,11 @@ export function append<T extends string>(list: ArraySchema<T>, value: T): void {
   a.items.push(value);
 }
 
-/** Change trees of `appendOnly` lists: their `allChanges` is filled in only while the whole state is encoded. */
-const LEAN = new WeakSet<object>();
-
 /**
  * Wraps `Encoder.prototype.encode` so that, while it encodes the whole state (`allChanges`: a
- * client joins), every lean list of that state lists all its indexes, as the library's own would.
- * Idempotent; called when this module loads.
+ * client joins), every `appendOnly` list of that state lists all its indexes, as the library's
+ * own would; and so that a patch encoded in the process's scratch (`shareSerializer`) leaves in a
+ * copy of its own. Called once, when this module loads.
  */
 function leanEncodes(): void {
   const proto = Encoder.prototype as unknown as EncoderInternals;
@@ -440,7 +426,7 @@ function leanEncodes(): void {
     const lean: Tree[] = [];
     for (let node = this.root.allChanges.next; node !== undefined; node = node.next) {
       const tree = node.changeTree;
-      if (!LEAN.has(tree)) continue;
+      if (!APPEND_ONLY.has(tree.ref)) continue;
       const n = (tree.ref as unknown as ArrayInternals).items.length;
       const all = new Array<number>(n);
       for (let i = 0; i < n; i++) all[i] = i;
