@@ -17,6 +17,7 @@ import { parseHistograms, STORE_APPEND, serveParent, TURN_TO_PATCH } from './loa
 const SOURCE = process.env.BENCH_SERVER === 'src' ? 'src' : 'dist';
 const { createServer } = (await import(`../../server/${SOURCE}/app.js`)) as typeof import('../../server/src/app.js');
 const { openStore, storeOptionsFromEnv } = (await import(`../../server/${SOURCE}/store/open.js`)) as typeof import('../../server/src/store/open.js');
+const { createMetrics } = (await import(`../../server/${SOURCE}/obs/metrics.js`)) as typeof import('../../server/src/obs/metrics.js');
 
 /** The store named by BENCH_STORE: none, a SQLite file in a temporary directory, or PostgreSQL (DATABASE_URL). */
 async function benchStore(): Promise<GameStore | undefined> {
@@ -31,15 +32,26 @@ async function benchStore(): Promise<GameStore | undefined> {
 
 async function main(): Promise<void> {
   const store = await benchStore();
-  const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', graceSeconds: 5, store, restoreOnBoot: false });
-  // The server's own view of each turn (from its message to its patch) and of each append, as an operator scrapes it.
+  // The registry the server's `/metrics` serves (as `createServer` would make it).
+  const metrics = createMetrics();
+  const server = await createServer({
+    port: 0,
+    host: '127.0.0.1',
+    clientDir: '/nonexistent',
+    graceSeconds: 5,
+    store,
+    restoreOnBoot: false,
+    observability: { metrics },
+  });
+  // The server's own view of each turn (from its message to its patch) and of each append: the
+  // text an operator's scrape of `/metrics` gets, read from the registry in this process. Not
+  // through `fetch`: an HTTP client in the server's own process brought sockets of other shapes
+  // into Node's stream code, which V8 had optimised for the players' sockets alone, and the
+  // server deoptimised and recompiled it at the start of every measured window.
   serveParent(
     server.port,
     () => server.close(),
-    async () => {
-      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
-      return parseHistograms(await res.text(), [TURN_TO_PATCH, STORE_APPEND]);
-    },
+    async () => parseHistograms(await metrics.registry.metrics(), [TURN_TO_PATCH, STORE_APPEND]),
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:server -- --from-move N` (tests/bench/server.ts) still does what it says: after
  * set-up every room plays N turns back to back, and the run reports how many games got that far
- * before the measured window. A small run; its figures are checked for shape only.
+ * before the measured window. A small run; its figures are checked for shape only, and the
+ * server's own turn → patch histogram, read from its registry in its process, counted the window's turns.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -17,11 +18,14 @@ test('bench:server --from-move plays every room that far on before the window', 
     env: { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' },
   });
   expect(run.status).toBe(0);
-  const out = JSON.parse(run.stdout) as { runs: { advanced: { rooms: number; reached: number; seconds: number } | null; turns: number }[] };
+  const out = JSON.parse(run.stdout) as {
+    runs: { advanced: { rooms: number; reached: number; seconds: number } | null; turns: number; server: { own: { turnToPatch: { count: number } | null } } }[];
+  };
   const advanced = out.runs[0]?.advanced;
   expect(advanced?.rooms).toBe(4);
   // A random game may end before move 30 (it is then replaced by a new one): most do not.
   expect(advanced?.reached).toBeGreaterThanOrEqual(1);
   expect(advanced?.reached).toBeLessThanOrEqual(4);
   expect(out.runs[0]?.turns).toBeGreaterThan(0);
+  expect(out.runs[0]?.server.own.turnToPatch?.count).toBeGreaterThan(0);
 });

@@ -73,6 +73,8 @@ export function serveParent(port: number, close: () => Promise<void>, histograms
     const eventLoop = { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) };
     const gcNow = gc;
     if (req.type === 'stats') {
+      // BENCH_MARK=1: a marker in the server's output (tests/bench/server.ts, "Diagnostics").
+      if (process.env.BENCH_MARK) console.log(`[mark] stats${req.bare ? ' bare' : ''}`);
       loop.reset();
       gc = { count: 0, totalMs: 0, maxMs: 0 };
     }
