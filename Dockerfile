@@ -45,4 +45,4 @@ VOLUME ["/app/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||2567)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM (docker stop): clients are told `server_restart`, the store is closed, exit 0.
-CMD ["node", "--max-semi-space-size=64", "server/dist/index.js"]
+CMD ["node", "--max-semi-space-size=64", "--min-semi-space-size=64", "server/dist/index.js"]
