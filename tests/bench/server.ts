@@ -20,9 +20,14 @@
  * without any (`none`) `--pairs` times, and prints the store's ratios the same way: the clients'
  * p50 and p99, the server's own turn → patch p50 and CPU per turn, with the append's p50.
  *
- * `--from-move N` has every room play N turns back to back after set-up, so that the window sees
- * games that far on (at one turn per room per second the window otherwise sees moves 20–50): a
- * game that ends on the way is replaced by a new one, and the run says how many reached move N.
+ * `--from-move N` (default 20) has every room play N turns back to back after set-up, so that
+ * the window sees games that far on: a game that ends on the way is replaced by a new one, and the
+ * run says how many reached move N. With the default the window sees moves 23-43 at one turn per
+ * room per second, and it sees a server whose compiler is done with the turn's path, as a server
+ * that has run for a while is: with `--from-move 0` the Djambi server's optimising compiler (its
+ * rules engine's and press's code, compiled and recompiled as rarer positions reach it) still spent
+ * 360-400 ms of CPU in a 20 s window at 1,000 rooms, about 20 µs per turn, where the bare room's
+ * spent 15 ms (docs/benchmarks.md, "Session 21").
  *
  *   npm run bench:server [-- --rooms 200 --seconds 20 --interval 1000 --warmup 3 --json]
  *   npm run bench:server -- --baseline --pairs 2 --rooms 200 --seconds 20
@@ -34,7 +39,9 @@
  * the profile is V8's allocation sampler's instead (bytes allocated by each stack over the window,
  * collected or not; `BENCH_HEAP_LIVE=1`: only what is still alive at its end; `BENCH_HEAP_LIVE=scavenge`:
  * only what survived a scavenge), and
- * `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to it.
+ * `BENCH_SERVER_ARGS="--perf-basic-prof ..."` passes more Node options to it. `BENCH_MARK=1` has
+ * the server child print `[mark] stats` on its output at each reading, so that a trace the server
+ * prints (`BENCH_SERVER_ARGS="--trace-opt --trace-deopt"`) can be cut at the window's two ends.
  */
 import { describeWindow } from './loadgen/child.js';
 import { median, type RunOptions, type RunResult, runOnce } from './loadgen/run.js';
@@ -69,7 +76,7 @@ function parseArgs(argv: string[]): Options {
     concurrency: 16,
     settle: 5,
     idle: 2,
-    fromMove: 0,
+    fromMove: 20,
     baseline: false,
     withNone: false,
     pairs: 1,
