@@ -2,7 +2,7 @@
 import { Packr, pack } from '@colyseus/msgpackr';
 import { Admission, colyseusCap, DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import { DEFAULT_BUDGET, frameCost, MessageBudget } from '../../server/src/rooms/budget.js';
-import { checkMsgpack } from '../../server/src/rooms/msgpackGuard.js';
+import { checkMsgpack, MAX_MSGPACK_DEPTH } from '../../server/src/rooms/msgpackGuard.js';
 import { stripInvisible } from '../../server/src/rooms/validate.js';
 
 describe('message budget', () => {
@@ -73,6 +73,16 @@ describe('msgpack guard', () => {
     expect(checkMsgpack(new Uint8Array([0xc1]), 0)).toBe('malformed');
     expect(checkMsgpack(new Uint8Array([0x01, 0x02]), 0)).toBe('malformed'); // trailing bytes
     expect(checkMsgpack(new Uint8Array(Array(12).fill(0x91).concat([0x01])), 0)).toBe('too_deep');
+  });
+
+  test('nesting up to MAX_MSGPACK_DEPTH passes, one more does not, and a refusal leaves nothing for the next frame', () => {
+    const nested = (depth: number, leaf: number[] = [0x01]) => new Uint8Array(Array(depth).fill(0x91).concat(leaf));
+    expect(checkMsgpack(nested(MAX_MSGPACK_DEPTH), 0)).toBeNull();
+    expect(checkMsgpack(nested(MAX_MSGPACK_DEPTH + 1), 0)).toBe('too_deep');
+    // Refused deep inside a map: the next frame starts from the top again.
+    expect(checkMsgpack(nested(MAX_MSGPACK_DEPTH - 1, [0x92, 0xcf, 0, 0, 0, 0, 0, 0, 0, 1, 0x01]), 0)).toBe('int64');
+    expect(checkMsgpack(new Uint8Array([0x82, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0x92, 0x01, 0x02]), 0)).toBeNull();
+    expect(checkMsgpack(new Uint8Array([0x82, 0xa1, 0x61, 0x01]), 0)).toBe('malformed');
   });
 
   test('random bytes never throw', () => {

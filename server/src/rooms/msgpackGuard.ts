@@ -16,21 +16,28 @@ export type MsgpackProblem = 'extension' | 'int64' | 'malformed' | 'too_deep' | 
 const u16 = (buf: Uint8Array, i: number) => (buf[i] << 8) | buf[i + 1];
 const u32 = (buf: Uint8Array, i: number) => ((buf[i] << 24) >>> 0) + ((buf[i + 1] << 16) | (buf[i + 2] << 8) | buf[i + 3]);
 
+/**
+ * remaining[d]: items still to read at depth d (a map counts key and value); one array for the
+ * process, since a check runs to its end without yielding (no array per frame). A count never
+ * exceeds the frame's length (checked before it is pushed), so it fits.
+ */
+const remaining = new Int32Array(MAX_MSGPACK_DEPTH + 1);
+
 /** Checks the msgpack values from `offset` to the end of `buf` (one value, or none at all). */
 export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
   if (offset >= buf.length) return null;
-  // remaining[d]: items still to read at depth d (a map counts key and value).
-  const remaining: number[] = [1];
+  remaining[0] = 1;
+  let depth = 1;
   // Record structures defined so far in this frame: id (0x40..0x7f) -> number of fields (made
   // at the first definition: most frames have none, and this check runs on every frame).
   let records: Map<number, number> | null = null;
   let at = offset;
-  while (remaining.length > 0) {
-    if (remaining[remaining.length - 1] === 0) {
-      remaining.pop();
+  while (depth > 0) {
+    if (remaining[depth - 1] === 0) {
+      depth--;
       continue;
     }
-    remaining[remaining.length - 1]--;
+    remaining[depth - 1]--;
     if (at >= buf.length) return 'malformed';
     const b = buf[at++];
     let skip = 0;
@@ -135,8 +142,8 @@ export function checkMsgpack(buf: Uint8Array, offset: number): MsgpackProblem {
     if (children >= 0) {
       // Every item takes at least one byte: a count beyond the frame is a lie.
       if (children > buf.length - at) return 'malformed';
-      if (remaining.length > MAX_MSGPACK_DEPTH) return 'too_deep';
-      remaining.push(children);
+      if (depth > MAX_MSGPACK_DEPTH) return 'too_deep';
+      remaining[depth++] = children;
     }
   }
   return at === buf.length ? null : 'malformed';
