@@ -14,8 +14,8 @@
  * generation after a quiet spell (its memory reducer, or a scavenge that finds the allocation
  * rate low) and grows it back only step by step once the rooms play again. Measured in the
  * benchmark's window after 15 s without turns: a young generation of a few MB for the first ten
- * seconds of play, 33 collections in 20 s instead of 6 (two of them full ones) and 20 % more CPU
- * per turn (docs/benchmarks.md, "Session 21"). It keeps up to 128 MB resident in a process that
+ * seconds of play, and 33 collections in 20 s instead of 6, two of them full ones
+ * (docs/benchmarks.md, "Session 21"). It keeps up to 128 MB resident in a process that
  * was busy and no longer is; an idle process that never was holds 14 MB more.
  *
  * Node reads the setting only at start-up, so it is a command-line flag: `npm start`, the
