@@ -1,5 +1,5 @@
 /**
- * `npm run bench:server -- --from-move N` (tests/bench/server.ts) still does what it says: after
+ * `npm run bench:server -- --from-move N` (tests/bench/server.ts) still does what it says (20 by default): after
  * set-up every room plays N turns back to back, and the run reports how many games got that far
  * before the measured window. A small run; its figures are checked for shape only, and the
  * server's own turn → patch histogram, read from its registry in its process, counted the window's turns.
@@ -28,4 +28,29 @@ test('bench:server --from-move plays every room that far on before the window', 
   expect(advanced?.reached).toBeLessThanOrEqual(4);
   expect(out.runs[0]?.turns).toBeGreaterThan(0);
   expect(out.runs[0]?.server.own.turnToPatch?.count).toBeGreaterThan(0);
+});
+
+test("bench:server --baseline reports the ratios, CPU per turn also over each run's generator", () => {
+  const args = ['--rooms', '4', '--seconds', '1', '--warmup', '0', '--settle', '0', '--idle', '0', '--interval', '200', '--baseline', '--json'];
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/server.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, TSX_TSCONFIG_PATH: 'tests/bench/server-tsconfig.json' },
+  });
+  expect(run.status).toBe(0);
+  const out = JSON.parse(run.stdout) as {
+    options: { fromMove: number };
+    runs: { target: string; advanced: { rooms: number } | null }[];
+    ratios: { cpuPerTurn: number; cpuAgainstGenerator: number } | null;
+  };
+  // Both servers' rooms play 20 turns before the window unless told otherwise.
+  expect(out.options.fromMove).toBe(20);
+  expect(out.runs.map((r) => [r.target, r.advanced?.rooms])).toEqual([
+    ['djambi', 4],
+    ['baseline', 4],
+  ]);
+  expect(out.ratios?.cpuPerTurn).toBeGreaterThan(0);
+  expect(out.ratios?.cpuAgainstGenerator).toBeGreaterThan(0);
+  expect(run.stderr).toContain("the server's over it");
 });
