@@ -1,6 +1,6 @@
 /**
- * The server's one V8 setting: a larger young generation, of a fixed size. A room replaces its position, the last
- * turn and a few schema arrays on every turn, and each lives until the room's next turn (about a
+ * The server's one V8 setting: a larger young generation, of a fixed size. A room replaces its
+ * position, the last turn and a few schema arrays on every turn, and each lives until the room's next turn (about a
  * second at one turn per room per second). With V8's default semi-space (16 MB on 64-bit) a
  * busy process scavenges several times a second, so those objects survive two scavenges and are
  * promoted: the old generation then fills with them, and each full collection's marking slows
@@ -20,7 +20,7 @@
  *
  * Node reads the setting only at start-up, so it is a command-line flag: `npm start`, the
  * Dockerfile's CMD and the benchmarks' server processes pass `SERVER_NODE_FLAGS` (a test checks
- * that they agree), and the server logs at boot when it was started without it.
+ * that they agree), and the server logs at boot when it was started without either.
  */
 
 /** Megabytes of each of the young generation's two semi-spaces. */
@@ -29,24 +29,33 @@ export const SEMI_SPACE_MB = 64;
 /** The Node flags a production server process starts with. */
 export const SERVER_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MB}`, `--min-semi-space-size=${SEMI_SPACE_MB}`];
 
-const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size=(\d+)$/;
+const SEMI_SPACE_FLAG = /^--(max|min)[-_]semi[-_]space[-_]size=(\d+)$/;
 
 /**
- * The semi-space size (MB) set by this process's flags (`execArgv`, then `NODE_OPTIONS`, the last
- * one winning as in Node), or null when neither sets it (V8's default).
+ * The largest (`max`) or smallest (`min`) semi-space size (MB) set by this process's flags
+ * (`execArgv`, then `NODE_OPTIONS`, the last one winning as in Node), or null when neither sets it
+ * (V8's default).
  */
-export function semiSpaceFlagMB(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number | null {
+export function semiSpaceFlagMB(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+  bound: 'max' | 'min' = 'max',
+): number | null {
   let mb: number | null = null;
   for (const arg of [...nodeOptions.split(/\s+/), ...execArgv]) {
     const m = SEMI_SPACE_FLAG.exec(arg);
-    if (m) mb = Number(m[1]);
+    if (m && m[1] === bound) mb = Number(m[2]);
   }
   return mb;
 }
 
-/** A boot warning when the process runs with a smaller young generation than production's, else null. */
-export function heapWarning(mb = semiSpaceFlagMB()): string | null {
-  if (mb !== null && mb >= SEMI_SPACE_MB) return null;
-  const now = mb === null ? "V8's default semi-space" : `a ${mb} MB semi-space`;
-  return `started with ${now}; production runs node ${SERVER_NODE_FLAGS.join(' ')} (fewer promotions, shorter full collections: docs/DEPLOYMENT.md)`;
+/**
+ * A boot warning when the process runs with a smaller young generation than production's, or one
+ * V8 may shrink below it, else null.
+ */
+export function heapWarning(max = semiSpaceFlagMB(), min = semiSpaceFlagMB(undefined, undefined, 'min')): string | null {
+  if (max !== null && max >= SEMI_SPACE_MB && min !== null && min >= SEMI_SPACE_MB) return null;
+  const size = max === null ? "V8's default semi-space" : `a ${max} MB semi-space`;
+  const floor = min === null ? ', which V8 may shrink' : min < SEMI_SPACE_MB ? `, which V8 may shrink to ${min} MB` : '';
+  return `started with ${size}${floor}; production runs node ${SERVER_NODE_FLAGS.join(' ')} (fewer promotions, shorter full collections: docs/DEPLOYMENT.md)`;
 }
