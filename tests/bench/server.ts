@@ -39,7 +39,7 @@
  *
  * Diagnostics: `BENCH_CPU_PROF=dir` writes a CPU profile of each server child over the measured
  * window only (V8's sampling profiler through `node:inspector`, every `BENCH_CPU_PROF_US` µs,
- * default 500; summarise it with tests/bench/profileSummary.ts); with `BENCH_HEAP_PROF=1` as well,
+ * default 500; `BENCH_CPU_PROF_PHASE=idle`: over the idle window instead; summarise it with tests/bench/profileSummary.ts); with `BENCH_HEAP_PROF=1` as well,
  * the profile is V8's allocation sampler's instead (bytes allocated by each stack over the window,
  * collected or not; `BENCH_HEAP_LIVE=1`: only what is still alive at its end; `BENCH_HEAP_LIVE=scavenge`:
  * only what survived a scavenge), and

@@ -450,21 +450,25 @@ export async function runOnce(target: Target, o: RunOptions, log: (line: string)
     // turns'; measured once the set-up's tail is over (without `--settle`, the first seconds after
     // set-up used 15-24 % of a core where the settled server uses 6-11 %, and "above idle" came out low).
     await sleep(o.settle * 1000);
+    // BENCH_CPU_PROF=DIR with BENCH_CPU_PROF_PHASE=idle: the profile covers the idle window instead.
+    const prof = process.env.BENCH_CPU_PROF;
+    const intervalUs = Number(process.env.BENCH_CPU_PROF_US ?? 500);
+    const profileIdle = prof !== undefined && process.env.BENCH_CPU_PROF_PHASE === 'idle';
     // Without the histograms: a read of /metrics walks the process's 6,000 sockets and handles.
     const i0 = await server.request('stats', { bare: true });
+    if (profileIdle) await server.request('profile', { action: 'start', intervalUs });
     await sleep(o.idle * 1000);
+    if (profileIdle) await server.request('profile', { action: 'stop', path: path.join(prof, `${target}-idle-${Date.now()}.cpuprofile`) });
     const i1 = await server.request('stats', { bare: true });
     /** Share of one core the idle server used. */
     const idleShare = o.idle > 0 ? (i1.cpu.user + i1.cpu.system - i0.cpu.user - i0.cpu.system) / 1000 / (i1.time - i0.time) : 0;
     // BENCH_CPU_PROF=DIR: a CPU profile of the server over the measured window (not set-up or idle).
-    const prof = process.env.BENCH_CPU_PROF;
-    const intervalUs = Number(process.env.BENCH_CPU_PROF_US ?? 500);
     let samples = 0;
     const m = await playAndMeasure(workers, o, async () => {
       const at = samples++;
-      if (prof && at === 1) await server.request('profile', { action: 'stop', path: path.join(prof, `${target}-${Date.now()}.cpuprofile`) });
+      if (prof && !profileIdle && at === 1) await server.request('profile', { action: 'stop', path: path.join(prof, `${target}-${Date.now()}.cpuprofile`) });
       const stats = await server.request('stats');
-      if (prof && at === 0) await server.request('profile', { action: 'start', intervalUs });
+      if (prof && !profileIdle && at === 0) await server.request('profile', { action: 'start', intervalUs });
       return stats;
     });
     const afterPlay = await server.request('gc');
