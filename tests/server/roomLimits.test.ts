@@ -154,7 +154,7 @@ test('names lose bidi controls and invisible characters', async () => {
   await leaveAll([a, b]);
 });
 
-test('a room nobody joins goes after the short idle time; an empty room runs no patch interval', async () => {
+test('a room nobody joins goes after the short idle time; no room runs a patch interval, patches follow each change', async () => {
   const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   const { code } = await res.json();
   const room = matchMaker.getLocalRoomById(code);
@@ -166,7 +166,9 @@ test('a room nobody joins goes after the short idle time; an empty room runs no 
 
   const c = await createRoom(server, {});
   const live = matchMaker.getLocalRoomById(c.state.code);
-  expect(live.patchRate).toBeGreaterThan(0);
+  expect(live.patchRate).toBeNull();
+  c.room.send('name', { name: 'patched at once' });
+  await c.waitState((s) => s.seats.get('R').name === 'patched at once', 'renamed');
   await leaveAll([c]);
   expect(live.patchRate).toBeNull();
 });
