@@ -136,6 +136,8 @@ const RULES = (() => {
 /** Every frame the rooms handed to a socket, and the patches among them. */
 let framesSent = 0;
 let patchesSent = 0;
+/** Bytes of the patches handed to the sockets. */
+let patchBytes = 0;
 /** The types of the messages (ROOM_DATA) the rooms sent, with their counts. */
 const messageTypes: Record<string, number> = {};
 
@@ -158,6 +160,7 @@ class MemorySocket extends EventEmitter {
     if (data[0] === Protocol.ROOM_STATE_PATCH) {
       this.patches++;
       patchesSent++;
+      patchBytes += data.length;
     } else if (data[0] === Protocol.ROOM_DATA) {
       const d = readData(data);
       if (d) {
@@ -294,6 +297,8 @@ interface Pass {
   /** Frames handed to the clients' sockets per turn, and the patches among them. */
   framesPerTurn: number;
   patchesPerTurn: number;
+  /** Mean size of a patch frame, bytes. */
+  bytesPerPatch: number;
   /** Messages (not patches) the rooms sent in the pass, by type. */
   messages: Record<string, number>;
   /** Games finished in the pass (each: its room closed, a new one created, joined and started). */
@@ -407,6 +412,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
     newGameUs = 0;
     const frames0 = framesSent;
     const patches0 = patchesSent;
+    const patchBytes0 = patchBytes;
     const messages0 = { ...messageTypes };
     const threads0 = threadTicks();
     const cpu0 = process.cpuUsage();
@@ -424,6 +430,7 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
       gcPauses,
       framesPerTurn: (framesSent - frames0) / o.turns,
       patchesPerTurn: (patchesSent - patches0) / o.turns,
+      bytesPerPatch: (patchBytes - patchBytes0) / Math.max(1, patchesSent - patches0),
       messages: Object.fromEntries(
         Object.entries(messageTypes)
           .map(([k, n]) => [k, n - (messages0[k] ?? 0)])
@@ -487,7 +494,7 @@ function describe(r: TargetResult): string {
   const gameUs = games > 0 ? r.passes.reduce((n, p) => n + p.newGames * p.usPerNewGame, 0) / games : 0;
   return [
     `${r.target}: ${r.rooms} rooms, ${r.turns} turns × ${r.passes.length} passes: CPU ${f((p) => p.cpuUsPerTurn)} µs/turn (main thread ${f((p) => p.mainThreadUsPerTurn)}, other threads ${f((p) => p.otherThreadsUsPerTurn)}), in the room ${f((p) => p.roomUsPerTurn)} µs, generator ${f((p) => p.generatorUsPerTurn)} µs`,
-    `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room after ${r.fromMove} turns each (${r.warmupNewGames} games ended meanwhile)`,
+    `  GC ${f((p) => p.gcMsPerKTurns)} ms per 1,000 turns (${f((p) => p.gcPauses, 0)} pauses; ${JSON.stringify(mid.gcMsPerKTurnsByKind)}), ${f((p) => p.framesPerTurn, 2)} frames per turn (${f((p) => p.patchesPerTurn, 2)} patches of ${f((p) => p.bytesPerPatch, 0)} bytes), ${games} new games (${gameUs.toFixed(0)} µs each), heap ${r.heapPerRoomKB.toFixed(1)} KB per room after ${r.fromMove} turns each (${r.warmupNewGames} games ended meanwhile)`,
     `  opening the ${r.rooms} rooms: ${r.openUsPerRoom.toFixed(0)} µs of CPU each`,
   ].join('\n');
 }
