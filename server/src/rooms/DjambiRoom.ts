@@ -18,13 +18,12 @@ import type { Connections } from './connections.js';
 import { depart } from './departures.js';
 import { handlerContext, listen } from './dispatch.js';
 import { authorise, type Door } from './door.js';
-import type { FrameGate } from './gate.js';
-import { type Frame, GuardedRoom } from './internals.js';
+import { GuardedRoom } from './internals.js';
 import type { AuthData } from './join.js';
 import type { Journal } from './journal.js';
-import { mirror } from './mirror.js';
 import { assemble, creationError, type Opened, openGame, settle } from './opening.js';
 import type { Outbox } from './outbox.js';
+import { Patcher } from './patcher.js';
 import type { Pipeline } from './pipeline.js';
 import { Rematch } from './rematch.js';
 import type { RoomPort } from './port.js';
@@ -61,7 +60,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private journal!: Journal;
   private outbox!: Outbox;
   private door!: Door;
-  private gate!: FrameGate;
   private pipeline!: Pipeline;
   private port!: RoomPort;
   /** The room's computer players (see `bots.ts`). */
@@ -71,6 +69,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   );
   private createdAt = 0;
   private everJoined = false;
+  /** Mirrors and patches after each commit (`patcher.ts`); null until the room has a state. */
+  private patcher: Patcher | null = null;
   /** The room hit an internal error and is closing (`fault`). */
   private faulted = false;
   /** The flag timer and the idle timer (plain timers: an empty room runs no patch interval). */
@@ -90,12 +90,14 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       this.setup(opened);
       this.everJoined = await settle(opened, options, this.port);
       this.roomId = this.code;
+      // Every message reads these: from the closure, not from the room object (a hash lookup each: see `patcher.ts`).
+      const { journal, links, pipeline, outbox } = this;
       listen({
         on: (type, listener) => this.onMessage(type, listener),
         onAny: (listener) => this.onMessage('*', listener),
-        context: (client) => handlerContext(this.match, this.links, client.sessionId),
-        act: (intent, client, type) => this.pipeline.act(intent, client, type),
-        reply: (client, type, rejection) => this.outbox.reply(client, type, rejection),
+        context: (client) => handlerContext(journal.match, links, client.sessionId),
+        act: (intent, client, type) => pipeline.act(intent, client, type),
+        reply: (client, type, rejection) => outbox.reply(client, type, rejection),
         rematch: this.rematch.listener(),
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
@@ -127,7 +129,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       holdFor: (client, seconds) => this.holdFor(client, seconds),
       fault: (e) => this.fault(e, 'intent'),
     });
-    ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
+    ({ links: this.links, outbox: this.outbox, door: this.door, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
+    const { gate, outbox } = parts;
+    const settings = this.settings;
+    // One function for every refused frame, not a closure each.
+    const refuse = (client: Client, type: string, rejection: Rejection): void => outbox.reply(client, type, rejection);
+    this.frames = { admit: (client, frame) => gate.admit(client, frame, settings.now(), refuse), fault: (e) => this.fault(e, 'frame') };
   }
 
   /** Keeps a dropped connection's place for `seconds`; one that comes back gets the rematch offer again (it missed its broadcasts). */
@@ -159,13 +166,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     this.door.reserved(sessionId, authData);
   }
 
-  protected admitFrame(client: Client, frame: Frame): boolean {
-    return this.gate.admit(client, frame, this.now(), this.refuseFrame);
-  }
-
-  /** Answers a frame the gate refused (one function for every frame, not a closure each). */
-  private readonly refuseFrame = (client: Client, type: string, rejection: Rejection): void => this.outbox.reply(client, type, rejection);
-
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     this.everJoined = true;
     if (!this.state) this.port.commit(false);
@@ -190,10 +190,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     // A refused join (or create) throws a `ServerError` on purpose: its caller answers it, no bug.
     if (cause instanceof ServerError) return;
     this.fault(cause, methodName);
-  }
-
-  protected frameFault(error: unknown): void {
-    this.fault(error, 'frame');
   }
 
   /**
@@ -246,16 +242,22 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   /** Mirrors the match into the schema and sends the patch now (and the listing when it changed); `port.commit` adds the bots' hooks. */
   private commit(listing: boolean): void {
-    // The schema exists from the first join on: a room nobody has joined yet (a game re-opened at
-    // boot, say) builds none, and its first client gets the whole state mirrored then.
-    if (!this.state && this.clients.length > 0) {
-      this.state = new DjambiState();
-      this.shareSerializer();
-    }
-    if (this.state) {
-      mirror({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn }, this.state);
-      this.broadcastPatch();
-    }
+    (this.patcher ?? this.startPatches())?.patch();
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
+  }
+
+  /**
+   * The schema and its patcher, made at the first commit with somebody connected: a room nobody
+   * has joined yet (a game re-opened at boot, say) builds none, and its first client gets the
+   * whole state mirrored then.
+   */
+  private startPatches(): Patcher | null {
+    if (this.clients.length === 0) return null;
+    this.state = new DjambiState();
+    this.shareSerializer();
+    const journal = this.journal;
+    const source = { code: this.code, match: () => journal.match, links: this.links, spectatorIds: this.spectatorIds, standIns: this.bots?.standingIn };
+    this.patcher = new Patcher(source, this.state, this.patchParts());
+    return this.patcher;
   }
 }

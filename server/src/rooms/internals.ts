@@ -1,8 +1,8 @@
 /**
  * Every use of a Colyseus internal, in one place, checked against @colyseus/core 0.16.26 (and
  * @colyseus/schema 3.0.76). Each has no public equivalent in 0.16; re-check them all when
- * Colyseus is upgraded. The room class extends `GuardedRoom` and implements its hooks; nothing
- * else in the server touches a private member of Colyseus.
+ * Colyseus is upgraded. The room class extends `GuardedRoom`, implements its hooks and sets its
+ * frame gate (`frames`); nothing else in the server touches a private member of Colyseus.
  *
  * - `_reserveSeat`: the reservation a join gets before its WebSocket connects. Colyseus only
  *   knows `maxClients` (clients plus reservations); the room decides admission itself, by
@@ -16,6 +16,10 @@
  *   (and the encoder's `sharedBuffer`): the schema handshake each room caches as a slice of an 8 KB
  *   buffer, and the two 8 KB buffers each room encodes its patches and its whole state into
  *   (`shareSerializer`).
+ * - `_serializer.applyPatches`, `_afterNextPatchQueue`, `_dequeueAfterPatchMessages`: the patch
+ *   after each commit, sent by the room's patcher (`patchParts`, `patcher.ts`) without
+ *   `broadcastPatch`, whose reads of the room object are hash lookups (a room is in V8's
+ *   dictionary mode once the matchmaker's `__init` has made four of its properties accessors).
  * - `client.enqueueRaw` with `getMessageBytes.raw`: one encoding of a message sent to several
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
@@ -23,10 +27,11 @@
  * - `ChangeTree.prototype.endEncode` and `ArraySchema.prototype[$onEncodeEnd]` (@colyseus/schema
  *   3.0.76): see `patchSchemaCollections`.
  */
-import { type Client, getMessageBytes, Protocol, Room } from '@colyseus/core';
+import { type Client, ClientState, getMessageBytes, Protocol, Room } from '@colyseus/core';
 import { $changes, $childType, ArraySchema, type ChangeSetName, ChangeTree, decode, Encoder, OPERATION, Schema } from '@colyseus/schema';
-import type { WebSocketTransport } from '@colyseus/ws-transport';
+import { WebSocketClient, type WebSocketTransport } from '@colyseus/ws-transport';
 import type { WebSocketServer } from 'ws';
+import type { PatchParts } from './patcher.js';
 
 /** A frame about to be decoded: its message type (null if undecodable) and where its payload starts. */
 export interface Frame {
@@ -57,16 +62,29 @@ interface SerializerInternals {
   encoder: EncoderInternals;
 }
 
+/** What the frame gate of a room does with a message frame (`GuardedRoom.frames`). */
+export interface FrameGuard {
+  /** Whether Colyseus may decode and dispatch this frame (the gate answers refusals itself). */
+  admit(client: Client, frame: Frame): boolean;
+  /** A bug was thrown while a frame was handled (it would otherwise escape the socket's listener and end the process). */
+  fault(error: unknown): void;
+}
+
+/** The gate of a room whose parts do not exist yet: no message frame gets through. */
+const CLOSED_GATE: FrameGuard = Object.freeze({ admit: () => false, fault: () => undefined });
+
 /** A room with admission and a frame gate in front of Colyseus's internals. */
 export abstract class GuardedRoom<S extends object> extends Room<S> {
   /** Whether a (non-reconnection) reservation may be granted, whatever `maxClients` says. */
   protected abstract admitReservation(sessionId: string, authData: unknown): boolean;
   /** A reservation admitted above was granted. */
   protected abstract reservationGranted(sessionId: string, authData: unknown): void;
-  /** Whether Colyseus may decode and dispatch this frame (the gate answers refusals itself). */
-  protected abstract admitFrame(client: Client, frame: Frame): boolean;
-  /** A bug was thrown while a frame was handled (it would otherwise escape the socket's listener and end the process). */
-  protected abstract frameFault(error: unknown): void;
+  /**
+   * The frame gate, set by the room once its parts exist (no client can send before): one plain
+   * object read once per frame, where each hook read on the room itself would be a hash lookup
+   * (a room object is in V8's dictionary mode: see `patcher.ts`).
+   */
+  protected frames: FrameGuard = CLOSED_GATE;
 
   protected override async _reserveSeat(
     sessionId: string,
@@ -108,29 +126,28 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
   }
 
   protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
+    const frames = this.frames;
     try {
-      this.guardFrame(client, buffer);
+      if (!buffer || buffer.length === 0) return;
+      const code = buffer[0];
+      if (code !== Protocol.ROOM_DATA && code !== Protocol.ROOM_DATA_BYTES) {
+        super._onMessage(client as never, buffer);
+        // Where Colyseus has deleted the queue of a client that joined (see `keepClientsFast`).
+        if (code === Protocol.JOIN_ROOM && client.state === ClientState.JOINED) (client as { _enqueuedMessages?: unknown })._enqueuedMessages = undefined;
+        return;
+      }
+      const it = { offset: 1 };
+      let type: string | null;
+      try {
+        type = (decode.stringCheck(buffer, it) ? decode.string(buffer, it) : String(decode.number(buffer, it))).slice(0, 64);
+      } catch {
+        type = null;
+      }
+      if (frames.admit(client, { type, buffer, payloadOffset: it.offset, rawBytes: code === Protocol.ROOM_DATA_BYTES })) {
+        super._onMessage(client as never, buffer);
+      }
     } catch (e) {
-      this.frameFault(e);
-    }
-  }
-
-  private guardFrame(client: Client & { state?: number }, buffer: Buffer): void {
-    if (!buffer || buffer.length === 0) return;
-    const code = buffer[0];
-    if (code !== Protocol.ROOM_DATA && code !== Protocol.ROOM_DATA_BYTES) {
-      super._onMessage(client as never, buffer);
-      return;
-    }
-    const it = { offset: 1 };
-    let type: string | null;
-    try {
-      type = (decode.stringCheck(buffer, it) ? decode.string(buffer, it) : String(decode.number(buffer, it))).slice(0, 64);
-    } catch {
-      type = null;
-    }
-    if (this.admitFrame(client, { type, buffer, payloadOffset: it.offset, rawBytes: code === Protocol.ROOM_DATA_BYTES })) {
-      super._onMessage(client as never, buffer);
+      frames.fault(e);
     }
   }
 
@@ -187,6 +204,25 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
     };
   }
 
+  /**
+   * What a patch needs of Colyseus's internals (`patcher.ts`), once the state is set and shared
+   * (`shareSerializer`): @colyseus/core 0.16.26's serializer, client array and `afterNextPatch`
+   * queue, the same objects for the room's whole life.
+   */
+  protected patchParts(): PatchParts {
+    const room = this as unknown as {
+      _serializer?: Partial<PatchParts['serializer']>;
+      _afterNextPatchQueue?: unknown[];
+      _dequeueAfterPatchMessages?: () => void;
+    };
+    const serializer = room._serializer;
+    const afterPatch = room._afterNextPatchQueue;
+    const dequeue = room._dequeueAfterPatchMessages;
+    if (typeof serializer?.applyPatches !== 'function' || !Array.isArray(afterPatch) || typeof dequeue !== 'function')
+      throw new Error('Colyseus: no serializer or patch queue (check internals.ts against this version)');
+    return { serializer: serializer as PatchParts['serializer'], clients: this.clients as unknown as Client[], afterPatch, dequeue: dequeue.bind(this) };
+  }
+
   /** Sends one message to several clients, encoded once (queued like `client.send` for joining clients). */
   protected sendEach(clients: Iterable<Client>, type: string, payload: unknown): void {
     let bytes: Buffer | null = null;
@@ -195,6 +231,32 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
       client.enqueueRaw(bytes);
     }
   }
+}
+
+/**
+ * Keeps every client object in V8's fast mode. Colyseus 0.16.26 deletes `client._enqueuedMessages`
+ * once a client has joined (`Room._onMessage`, on its JOIN_ROOM frame), and deleting a property
+ * that is not an object's last one puts the object in dictionary mode: each read of
+ * `client.state`, `client.ref` or `client.sessionId` (six clients a turn, in the serializer's
+ * loop and in `ws`) is then a hash lookup through the `LoadIC` builtin. `_enqueuedMessages`
+ * becomes an accessor of `WebSocketClient.prototype` (@colyseus/ws-transport 0.16.5) over an own
+ * field that every client gets in its constructor, so Colyseus's assignment and its `delete`
+ * leave the object's shape alone; `GuardedRoom._onMessage` sets it to undefined where Colyseus
+ * deletes it, which keeps what Colyseus reads from it (`allowReconnection`: joined once it is
+ * undefined). Called once by `createServer`, before any client connects.
+ */
+export function keepClientsFast(): void {
+  const proto = WebSocketClient.prototype as unknown as Record<string, unknown>;
+  if (Object.getOwnPropertyDescriptor(proto, '_enqueuedMessages')) return;
+  Object.defineProperty(proto, '_enqueuedMessages', {
+    configurable: true,
+    get(this: { enqueued?: unknown[] }) {
+      return this.enqueued;
+    },
+    set(this: { enqueued?: unknown[] }, queue: unknown[] | undefined) {
+      this.enqueued = queue;
+    },
+  });
 }
 
 /** The `ws` server behind a `WebSocketTransport` (its protected `wss`, @colyseus/ws-transport 0.16.5), for the heartbeat. */
