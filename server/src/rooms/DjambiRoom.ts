@@ -73,7 +73,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private patcher: Patcher | null = null;
   /** The room hit an internal error and is closing (`fault`). */
   private faulted = false;
-  /** The flag timer and the idle timer (plain timers: an empty room runs no patch interval). */
+  /** The flag timer and the idle timer (plain timers: no room runs a patch interval, so its Colyseus clock never ticks). */
   private readonly alarms = new Alarms({
     msToFlag: () => this.match.msToFlag(this.now()),
     flag: () => this.pipeline.act({ type: 'flag' }),

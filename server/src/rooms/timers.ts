@@ -1,8 +1,7 @@
 /**
  * Plain Node timers owned by one room, all cleared at once when the room goes. The room's
- * Colyseus clock only ticks with the patch interval, which an empty room turns off, so timers
- * that must fire in an empty room (the idle timer, a player's flag falling while everyone is
- * away) use these.
+ * Colyseus clock only ticks with the patch interval, which no room runs (a patch follows every
+ * commit), so every timer of a room (the idle timer, a player's flag falling) is one of these.
  */
 
 /** Cancels a timer (idempotent). */
