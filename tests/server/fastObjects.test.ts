@@ -19,13 +19,18 @@ test('a joined client, the patcher and the frame gate are fast objects; the clie
       const fast = (o) => %HasFastProperties(o);
       const server = await createServer({ port: 0, host: '127.0.0.1', clientDir: '/nonexistent', graceSeconds: 5, restoreOnBoot: false });
       const sdk = new Client('ws://127.0.0.1:' + server.port);
+      const until = async (check, label) => {
+        for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+        if (!check()) throw new Error('timed out waiting for ' + label);
+      };
       const joined = await sdk.create('djambi', { rules: { players: 4 }, colour: 'R', name: 'a' });
       joined.onMessage('*', () => undefined);
-      await new Promise((r) => setTimeout(r, 200));
-      joined.send('name', { name: 'b' });
-      await new Promise((r) => setTimeout(r, 200));
       const room = matchMaker.getLocalRoomById(joined.roomId);
       const client = room.clients[0];
+      await until(() => client.state === 1, 'the join'); // ClientState.JOINED: Colyseus has dropped its queue
+      // A message through the frame gate (which gives the client its budget) to the match and back as a patch.
+      joined.send('name', { name: 'b' });
+      await until(() => joined.state.seats.get('R')?.name === 'b', 'the renamed seat');
       console.log(JSON.stringify({
         room: fast(room),
         client: fast(client),
@@ -44,5 +49,7 @@ test('a joined client, the patcher and the frame gate are fast objects; the clie
     // Legacy decorators for the state's schema classes (as bench:server's sources run).
     env: { ...process.env, TSX_TSCONFIG_PATH: path.join(ROOT, 'tests/bench/server-tsconfig.json') },
   });
-  expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '')).toEqual({ room: false, client: true, queue: true, patcher: true, frames: true });
+  const last = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (!last.startsWith('{')) throw new Error(`the child printed no result:\n${run.stdout}\n${run.stderr}`);
+  expect(JSON.parse(last)).toEqual({ room: false, client: true, queue: true, patcher: true, frames: true });
 });

@@ -17,9 +17,7 @@
  * are plain Node timers, `timers.ts`).
  */
 import type { Client } from '@colyseus/core';
-import type { Colour } from '@djambi/shared';
 import type { Match } from '../match/match.js';
-import type { Connections } from './connections.js';
 import { mirror, type RoomModel } from './mirror.js';
 import type { DjambiState } from './schema.js';
 
@@ -35,15 +33,14 @@ export interface PatchParts {
   readonly dequeue: () => void;
 }
 
-/** The parts of the room `mirror` reads, read again at each patch where they may change. */
-export interface PatchSource {
-  readonly code: string;
-  /** The journal's current match (a failed append rebuilds it). */
+/**
+ * What `mirror` reads of the room: the parts that stay as they are, and the two it reads again at
+ * each patch (the journal's current match, rebuilt by a failed append; the spectators).
+ */
+export type PatchSource = Omit<RoomModel, 'match' | 'spectators'> & {
   readonly match: () => Match;
-  readonly links: Connections;
   readonly spectatorIds: ReadonlySet<string>;
-  readonly standIns: ReadonlySet<Colour> | undefined;
-}
+};
 
 /** Mirrors the match into the state and sends the patch, reading nothing of the room object. */
 export class Patcher {
