@@ -5,7 +5,8 @@
  *   finishes the animation and acts on the position after it;
  * - a turn made while the network is down is kept: the prompt says it will be sent, the board
  *   waits, and when the network is back the turn is sent with its state version and the other
- *   player sees it; then both play on.
+ *   player sees it; then both play on;
+ * - a side chosen in "view as" while a turn animates is the side shown.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { initialPosition, makeFen, parseRules, parseTurn, playTurn, type Colour, type Position } from '@djambi/shared';
@@ -40,7 +41,7 @@ const ANSWER = 'a7-a6';
 /** The page's test hook, as far as these tests read it. */
 interface Hook {
   animating(): boolean;
-  state(): { interactive: boolean; selected: string | null; moves: number; fen: string; prompt: string };
+  state(): { interactive: boolean; selected: string | null; moves: number; fen: string; prompt: string; view: string };
 }
 
 function hookState(page: Page): Promise<ReturnType<Hook['state']>> {
@@ -174,7 +175,15 @@ describeBrowser('intents are never lost in Chromium', () => {
     expect((await pageState(red)).moves).toBe(played);
     // The network is back: the kept turn goes out and Red sees it applied.
     await context.setOffline(false);
+    // While Red's board animates it, Red looks from Yellow's side: the choice holds (the redraw
+    // that ends the animation first must not put the select back).
+    await red.waitForFunction(() => (window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 15000, polling: 'raf' });
+    await red.selectOption('#view-from', 'Y');
+    expect((await hookState(red)).view).toBe('Y');
+    expect(await red.locator('#view-from').inputValue()).toBe('Y');
     await allSee(advance(OFFLINE_TURN));
+    await red.selectOption('#view-from', 'R');
+    expect((await hookState(red)).view).toBe('R');
     await waitState(yellow, "s.seat === 'Y'");
     await waitForText(yellow.locator('#prompt'), /Waiting for Red/);
     expect(await yellow.locator('#prompt').textContent()).not.toMatch(/refused/i);

@@ -40,13 +40,13 @@ export class BoardPane {
   ) {
     this.access = new BoardAccess(this.animation.guard((sq: SquareName) => controller.click(sq)));
     this.element = h('div', { class: 'board-wrap' }, this.host, this.access.element);
-    this.viewSelect.addEventListener(
-      'change',
-      this.input(() => {
-        this.chosenView = this.viewSelect.value as Colour;
-        this.refresh();
-      }),
-    );
+    // The choice is read before the input finishes a running animation: the redraw that ends it
+    // puts the select back to the view shown so far.
+    const choose = this.input((colour: Colour) => {
+      this.chosenView = colour;
+      this.refresh();
+    });
+    this.viewSelect.addEventListener('change', () => choose(this.viewSelect.value as Colour));
   }
 
   async create(): Promise<void> {
