@@ -17,8 +17,8 @@ import type { ArraySchema } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
-import { append, appendOnly } from './internals.js';
-import { type DjambiState, EliminationState, SeatState } from './schema.js';
+import { append, appendOnly, changed, primitiveField } from './internals.js';
+import { DjambiState, EliminationState, SeatState } from './schema.js';
 
 export type { Phase } from '../match/match.js';
 
@@ -79,6 +79,29 @@ interface Written {
 }
 
 /**
+ * The root state's fields a turn writes, by number, and their own storage: they are written as
+ * their setters would (`changed`, internals.ts), by named stores on one class of object.
+ */
+const FIELD = {
+  toMove: primitiveField(DjambiState, 'toMove'),
+  turnKind: primitiveField(DjambiState, 'turnKind'),
+  ply: primitiveField(DjambiState, 'ply'),
+  quiet: primitiveField(DjambiState, 'quiet'),
+  ruler: primitiveField(DjambiState, 'ruler'),
+  version: primitiveField(DjambiState, 'version'),
+} as const;
+
+/** Where a schema keeps each field's value (`_` and the field's name). */
+interface TurnFields {
+  _toMove: string;
+  _turnKind: string;
+  _ply: number;
+  _quiet: number;
+  _ruler: string;
+  _version: number;
+}
+
+/**
  * What was written into each state, kept beside it for as long as the state lives (the schema
  * classes hold fields only; the room keeps one state for its whole life).
  */
@@ -120,8 +143,17 @@ function writtenOf(state: DjambiState): Written {
 
 /** Copies the model into `state`, writing only what changed since the last call. */
 export function mirror(model: RoomModel, state: DjambiState): void {
-  const match = model.match;
+  mirrorInto(model, state, writtenOf(state));
+}
+
+/** `mirror` into one state, with what was written there found once (the patcher's, `patcher.ts`). */
+export function mirrorer(state: DjambiState): (model: RoomModel) => void {
   const w = writtenOf(state);
+  return (model) => mirrorInto(model, state, w);
+}
+
+function mirrorInto(model: RoomModel, state: DjambiState, w: Written): void {
+  const match = model.match;
   if (w.config !== match.config) {
     w.config = match.config;
     mirrorSettings(match, state);
@@ -225,12 +257,28 @@ function mirrorPosition(pos: Position, phase: Phase, state: DjambiState, w: Writ
   // comparison and a type check even when the value is the same (most turns keep `turnKind` and
   // `ruler`).
   const toMove = phase === 'playing' ? (pos.toMove ?? '') : '';
-  if (w.toMove !== toMove) state.toMove = w.toMove = toMove;
-  if (w.turnKind !== pos.turnKind) state.turnKind = w.turnKind = pos.turnKind;
-  if (w.ply !== pos.ply) state.ply = w.ply = pos.ply;
-  if (w.quiet !== pos.quiet) state.quiet = w.quiet = pos.quiet;
+  const fields = state as unknown as TurnFields;
+  if (w.toMove !== toMove) {
+    fields._toMove = w.toMove = toMove;
+    changed(state, FIELD.toMove);
+  }
+  if (w.turnKind !== pos.turnKind) {
+    fields._turnKind = w.turnKind = pos.turnKind;
+    changed(state, FIELD.turnKind);
+  }
+  if (w.ply !== pos.ply) {
+    fields._ply = w.ply = pos.ply;
+    changed(state, FIELD.ply);
+  }
+  if (w.quiet !== pos.quiet) {
+    fields._quiet = w.quiet = pos.quiet;
+    changed(state, FIELD.quiet);
+  }
   const power = ruler(pos) ?? '';
-  if (w.ruler !== power) state.ruler = w.ruler = power;
+  if (w.ruler !== power) {
+    fields._ruler = w.ruler = power;
+    changed(state, FIELD.ruler);
+  }
   for (let a = 0; a < COLOURS.length; a++) {
     if (w.control[a] === pos.control[a]) continue;
     w.control[a] = pos.control[a];
@@ -268,7 +316,8 @@ function mirrorMoves(match: Match, state: DjambiState, w: Written): void {
   const list = w.movesList;
   for (let i = w.moves; i < n; i++) append(list, game.move(i));
   w.moves = n;
-  state.version = n;
+  (state as unknown as TurnFields)._version = n;
+  changed(state, FIELD.version);
 }
 
 function mirrorClock(match: Match, state: DjambiState, w: Written): void {

@@ -18,7 +18,7 @@
  */
 import type { Client } from '@colyseus/core';
 import type { Match } from '../match/match.js';
-import { mirror, type RoomModel } from './mirror.js';
+import { mirrorer, type RoomModel } from './mirror.js';
 import type { DjambiState } from './schema.js';
 
 /** What a patch needs of Colyseus's internals (`GuardedRoom.patchParts`). */
@@ -45,6 +45,8 @@ export type PatchSource = Omit<RoomModel, 'match' | 'spectators'> & {
 /** Mirrors the match into the state and sends the patch, reading nothing of the room object. */
 export class Patcher {
   private readonly model: { -readonly [K in keyof RoomModel]: RoomModel[K] };
+  /** `mirror` into this state (what it last wrote there found once, not at each patch). */
+  private readonly mirror: (model: RoomModel) => void;
 
   constructor(
     private readonly source: PatchSource,
@@ -52,6 +54,7 @@ export class Patcher {
     private readonly parts: PatchParts,
   ) {
     this.model = { code: source.code, match: source.match(), links: source.links, spectators: source.spectatorIds.size, standIns: source.standIns };
+    this.mirror = mirrorer(state);
   }
 
   /** Writes what changed into the state and sends it to every joined client. */
@@ -59,7 +62,7 @@ export class Patcher {
     const model = this.model;
     model.match = this.source.match();
     model.spectators = this.source.spectatorIds.size;
-    mirror(model, this.state);
+    this.mirror(model);
     const parts = this.parts;
     parts.serializer.applyPatches(parts.clients, this.state);
     if (parts.afterPatch.length > 0) parts.dequeue();
