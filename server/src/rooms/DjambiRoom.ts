@@ -18,7 +18,7 @@ import type { Connections } from './connections.js';
 import { depart } from './departures.js';
 import { handlerContext, listen } from './dispatch.js';
 import { authorise, type Door } from './door.js';
-import { GuardedRoom } from './internals.js';
+import { type FrameGuard, GuardedRoom } from './internals.js';
 import type { AuthData } from './join.js';
 import type { Journal } from './journal.js';
 import { assemble, creationError, type Opened, openGame, settle } from './opening.js';
@@ -87,12 +87,12 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   override async onCreate(options: unknown): Promise<void> {
     try {
       const opened = await openGame(options, this.settings, this.presence, () => this.now());
-      this.setup(opened);
+      const admit = this.setup(opened);
       this.everJoined = await settle(opened, options, this.port);
       this.roomId = this.code;
       // Every message reads these: from the closure, not from the room object (a hash lookup each: see `patcher.ts`).
       const { journal, links, pipeline, outbox } = this;
-      listen({
+      const deliver = listen({
         on: (type, listener) => this.onMessage(type, listener),
         onAny: (listener) => this.onMessage('*', listener),
         context: (client) => handlerContext(journal.match, links, client.sessionId),
@@ -100,6 +100,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
         reply: (client, type, rejection) => outbox.reply(client, type, rejection),
         rematch: this.rematch.listener(),
       });
+      // One plain object read once per frame (see `GuardedRoom.frames`).
+      this.frames = { admit, deliver, fault: (e, where) => this.fault(e, where) };
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       this.setPatchRate(null); // patches follow each commit: no interval (see the note above the class)
       this.port.commit(true);
@@ -115,8 +117,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     }
   }
 
-  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`). */
-  private setup({ journal, createdAt }: Opened): void {
+  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`); returns the frame gate's check. */
+  private setup({ journal, createdAt }: Opened): FrameGuard['admit'] {
     this.journal = journal;
     this.code = journal.code;
     this.createdAt = createdAt;
@@ -134,7 +136,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     const settings = this.settings;
     // One function for every refused frame, not a closure each.
     const refuse = (client: Client, type: string, rejection: Rejection): void => outbox.reply(client, type, rejection);
-    this.frames = { admit: (client, frame) => gate.admit(client, frame, settings.now(), refuse), fault: (e) => this.fault(e, 'frame') };
+    return (client, frame) => gate.admit(client, frame, settings.now(), refuse);
   }
 
   /** Keeps a dropped connection's place for `seconds`; one that comes back gets the rematch offer again (it missed its broadcasts). */

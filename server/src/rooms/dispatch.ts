@@ -32,6 +32,12 @@ export interface DispatchPort {
   rematch?(client: Client, message: unknown): Rejection | null;
 }
 
+/**
+ * The listener of every message: the client, the type it sent (a string or a number) and the
+ * decoded payload. The room's frame gate calls it directly (`GuardedRoom._onMessage`).
+ */
+export type MessageListener = (client: Client, type: string | number, message: unknown) => void;
+
 /** Each table of handlers as a map, made once (a room registers one listener, not one per type). */
 const TABLES = new WeakMap<object, ReadonlyMap<string, Handler>>();
 
@@ -42,16 +48,16 @@ function tableOf(handlers: Readonly<Record<string, Handler>>): ReadonlyMap<strin
 }
 
 /**
- * Registers one listener for every message type: it looks the type up in `handlers` (and
- * `rematch`), and answers any other type `unknown_message`. One listener per room, not one per
+ * Registers one listener for every message type, and returns it: it looks the type up in
+ * `handlers` (and `rematch`), and answers any other type `unknown_message`. One listener per room, not one per
  * type: Colyseus wraps each listener of a room with `onUncaughtException` in two closures and a
  * bound function, which for the 25 types came to about 6 KB per room.
  */
-export function listen(port: DispatchPort, handlers: Readonly<Record<string, Handler>> = HANDLERS): void {
+export function listen(port: DispatchPort, handlers: Readonly<Record<string, Handler>> = HANDLERS): MessageListener {
   const table = tableOf(handlers);
   const { rematch } = port;
   const unknown = (client: Client, name: string) => port.reply(client, name, { code: 'unknown_message', message: `unknown message type "${name}"` });
-  port.onAny(function (client: Client, type: unknown, message?: unknown): void {
+  const listener = function (client: Client, type: unknown, message?: unknown): void {
     // Colyseus calls this listener with the type and the message, or with the message alone when
     // the type is "*" itself. The type comes from the client: a string or a number.
     // biome-ignore lint/complexity/noArguments: the only way to tell the two calls apart, without an array per message
@@ -70,9 +76,11 @@ export function listen(port: DispatchPort, handlers: Readonly<Record<string, Han
       return;
     }
     unknown(client, name);
-  });
+  };
+  port.onAny(listener);
   // Colyseus's own fallback key: a client could name it explicitly.
   port.on('__no_message_handler', (client) => port.reply(client, '__no_message_handler', { code: 'unknown_message', message: 'unknown message type' }));
+  return listener;
 }
 
 /** The handler context of the connection `sessionId`: its seat, its press member, the match. */

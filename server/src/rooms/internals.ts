@@ -29,6 +29,7 @@
  */
 import { type Client, ClientState, getMessageBytes, Protocol, Room } from '@colyseus/core';
 import { $changes, $childType, ArraySchema, type ChangeSetName, ChangeTree, decode, Encoder, OPERATION, Schema } from '@colyseus/schema';
+import { unpack } from '@colyseus/msgpackr';
 import { WebSocketClient, type WebSocketTransport } from '@colyseus/ws-transport';
 import type { WebSocketServer } from 'ws';
 import type { PatchParts } from './patcher.js';
@@ -64,14 +65,22 @@ interface SerializerInternals {
 
 /** What the frame gate of a room does with a message frame (`GuardedRoom.frames`). */
 export interface FrameGuard {
-  /** Whether Colyseus may decode and dispatch this frame (the gate answers refusals itself). */
+  /** Whether the frame may be decoded and dispatched (the gate answers refusals itself). */
   admit(client: Client, frame: Frame): boolean;
-  /** A bug was thrown while a frame was handled (it would otherwise escape the socket's listener and end the process). */
-  fault(error: unknown): void;
+  /**
+   * Dispatches an admitted message: its type as the client sent it (a string or a number) and
+   * its decoded payload (see `dispatch.ts` `listen`, which returns this listener).
+   */
+  deliver(client: Client, type: string | number, message: unknown): void;
+  /**
+   * A bug was thrown while a frame was handled, in the gate (`frame`) or in the message's
+   * listener (`onMessage`): it would otherwise escape the socket's listener and end the process.
+   */
+  fault(error: unknown, where: 'frame' | 'onMessage'): void;
 }
 
 /** The gate of a room whose parts do not exist yet: no message frame gets through. */
-const CLOSED_GATE: FrameGuard = Object.freeze({ admit: () => false, fault: () => undefined });
+const CLOSED_GATE: FrameGuard = Object.freeze({ admit: () => false, deliver: () => undefined, fault: () => undefined });
 
 /** A room with admission and a frame gate in front of Colyseus's internals. */
 export abstract class GuardedRoom<S extends object> extends Room<S> {
@@ -136,18 +145,36 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
         if (code === Protocol.JOIN_ROOM && client.state === ClientState.JOINED) (client as { _enqueuedMessages?: unknown })._enqueuedMessages = undefined;
         return;
       }
+      if (client.state === ClientState.LEAVING) return;
       const it = { offset: 1 };
-      let type: string | null;
+      let sent: string | number | null;
       try {
-        type = (decode.stringCheck(buffer, it) ? decode.string(buffer, it) : String(decode.number(buffer, it))).slice(0, 64);
+        sent = decode.stringCheck(buffer, it) ? decode.string(buffer, it) : decode.number(buffer, it);
       } catch {
-        type = null;
+        sent = null;
       }
-      if (frames.admit(client, { type, buffer, payloadOffset: it.offset, rawBytes: code === Protocol.ROOM_DATA_BYTES })) {
-        super._onMessage(client as never, buffer);
+      const type = sent === null ? null : String(sent).slice(0, 64);
+      const rawBytes = code === Protocol.ROOM_DATA_BYTES;
+      if (!frames.admit(client, { type, buffer, payloadOffset: it.offset, rawBytes }) || sent === null) return;
+      // The gate refuses raw byte messages: a protocol change that admits them goes through Colyseus.
+      if (rawBytes) return super._onMessage(client as never, buffer);
+      // What Colyseus's `_onMessage` does with a message frame, without decoding its type a second
+      // time, looking its listener up twice in the room (a hash lookup each: see `patcher.ts`),
+      // and calling it through the three wrappers Colyseus puts around it.
+      let message: unknown;
+      try {
+        message = buffer.byteLength > it.offset ? unpack(buffer.subarray(it.offset, buffer.byteLength)) : undefined;
+      } catch {
+        client.leave(Protocol.WS_CLOSE_WITH_ERROR);
+        return;
+      }
+      try {
+        frames.deliver(client, sent, message);
+      } catch (e) {
+        frames.fault(e, 'onMessage');
       }
     } catch (e) {
-      frames.fault(e);
+      frames.fault(e, 'frame');
     }
   }
 
