@@ -79,6 +79,13 @@ export interface FrameGuard {
   fault(error: unknown, where: 'frame' | 'onMessage'): void;
 }
 
+/**
+ * Where a client keeps its room's frame gate, read on every frame: a client is a fast object
+ * (`keepClientsFast`) and warm (its frame was just read), while `this.frames` is a hash lookup
+ * on a room gone cold since its last turn. A room sets its gate before anybody can join.
+ */
+const FRAMES = Symbol('djambi.frames');
+
 /** The gate of a room whose parts do not exist yet: no message frame gets through. */
 const CLOSED_GATE: FrameGuard = Object.freeze({ admit: () => false, deliver: () => undefined, fault: () => undefined });
 
@@ -134,8 +141,9 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
     return (this as unknown as { _internalState: number })._internalState === 2; // RoomInternalState.DISPOSING
   }
 
-  protected override _onMessage(client: Client & { state?: number }, buffer: Buffer): void {
-    const frames = this.frames;
+  protected override _onMessage(client: Client & { state?: number; [FRAMES]?: FrameGuard }, buffer: Buffer): void {
+    // Kept on the client from its first frame (the join): the room is not read for each frame.
+    const frames = client[FRAMES] ?? (client[FRAMES] = this.frames);
     try {
       if (!buffer || buffer.length === 0) return;
       const code = buffer[0];
