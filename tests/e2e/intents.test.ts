@@ -176,9 +176,16 @@ describeBrowser('intents are never lost in Chromium', () => {
     // The network is back: the kept turn goes out and Red sees it applied.
     await context.setOffline(false);
     // While Red's board animates it, Red looks from Yellow's side: the choice holds (the redraw
-    // that ends the animation first must not put the select back).
+    // that ends the animation first must not put the select back). Noted: whether the board was
+    // animating when the choice reached the page (before the select's own listener ran).
+    await red.evaluate(() => {
+      const w = window as unknown as { djambi: Hook; choseWhileAnimating: boolean[] };
+      w.choseWhileAnimating = [];
+      document.addEventListener('change', () => w.choseWhileAnimating.push(w.djambi.animating()), true);
+    });
     await red.waitForFunction(() => (window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 15000, polling: 'raf' });
     await red.selectOption('#view-from', 'Y');
+    expect(await red.evaluate(() => (window as unknown as { choseWhileAnimating: boolean[] }).choseWhileAnimating)).toEqual([true]);
     expect((await hookState(red)).view).toBe('Y');
     expect(await red.locator('#view-from').inputValue()).toBe('Y');
     await allSee(advance(OFFLINE_TURN));

@@ -93,8 +93,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       // Every message reads these: from the closure, not from the room object (a hash lookup each: see `patcher.ts`).
       const { journal, links, pipeline, outbox } = this;
       const deliver = listen({
-        on: (type, listener) => this.onMessage(type, listener),
-        onAny: (listener) => this.onMessage('*', listener),
         context: (client) => handlerContext(journal.match, links, client.sessionId),
         act: (intent, client, type) => pipeline.act(intent, client, type),
         reply: (client, type, rejection) => outbox.reply(client, type, rejection),

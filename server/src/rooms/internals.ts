@@ -164,11 +164,12 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
       const type = sent === null ? null : String(sent).slice(0, 64);
       const rawBytes = code === Protocol.ROOM_DATA_BYTES;
       if (!frames.admit(client, { type, buffer, payloadOffset: it.offset, rawBytes }) || sent === null) return;
-      // The gate refuses raw byte messages: a protocol change that admits them goes through Colyseus.
-      if (rawBytes) return super._onMessage(client as never, buffer);
+      // The gate refuses raw byte messages (`gate.ts`): no protocol message is one.
+      if (rawBytes) return;
       // What Colyseus's `_onMessage` does with a message frame, without decoding its type a second
       // time, looking its listener up twice in the room (a hash lookup each: see `patcher.ts`),
-      // and calling it through the three wrappers Colyseus puts around it.
+      // and calling it through the three wrappers Colyseus puts around it. So the room registers
+      // no listener with Colyseus's `onMessage`: the gate calls the room's one listener itself.
       let message: unknown;
       try {
         message = buffer.byteLength > it.offset ? unpack(buffer.subarray(it.offset, buffer.byteLength)) : undefined;
