@@ -208,6 +208,11 @@ export class Match {
   private spectatorsSeen = 0;
   /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
   spectatorsVersion = 0;
+  /**
+   * Counts the accepted intents that may change the seats (every one but a turn or a press
+   * message: seats change only by intents), for the mirror.
+   */
+  seatsVersion = 0;
   private rematchCode: string | null = null;
   private vote: RematchVote | null = null;
   private readonly source = new Source();
@@ -598,6 +603,7 @@ export class Match {
       move?: Applied;
     } = {},
   ): Accepted {
+    if (intent.type !== 'turn' && intent.type !== 'press') this.seatsVersion++;
     const ids = this.source.take();
     let event: Writable<MatchEvent>;
     if (parts.move !== undefined && intent.type === 'turn' && ids === null) {

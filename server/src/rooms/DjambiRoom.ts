@@ -93,7 +93,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       // Every message reads these: from the closure, not from the room object (a hash lookup each: see `patcher.ts`).
       const { journal, links, pipeline, outbox } = this;
       const deliver = listen({
-        context: (client) => handlerContext(journal.match, links, client.sessionId),
+        context: (client) => handlerContext(journal.match, links, client),
         act: (intent, client, type) => pipeline.act(intent, client, type),
         reply: (client, type, rejection) => outbox.reply(client, type, rejection),
         rematch: this.rematch.listener(),

@@ -34,6 +34,7 @@ import type { Accepted, Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
 import { BotPress } from './botPress.js';
 import type { Connections } from './connections.js';
+import { CountedSet } from './mirror.js';
 import { joinError } from './join.js';
 import type { Journal } from './journal.js';
 import type { RoomConfig } from './options.js';
@@ -92,7 +93,7 @@ export class BotDriver {
   /** `stand_in` create option (stored with the game; on by default, also for games stored before it). */
   private readonly standIn: boolean;
   /** Seats a bot has played for since their player left (the mirror shows them while the player is away). */
-  readonly standingIn = new Set<Colour>();
+  readonly standingIn = new CountedSet<Colour>();
   /** Wakes the driver when an absent player's stand-in is due. */
   private wake: NodeJS.Timeout | null = null;
   /** The bots' press: answers, pact plans, table lines. */
@@ -126,10 +127,7 @@ export class BotDriver {
     for (const seat of this.port.match().seats.seats.values()) {
       const link = this.port.links.of(seat.colour);
       if (seat.bot !== null && link.presence !== 'bot') {
-        link.sessionId = null;
-        link.key = null;
-        link.presence = 'bot';
-        link.since = now;
+        this.port.links.bot(seat.colour, now);
       } else if (seat.bot === null && link.presence === 'bot') {
         this.port.links.free(seat.colour, now);
       }

@@ -10,7 +10,7 @@ import type { Client } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
 import type { Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
-import type { Connections } from './connections.js';
+import type { Connections, SeatHolder } from './connections.js';
 import { type Handler, type HandlerContext, isRejection } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 
@@ -63,12 +63,12 @@ export function listen(port: DispatchPort, handlers: Readonly<Record<string, Han
   };
 }
 
-/** The handler context of the connection `sessionId`: its seat, its press member, the match. */
-export function handlerContext(match: Match, links: Connections, sessionId: string): HandlerContext {
-  const colour = links.colourOf(sessionId);
+/** The handler context of a connection: its seat, its press member, the match. */
+export function handlerContext(match: Match, links: Connections, client: SeatHolder): HandlerContext {
+  const colour = links.seatOf(client);
   return {
     match,
     colour,
-    member: (colour ?? sessionId) as MemberId,
+    member: (colour ?? client.sessionId) as MemberId,
   };
 }

@@ -493,9 +493,13 @@ export function appendOnly<T extends string>(list: ArraySchema<T>): ArraySchema<
  * Appends `value` to an `appendOnly` list: what the library's `push` does for one string, but
  * into `items` once (they are its `tmpItems`) and with no entry in `allChanges`.
  */
-export function append<T extends string>(list: ArraySchema<T>, value: T): void {
+export function append<T extends string>(list: ArraySchema<T>, value: T, tree: ChangeTree = list[$changes] as ChangeTree): void {
+  appendTo(list, value, tree as unknown as Tree);
+}
+
+/** `append` with the list's change tree found once (`treeOf`). */
+function appendTo<T extends string>(list: ArraySchema<T>, value: T, tree: Tree): void {
   const a = list as unknown as ArrayInternals;
-  const tree = list[$changes] as unknown as Tree;
   const index = a.items.length;
   tree.indexedOperations[index] = OPERATION.ADD;
   const changes = tree.changes;
@@ -518,7 +522,8 @@ export function primitiveField(klass: typeof Schema, name: string): number {
 }
 
 /**
- * Records that primitive field `index` (`primitiveField`) of `target` changed, once its caller
+ * Records that primitive field `index` (`primitiveField`) of the schema whose change tree is
+ * `tree` (`treeOf`) changed, once its caller
  * has stored the new value in the field's own `_name` property:
  * the rest of what the field's setter does for a string, number or boolean. The setter itself
  * first reads the old value by a computed key, checks the value's type, looks the class's
@@ -526,8 +531,16 @@ export function primitiveField(klass: typeof Schema, name: string): number {
  * stores by a computed key: each a megamorphic lookup on every room's state (about 4 µs per turn
  * for the five fields a turn writes, in `perf`). The caller compares with what it last wrote.
  */
-export function changed(target: Schema, index: number): void {
-  (target[$changes] as ChangeTree).change(index, OPERATION.ADD);
+export function changedIn(tree: ChangeTree, index: number): void {
+  tree.change(index, OPERATION.ADD);
+}
+
+/**
+ * The change tree of a schema, for `changedIn` and `append`, found once: reading `$changes` on a
+ * schema is a keyed load by a symbol on every state class there is, megamorphic in V8.
+ */
+export function treeOf(target: Schema | ArraySchema<string>): ChangeTree {
+  return target[$changes] as ChangeTree;
 }
 
 /**

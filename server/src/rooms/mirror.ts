@@ -13,11 +13,11 @@
  * list is appended to on the array itself (`append`), declared append-only (`appendOnly`,
  * internals.ts), which holds its items once and no record of every change.
  */
-import type { ArraySchema } from '@colyseus/schema';
+import type { ArraySchema, ChangeTree } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from './connections.js';
-import { append, appendOnly, changed, primitiveField } from './internals.js';
+import { append, appendOnly, changedIn, primitiveField, treeOf } from './internals.js';
 import { DjambiState, EliminationState, SeatState } from './schema.js';
 
 export type { Phase } from '../match/match.js';
@@ -28,8 +28,33 @@ export interface RoomModel {
   readonly match: Match;
   readonly links: Connections;
   readonly spectators: number;
-  /** Seats a bot has played for while their player was away (shown while the player still is). */
-  readonly standIns?: ReadonlySet<Colour>;
+  /**
+   * Seats a bot has played for while their player was away (shown while the player still is).
+   * A `CountedSet` lets `mirror` skip the seats when nothing changed; with any other set it reads
+   * them at every call.
+   */
+  readonly standIns?: ReadonlySet<Colour> & { readonly version?: number };
+}
+
+/** A set that counts its changes (`version`), so that a reader can tell it has not changed. */
+export class CountedSet<T> extends Set<T> {
+  version = 0;
+
+  override add(value: T): this {
+    if (!this.has(value)) this.version++;
+    return super.add(value);
+  }
+
+  override delete(value: T): boolean {
+    const gone = super.delete(value);
+    if (gone) this.version++;
+    return gone;
+  }
+
+  override clear(): void {
+    if (this.size > 0) this.version++;
+    super.clear();
+  }
 }
 
 /** What a seat's schema last received. */
@@ -58,6 +83,12 @@ interface Written {
   /** `match.spectatorsVersion` the spectators' names were written for. */
   spectatorsVersion: number;
   seats: Map<Colour, SeatWritten>;
+  /** What the seats were last written from (when none of it changed, `mirrorSeats` has nothing to do): the match, its `seatsVersion`, the links' and stand-ins' `version`, the active players. */
+  seatsMatch: Match | null;
+  seatsVersion: number;
+  linksVersion: number;
+  standInsVersion: number;
+  seatsMask: number;
   position: Position | null;
   /** Phase the position fields were written for (`toMove` is '' outside play). */
   positionPhase: Phase | '';
@@ -74,6 +105,9 @@ interface Written {
   moves: number;
   /** `state.moves` itself, behind its proxy; written by `append` only (`appendOnly`). */
   movesList: ArraySchema<string>;
+  /** The change trees of the state and of its move list (`treeOf`: found once, not at each write). */
+  readonly tree: ChangeTree;
+  readonly movesTree: ChangeTree;
   clock: { enabled: boolean; running: string; turnStartedAt: number };
   offer: { id: number; by: string; accepted: string };
 }
@@ -110,6 +144,7 @@ const WRITTEN = new WeakMap<DjambiState, Written>();
 function writtenOf(state: DjambiState): Written {
   let w = WRITTEN.get(state);
   if (!w) {
+    const movesList = appendOnly(state.moves);
     w = {
       config: null,
       code: '',
@@ -119,6 +154,11 @@ function writtenOf(state: DjambiState): Written {
       host: '',
       spectatorsVersion: -1,
       seats: new Map(),
+      seatsMatch: null,
+      seatsVersion: -1,
+      linksVersion: -1,
+      standInsVersion: -1,
+      seatsMask: -1,
       position: null,
       positionPhase: '',
       toMove: '',
@@ -132,7 +172,9 @@ function writtenOf(state: DjambiState): Written {
       eliminations: 0,
       result: false,
       moves: 0,
-      movesList: appendOnly(state.moves),
+      movesList,
+      tree: treeOf(state),
+      movesTree: treeOf(movesList),
       clock: { enabled: false, running: '', turnStartedAt: 0 },
       offer: { id: 0, by: '', accepted: '' },
     };
@@ -198,6 +240,25 @@ function mirrorSeats(model: RoomModel, state: DjambiState, w: Written): void {
   const match = model.match;
   // Before the start every seat shows as active.
   const activeMask = match.phase === 'waiting' ? 0xf : match.position.activeMask;
+  // Most commits follow a turn, which changes none of this without a clock: the seats, their
+  // links and the stand-ins are read (cold, on every seat) only when one of them changed.
+  const standIns = model.standIns === undefined ? 0 : (model.standIns.version ?? -1);
+  if (
+    match.clock === null &&
+    w.seatsMatch === match &&
+    w.seatsVersion === match.seatsVersion &&
+    w.linksVersion === model.links.version &&
+    w.standInsVersion === standIns &&
+    standIns >= 0 &&
+    w.seatsMask === activeMask
+  ) {
+    return;
+  }
+  w.seatsMatch = match;
+  w.seatsVersion = match.seatsVersion;
+  w.linksVersion = model.links.version;
+  w.standInsVersion = standIns;
+  w.seatsMask = activeMask;
   const creator = match.seats.creatorColour() ?? '';
   if (w.creator !== creator) state.creator = w.creator = creator;
   const host = match.seats.hostColour() ?? '';
@@ -260,24 +321,24 @@ function mirrorPosition(pos: Position, phase: Phase, state: DjambiState, w: Writ
   const fields = state as unknown as TurnFields;
   if (w.toMove !== toMove) {
     fields._toMove = w.toMove = toMove;
-    changed(state, FIELD.toMove);
+    changedIn(w.tree, FIELD.toMove);
   }
   if (w.turnKind !== pos.turnKind) {
     fields._turnKind = w.turnKind = pos.turnKind;
-    changed(state, FIELD.turnKind);
+    changedIn(w.tree, FIELD.turnKind);
   }
   if (w.ply !== pos.ply) {
     fields._ply = w.ply = pos.ply;
-    changed(state, FIELD.ply);
+    changedIn(w.tree, FIELD.ply);
   }
   if (w.quiet !== pos.quiet) {
     fields._quiet = w.quiet = pos.quiet;
-    changed(state, FIELD.quiet);
+    changedIn(w.tree, FIELD.quiet);
   }
   const power = ruler(pos) ?? '';
   if (w.ruler !== power) {
     fields._ruler = w.ruler = power;
-    changed(state, FIELD.ruler);
+    changedIn(w.tree, FIELD.ruler);
   }
   for (let a = 0; a < COLOURS.length; a++) {
     if (w.control[a] === pos.control[a]) continue;
@@ -314,10 +375,10 @@ function mirrorMoves(match: Match, state: DjambiState, w: Written): void {
   const n = game.length;
   if (w.moves === n) return;
   const list = w.movesList;
-  for (let i = w.moves; i < n; i++) append(list, game.move(i));
+  for (let i = w.moves; i < n; i++) append(list, game.move(i), w.movesTree);
   w.moves = n;
   (state as unknown as TurnFields)._version = n;
-  changed(state, FIELD.version);
+  changedIn(w.tree, FIELD.version);
 }
 
 function mirrorClock(match: Match, state: DjambiState, w: Written): void {
