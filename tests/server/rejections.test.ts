@@ -3,6 +3,7 @@
  * rejected with codes to the sender only and change nothing; a junk flood neither crashes nor
  * stalls the room; two rooms in parallel do not interfere.
  */
+import { Protocol } from '@colyseus/core';
 import { legalDestinations, makeSquare, parseRules, pieces, randomTurn, SQUARE_COUNT } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import {
@@ -239,12 +240,21 @@ test('two rooms in parallel do not interfere', async () => {
 
 test("a patch handed to a socket keeps its bytes through later patches, of its room and of others (a slow client's socket holds it until it can send)", async () => {
   const [a, b] = await Promise.all([started(4, 0), started(4, 0)]);
-  // What room A hands to one of its sockets, as it was at that moment.
+  // What room A hands to the TCP socket of one of its clients, as it was at that moment (the
+  // patch goes there as one frame built per patch, not through `client.raw`: internals.ts `patchSender`).
   const sent: { bytes: Buffer; atSend: string }[] = [];
+  const socket = (roomOf(a.code).clients[0] as unknown as { ref: { _socket: { write(bytes: Buffer, ...rest: unknown[]): boolean } } }).ref._socket;
+  const write = socket.write.bind(socket);
+  socket.write = (bytes, ...rest) => {
+    sent.push({ bytes, atSend: Buffer.from(bytes).toString('hex') });
+    return write(bytes, ...rest);
+  };
+  // Patches reach the socket as whole frames (header and payload in one write), not through `client.raw`.
   const client = roomOf(a.code).clients[0] as unknown as { raw(bytes: Buffer, ...rest: unknown[]): void };
   const raw = client.raw.bind(client);
+  let patchesThroughRaw = 0;
   client.raw = (bytes, ...rest) => {
-    sent.push({ bytes, atSend: Buffer.from(bytes).toString('hex') });
+    if (bytes[0] === Protocol.ROOM_STATE_PATCH) patchesThroughRaw++;
     raw(bytes, ...rest);
   };
   const random = seeded(9);
@@ -258,5 +268,10 @@ test("a patch handed to a socket keeps its bytes through later patches, of its r
   }
   expect(sent.length).toBeGreaterThanOrEqual(6);
   for (const s of sent) expect(s.bytes.toString('hex')).toBe(s.atSend);
+  expect(patchesThroughRaw).toBe(0);
+  const patchFrames = sent.filter(
+    (s) => s.bytes[0] === 0x82 && s.bytes[1] <= 125 && s.bytes[2] === Protocol.ROOM_STATE_PATCH && s.bytes.length === 2 + s.bytes[1],
+  );
+  expect(patchFrames.length).toBeGreaterThanOrEqual(6);
   await leaveAll([...a.all, ...b.all]);
 });

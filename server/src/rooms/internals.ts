@@ -20,6 +20,10 @@
  *   after each commit, sent by the room's patcher (`patchParts`, `patcher.ts`) without
  *   `broadcastPatch`, whose reads of the room object are hash lookups (a room is in V8's
  *   dictionary mode once the matchmaker's `__init` has made four of its properties accessors).
+ * - `Encoder.prototype.encode` as the library defines it, `encoder.hasChanges` and
+ *   `discardChanges`, `serializer.needFullEncode`, and of `ws` 8.23 a `WebSocket`'s `readyState`,
+ *   `_extensions` and `_sender` (its `_state`, `_firstFragment` and `_socket`): the patch, encoded
+ *   once and written to every client's socket as one frame (`patchSender`).
  * - `client.enqueueRaw` with `getMessageBytes.raw`: one encoding of a message sent to several
  *   chosen clients (`client.send` would encode it once per client).
  * - `WebSocketTransport.wss` (@colyseus/ws-transport 0.16.5): the `ws` server, whose clients the
@@ -247,16 +251,22 @@ export abstract class GuardedRoom<S extends object> extends Room<S> {
    */
   protected patchParts(): PatchParts {
     const room = this as unknown as {
-      _serializer?: Partial<PatchParts['serializer']>;
+      _serializer?: { applyPatches?: unknown };
       _afterNextPatchQueue?: unknown[];
       _dequeueAfterPatchMessages?: () => void;
     };
     const serializer = room._serializer;
     const afterPatch = room._afterNextPatchQueue;
     const dequeue = room._dequeueAfterPatchMessages;
-    if (typeof serializer?.applyPatches !== 'function' || !Array.isArray(afterPatch) || typeof dequeue !== 'function')
+    if (!serializer || typeof serializer.applyPatches !== 'function' || !Array.isArray(afterPatch) || typeof dequeue !== 'function')
       throw new Error('Colyseus: no serializer or patch queue (check internals.ts against this version)');
-    return { serializer: serializer as PatchParts['serializer'], clients: this.clients as unknown as Client[], afterPatch, dequeue: dequeue.bind(this) };
+    const applyPatches = serializer.applyPatches.bind(serializer) as PatchParts['send'];
+    return {
+      send: patchSender(serializer as SerializerInternals, applyPatches),
+      clients: this.clients as unknown as Client[],
+      afterPatch,
+      dequeue: dequeue.bind(this),
+    };
   }
 
   /** Sends one message to several clients, encoded once (queued like `client.send` for joining clients). */
@@ -552,6 +562,7 @@ export function treeOf(target: Schema | ArraySchema<string>): ChangeTree {
 function leanEncodes(): void {
   const proto = Encoder.prototype as unknown as EncoderInternals;
   const encode = proto.encode;
+  encodeInScratch = encode;
   proto.encode = function (this: EncoderInternals, it, view, buffer, changeSetName, isEncodeAll, initialOffset): Buffer {
     if (changeSetName === 'allChanges') return encodeAll.call(this, it, view, buffer, changeSetName, isEncodeAll, initialOffset);
     const bytes = encode.call(this, it, view, buffer, changeSetName, isEncodeAll, initialOffset);
@@ -578,8 +589,92 @@ function leanEncodes(): void {
   }
 }
 
+/**
+ * The patch after a commit, sent as `SchemaSerializer.applyPatches` sends it to a room without
+ * filters (encoded once, to every joined client, then the changes discarded), except for how it
+ * reaches each socket. `ws` 8.23's `send` makes, for every client, an options object with a
+ * computed symbol key first (`Sender.send`: V8 defines it through the runtime, about 1 µs each in
+ * `perf`), spreads another, allocates a two-byte header and writes header and payload corked,
+ * one `writev` each. Here the frame (header and payload, the same bytes for every client) is
+ * built once per patch, in a buffer of its own, and written to each client's socket as `ws`'s
+ * `sendFrame` would write it, in one write. A socket `ws` could not write that way right now
+ * (not open, a send of its own in progress, compression negotiated), or a client that is not a
+ * `ws` connection, gets the payload through `client.raw` as before. A room with filters, or one
+ * whose serializer is not on the scratch (`shareSerializer`), keeps `applyPatches`.
+ */
+function patchSender(serializer: SerializerInternals, applyPatches: PatchParts['send']): PatchParts['send'] {
+  if (serializer.hasFilters || serializer.encoder.sharedBuffer !== SCRATCH) return applyPatches;
+  const encoder = serializer.encoder;
+  return (clients) => {
+    let n = clients.length;
+    if (n === 0) {
+      encoder.discardChanges();
+      return false;
+    }
+    if (!encoder.hasChanges) return false;
+    serializer.needFullEncode = true;
+    SCRATCH[0] = Protocol.ROOM_STATE_PATCH;
+    const encoded = encodeInScratch.call(encoder, { offset: 1 });
+    const frame = binaryFrame(encoded);
+    const length = encoded.length;
+    let payload: Buffer | null = null;
+    while (n--) {
+      const client = clients[n] as Client & { ref?: WsInternals };
+      if (client.state !== ClientState.JOINED) continue;
+      if (!writeFrame(client.ref, frame)) client.raw((payload ??= frame.subarray(frame.length - length)));
+    }
+    encoder.discardChanges();
+    return true;
+  };
+}
+
+/** What `patchSender` reads of a `ws` 8.23 `WebSocket` and its `Sender`. */
+interface WsInternals {
+  readonly readyState?: number;
+  readonly _extensions?: Record<string, unknown>;
+  readonly _sender?: { readonly _state: number; readonly _firstFragment: boolean; readonly _socket: { write(chunk: Buffer): boolean } };
+}
+
+/** `WebSocket.OPEN`, and `Sender`'s state when no send of its own is in progress (`DEFAULT`). */
+const WS_OPEN = 1;
+const SENDER_IDLE = 0;
+
+/**
+ * Writes a frame to a `ws` socket as `Sender.sendFrame` would: true when written (or when the
+ * socket is not open: `WebSocketClient.raw` drops the message then), false when `ws` must send it.
+ */
+function writeFrame(ws: WsInternals | undefined, frame: Buffer): boolean {
+  const sender = ws?._sender;
+  if (ws === undefined || sender === undefined || typeof ws.readyState !== 'number') return false;
+  if (ws.readyState !== WS_OPEN) return true;
+  if (sender._state !== SENDER_IDLE || !sender._firstFragment || ws._extensions?.['permessage-deflate'] !== undefined) return false;
+  sender._socket.write(frame);
+  return true;
+}
+
+/** A final binary WebSocket frame (server to client: unmasked) holding `payload`, as `Sender.frame` heads it. */
+export function binaryFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n <= 125 ? 2 : n < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x82;
+  if (head === 2) frame[1] = n;
+  else if (head === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt16BE(0, 2);
+    frame.writeUIntBE(n, 4, 6);
+  }
+  payload.copy(frame, head);
+  return frame;
+}
+
 /** @colyseus/schema 3.0.76's `Encoder`, as `leanEncodes` and `shareSerializer` use it. */
 interface EncoderInternals {
+  readonly hasChanges: boolean;
+  discardChanges(): void;
   encode(it?: { offset: number }, view?: unknown, buffer?: Buffer, changeSetName?: string, isEncodeAll?: boolean, initialOffset?: number): Buffer;
   encodeAll(it?: { offset: number }, buffer?: Buffer): Buffer;
   sharedBuffer: Buffer;
@@ -590,5 +685,8 @@ interface EncoderInternals {
 interface TreeList {
   next?: { changeTree: Tree; next?: TreeList['next'] };
 }
+
+/** The library's own `Encoder.prototype.encode` (before `leanEncodes`): a patch encoded by it stays where it was encoded. */
+let encodeInScratch: EncoderInternals['encode'] = Encoder.prototype.encode as unknown as EncoderInternals['encode'];
 
 leanEncodes();

@@ -11,8 +11,9 @@
  * 4 µs per turn.
  *
  * The patcher is a plain object, made once the room has a state, holding what a patch needs: the
- * model `mirror` reads, the state, the serializer, the clients and Colyseus's queue of messages
- * sent after the next patch. What `broadcastPatch` does besides is not needed here: the room
+ * model `mirror` reads, the state, the sender of the patch (`patchSender`, internals.ts: one frame
+ * built per patch and written to every client's socket), the clients and Colyseus's queue of
+ * messages sent after the next patch. What `broadcastPatch` does besides is not needed here: the room
  * defines no `onBeforePatch`, and it ticks the room's Colyseus clock, which no room uses (timers
  * are plain Node timers, `timers.ts`).
  */
@@ -23,8 +24,8 @@ import type { DjambiState } from './schema.js';
 
 /** What a patch needs of Colyseus's internals (`GuardedRoom.patchParts`). */
 export interface PatchParts {
-  /** The room's serializer: encodes the changes once and sends them to every joined client. */
-  readonly serializer: { applyPatches(clients: Client[], state?: unknown): boolean };
+  /** Encodes the changes once and sends them to every joined client (`patchSender`, internals.ts); false when there was nothing to send. */
+  readonly send: (clients: Client[]) => boolean;
   /** The room's clients (the same array for the room's whole life). */
   readonly clients: Client[];
   /** Messages sent with `afterNextPatch` (the same array for the room's whole life). */
@@ -50,7 +51,7 @@ export class Patcher {
 
   constructor(
     private readonly source: PatchSource,
-    private readonly state: DjambiState,
+    state: DjambiState,
     private readonly parts: PatchParts,
   ) {
     this.model = { code: source.code, match: source.match(), links: source.links, spectators: source.spectatorIds.size, standIns: source.standIns };
@@ -64,7 +65,7 @@ export class Patcher {
     model.spectators = this.source.spectatorIds.size;
     this.mirror(model);
     const parts = this.parts;
-    parts.serializer.applyPatches(parts.clients, this.state);
+    parts.send(parts.clients);
     if (parts.afterPatch.length > 0) parts.dequeue();
   }
 }
