@@ -86,7 +86,9 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   /** Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate fails. */
   override async onCreate(options: unknown): Promise<void> {
     try {
-      const opened = await openGame(options, this.settings, this.presence, () => this.now());
+      // The journal reads the time on every intent: from the settings, not through the room object.
+      const settings = this.settings;
+      const opened = await openGame(options, settings, this.presence, () => settings.now());
       const admit = this.setup(opened);
       this.everJoined = await settle(opened, options, this.port);
       this.roomId = this.code;
@@ -132,6 +134,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     ({ links: this.links, outbox: this.outbox, door: this.door, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
     const { gate, outbox } = parts;
     const settings = this.settings;
+    this.alarms.readFlagFrom(() => journal.match.msToFlag(settings.now()));
     // One function for every refused frame, not a closure each.
     const refuse = (client: Client, type: string, rejection: Rejection): void => outbox.reply(client, type, rejection);
     return (client, frame) => gate.admit(client, frame, settings.now(), refuse);

@@ -90,15 +90,28 @@ export class Alarms {
   private readonly flagTimer: TimerSlot;
   private readonly idleTimer: TimerSlot;
 
+  /** `hooks.msToFlag`, or what `readFlagFrom` put in its place. */
+  private msToFlag: () => number | null;
+
   constructor(private readonly hooks: AlarmHooks) {
     this.timers = new RoomTimers(hooks.fault);
     this.flagTimer = new TimerSlot(this.timers);
     this.idleTimer = new TimerSlot(this.timers);
+    this.msToFlag = hooks.msToFlag;
+  }
+
+  /**
+   * Where the flag timer reads the clock from from now on: read after every accepted intent, it
+   * is best a closure over the room's parts (a room object is in V8's dictionary mode: see
+   * `patcher.ts`), given once they exist.
+   */
+  readFlagFrom(msToFlag: () => number | null): void {
+    this.msToFlag = msToFlag;
   }
 
   /** (Re)schedules the flag timer: it fires when the running clock runs out and asks the match to check. */
   scheduleFlag(): void {
-    const ms = this.hooks.msToFlag();
+    const ms = this.msToFlag();
     if (ms === null) return this.flagTimer.clear();
     this.flagTimer.set(ms + 1, () => {
       this.hooks.flag();
