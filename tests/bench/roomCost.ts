@@ -150,9 +150,26 @@ function readData(data: Uint8Array): { type: string; payload: unknown } | null {
   return { type, payload: data.length > 2 + len ? unpack(data.subarray(2 + len)) : undefined };
 }
 
-/** What `ws` is to Colyseus's WebSocketClient: an emitter with `readyState` and `send`. */
+/**
+ * What `ws` is to Colyseus's WebSocketClient: an emitter with `readyState` and `send`; and what it
+ * is to the Djambi server's patch sender (`patchSender`, server/src/rooms/internals.ts), which
+ * writes a whole frame to the socket under `ws`'s sender: `_sender._socket.write` hands the
+ * frame's payload to `send`, so that both rooms' frames are counted the same way.
+ */
 class MemorySocket extends EventEmitter {
   readyState = 1;
+  readonly _extensions = {};
+  readonly _sender = {
+    _state: 0,
+    _firstFragment: true,
+    _socket: {
+      write: (frame: Buffer): boolean => {
+        const len = frame[1] & 0x7f;
+        this.send(frame.subarray(len <= 125 ? 2 : len === 126 ? 4 : 10));
+        return true;
+      },
+    },
+  };
   patches = 0;
   onData: (type: string, payload: unknown) => void = () => undefined;
   send(data: Uint8Array, _options?: unknown, cb?: (err?: Error) => void): void {
