@@ -121,10 +121,23 @@ export class BotDriver {
     return this.port.match().config.bots?.personalities[colour] ?? drawPersonality(this.port.seed, colour);
   }
 
+  /**
+   * What `sync` last found in line (the match, its `seatsVersion`, the links' `version`) and
+   * whether a seat then held a bot: the seats and links are read again only when one changed
+   * (they are read after every commit, most of which change neither).
+   */
+  private synced: { match: Match | null; seats: number; links: number; anyBot: boolean } = { match: null, seats: -1, links: -1, anyBot: true };
+
   /** Shows bot seats with presence `bot` (before each mirror). */
   sync(): void {
+    const match = this.port.match();
+    const links = this.port.links;
+    const synced = this.synced;
+    if (synced.match === match && synced.seats === match.seatsVersion && synced.links === links.version) return;
     const now = this.port.now();
-    for (const seat of this.port.match().seats.seats.values()) {
+    let anyBot = false;
+    for (const seat of match.seats.seats.values()) {
+      if (seat.bot !== null) anyBot = true;
       const link = this.port.links.of(seat.colour);
       if (seat.bot !== null && link.presence !== 'bot') {
         this.port.links.bot(seat.colour, now);
@@ -132,6 +145,8 @@ export class BotDriver {
         this.port.links.free(seat.colour, now);
       }
     }
+    // After its own changes of the links, which are in line now.
+    this.synced = { match, seats: match.seatsVersion, links: links.version, anyBot };
   }
 
   /** After every commit: answer what the bots were asked, and play when a bot is to move. */
@@ -147,7 +162,8 @@ export class BotDriver {
       this.autostart = false;
       void this.port.submit({ type: 'start', colour: host }, (r) => this.refused(r));
     }
-    this.talk.answer(match);
+    // Only bot seats answer the press (a stand-in does not): `sync`, just before, knows of any.
+    if (this.synced.match !== match || this.synced.anyBot) this.talk.answer(match);
     if (match.phase === 'playing') this.maybePlay(match);
   }
 
