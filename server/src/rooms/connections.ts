@@ -127,12 +127,7 @@ export class Connections {
 
   /** The seat is free again. */
   free(colour: Colour, now: number): void {
-    this.version++;
-    const link = this.of(colour);
-    link.sessionId = null;
-    link.key = null;
-    link.presence = 'empty';
-    link.since = now;
+    this.vacate(colour, 'empty', now);
   }
 
   /** Holders moved seats (a swap): their connections follow them. */
@@ -160,11 +155,16 @@ export class Connections {
 
   /** A bot holds the seat (`bots.ts`): no connection, presence `bot`. */
   bot(colour: Colour, now: number): void {
+    this.vacate(colour, 'bot', now);
+  }
+
+  /** The seat's connection and key are gone; it shows as `presence`. */
+  private vacate(colour: Colour, presence: 'empty' | 'bot', now: number): void {
     this.version++;
     const link = this.of(colour);
     link.sessionId = null;
     link.key = null;
-    link.presence = 'bot';
+    link.presence = presence;
     link.since = now;
   }
 }
