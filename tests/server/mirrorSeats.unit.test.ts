@@ -96,17 +96,6 @@ describe('mirror skips unchanged seats, and misses no change', () => {
     t.turn();
     expect(t.state.seats.get('R')!.clockMs).toBeLessThan(before);
   });
-
-  it('reads every seat with a stand-in set that does not count its changes', () => {
-    const t = table();
-    const plain = new Set<Colour>();
-    const model = (): RoomModel => ({ ...t.model(), standIns: plain });
-    t.links.away('sB', t.now());
-    mirror(model(), t.state);
-    plain.add('B');
-    mirror(model(), t.state);
-    expect(t.state.seats.get('B')!.standIn).toBe(true);
-  });
 });
 
 describe('Connections.seatOf', () => {

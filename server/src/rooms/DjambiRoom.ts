@@ -75,7 +75,6 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private faulted = false;
   /** The flag timer and the idle timer (plain timers: no room runs a patch interval, so its Colyseus clock never ticks). */
   private readonly alarms = new Alarms({
-    msToFlag: () => this.match.msToFlag(this.now()),
     flag: () => this.pipeline.act({ type: 'flag' }),
     empty: () => this.clients.length === 0 && this.reconnecting.size === 0,
     idleSeconds: () => idleLifetime(this.match.config.idleSeconds, this.settings.unjoinedSeconds, this.everJoined, this.match.phase === 'over'),

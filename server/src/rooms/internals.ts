@@ -501,14 +501,11 @@ export function appendOnly<T extends string>(list: ArraySchema<T>): ArraySchema<
 
 /**
  * Appends `value` to an `appendOnly` list: what the library's `push` does for one string, but
- * into `items` once (they are its `tmpItems`) and with no entry in `allChanges`.
+ * into `items` once (they are its `tmpItems`) and with no entry in `allChanges`. `listTree`: the
+ * list's change tree, if the caller found it once (`treeOf`).
  */
-export function append<T extends string>(list: ArraySchema<T>, value: T, tree: ChangeTree = list[$changes] as ChangeTree): void {
-  appendTo(list, value, tree as unknown as Tree);
-}
-
-/** `append` with the list's change tree found once (`treeOf`). */
-function appendTo<T extends string>(list: ArraySchema<T>, value: T, tree: Tree): void {
+export function append<T extends string>(list: ArraySchema<T>, value: T, listTree: ChangeTree = treeOf(list)): void {
+  const tree = listTree as unknown as Tree;
   const a = list as unknown as ArrayInternals;
   const index = a.items.length;
   tree.indexedOperations[index] = OPERATION.ADD;

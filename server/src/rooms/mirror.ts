@@ -29,11 +29,10 @@ export interface RoomModel {
   readonly links: Connections;
   readonly spectators: number;
   /**
-   * Seats a bot has played for while their player was away (shown while the player still is).
-   * A `CountedSet` lets `mirror` skip the seats when nothing changed; with any other set it reads
-   * them at every call.
+   * Seats a bot has played for while their player was away (shown while the player still is),
+   * with the count of their changes that lets `mirror` skip the seats when nothing changed.
    */
-  readonly standIns?: ReadonlySet<Colour> & { readonly version?: number };
+  readonly standIns?: Pick<CountedSet<Colour>, 'has' | 'version'>;
 }
 
 /** A set that counts its changes (`version`), so that a reader can tell it has not changed. */
@@ -242,14 +241,13 @@ function mirrorSeats(model: RoomModel, state: DjambiState, w: Written): void {
   const activeMask = match.phase === 'waiting' ? 0xf : match.position.activeMask;
   // Most commits follow a turn, which changes none of this without a clock: the seats, their
   // links and the stand-ins are read (cold, on every seat) only when one of them changed.
-  const standIns = model.standIns === undefined ? 0 : (model.standIns.version ?? -1);
+  const standIns = model.standIns?.version ?? 0;
   if (
     match.clock === null &&
     w.seatsMatch === match &&
     w.seatsVersion === match.seatsVersion &&
     w.linksVersion === model.links.version &&
     w.standInsVersion === standIns &&
-    standIns >= 0 &&
     w.seatsMask === activeMask
   ) {
     return;

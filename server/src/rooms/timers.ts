@@ -70,8 +70,6 @@ export class TimerSlot {
 
 /** What the alarms of a room ask of it. */
 export interface AlarmHooks {
-  /** Milliseconds until the running clock runs out (null: no clock is running). */
-  msToFlag(): number | null;
   /** Asks the match to check the clocks. */
   flag(): void;
   /** Whether nobody is connected or on the way back. */
@@ -90,20 +88,19 @@ export class Alarms {
   private readonly flagTimer: TimerSlot;
   private readonly idleTimer: TimerSlot;
 
-  /** `hooks.msToFlag`, or what `readFlagFrom` put in its place. */
-  private msToFlag: () => number | null;
+  /** Milliseconds until the running clock runs out (null: no clock is running); none before `readFlagFrom`. */
+  private msToFlag: () => number | null = () => null;
 
   constructor(private readonly hooks: AlarmHooks) {
     this.timers = new RoomTimers(hooks.fault);
     this.flagTimer = new TimerSlot(this.timers);
     this.idleTimer = new TimerSlot(this.timers);
-    this.msToFlag = hooks.msToFlag;
   }
 
   /**
-   * Where the flag timer reads the clock from from now on: read after every accepted intent, it
-   * is best a closure over the room's parts (a room object is in V8's dictionary mode: see
-   * `patcher.ts`), given once they exist.
+   * Where the flag timer reads the clock from, given once the room's game is open. It is read
+   * after every accepted intent: best a closure over the room's parts, not a read of the room
+   * object (in V8's dictionary mode: see `patcher.ts`).
    */
   readFlagFrom(msToFlag: () => number | null): void {
     this.msToFlag = msToFlag;
