@@ -178,7 +178,7 @@ describe('a bug inside one room', () => {
 
   test('in the frame gate: the room closes with 4101, nothing is lost', async () => {
     const { random, game, v1, before } = await gameBeforeFault(13, 'frame');
-    throwOnce((roomOf(game.code) as unknown as { frames: Record<string, unknown> }).frames, 'admit', 'injected: gate');
+    throwOnce((roomOf(game.code) as unknown as { gate: Record<string, unknown> }).gate, 'admit', 'injected: gate');
     game.players[1].room.send('ready', {});
     await closedAlone(game.all, game.code, other, random);
     expect(await faults('frame')).toBe(before + 1);

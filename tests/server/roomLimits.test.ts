@@ -159,18 +159,18 @@ test('a room nobody joins goes after the short idle time; no room runs a patch i
   const { code } = await res.json();
   const room = matchMaker.getLocalRoomById(code);
   expect(room).toBeDefined();
-  expect(room.patchRate).toBeNull();
+  expect(room.patchRate).toBe(0);
   const deadline = Date.now() + 5000;
   while (matchMaker.getLocalRoomById(code) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(matchMaker.getLocalRoomById(code)).toBeUndefined();
 
   const c = await createRoom(server, {});
   const live = matchMaker.getLocalRoomById(c.state.code);
-  expect(live.patchRate).toBeNull();
+  expect(live.patchRate).toBe(0);
   c.room.send('name', { name: 'patched at once' });
   await c.waitState((s) => s.seats.get('R').name === 'patched at once', 'renamed');
   await leaveAll([c]);
-  expect(live.patchRate).toBeNull();
+  expect(live.patchRate).toBe(0);
 });
 
 test('the live-room cap answers server_full, and creation works again below it', async () => {

@@ -16,7 +16,7 @@
 import { type IRoomCache, matchMaker, type Presence, type MatchMakerDriver } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
-import { LeanLocalDriver } from './localDriver.js';
+
 import { type DirectoryPeers, type GameDirectory, ROOM_NAME } from '../games/directory.js';
 import { type ClusterConfig, redisOptions } from './config.js';
 
@@ -128,7 +128,7 @@ export class Cluster {
       out.presence = this.presence;
       out.driver = this.driver;
       out.selectProcessIdToCreateRoom = async () => matchMaker.processId;
-    } else out.driver = new LeanLocalDriver();
+    }
     return out;
   }
 

@@ -4,7 +4,7 @@
  * latency spikes). This heartbeat pings a slice of the clients on each short tick instead, so
  * that every client is pinged once per `intervalMs`, and terminates one that missed `maxMissed`
  * pings in a row: a dead connection is dropped within `intervalMs × (maxMissed + 1)` plus a
- * tick. It reuses the transport's own pong handler (which resets `pingCount`).
+ * tick. It counts the unanswered pings of each socket itself (a pong resets the count).
  */
 import type { WebSocket, WebSocketServer } from 'ws';
 
@@ -21,29 +21,31 @@ export interface HeartbeatOptions {
 /** Defaults: a ping every 10 s, terminated after 2 unanswered (dead connections go within about 30 s). */
 export const DEFAULT_HEARTBEAT: HeartbeatOptions = Object.freeze({ intervalMs: 10_000, maxMissed: 2, tickMs: 250 });
 
-type Pinged = WebSocket & { pingCount?: number };
-
 function noop(): void {}
 
 /** Starts the heartbeat on `wss`; returns a function that stops it. */
 export function startHeartbeat(wss: WebSocketServer, options: HeartbeatOptions = DEFAULT_HEARTBEAT): () => void {
-  let cycle: Pinged[] = [];
+  let cycle: WebSocket[] = [];
   let cursor = 0;
+  /** Pings sent to a socket since its last pong. */
+  const missed = new WeakMap<WebSocket, number>();
   const slices = Math.max(1, Math.round(options.intervalMs / options.tickMs));
   const tick = () => {
     if (cursor >= cycle.length) {
-      cycle = [...wss.clients] as Pinged[];
+      cycle = [...wss.clients];
       cursor = 0;
     }
     const end = Math.min(cycle.length, cursor + Math.ceil(cycle.length / slices));
     for (; cursor < end; cursor++) {
       const client = cycle[cursor];
       if (client.readyState !== client.OPEN) continue;
-      if ((client.pingCount ?? 0) >= options.maxMissed) {
+      const count = missed.get(client);
+      if (count === undefined) client.on('pong', () => missed.set(client, 0));
+      else if (count >= options.maxMissed) {
         client.terminate();
         continue;
       }
-      client.pingCount = (client.pingCount ?? 0) + 1;
+      missed.set(client, (count ?? 0) + 1);
       try {
         client.ping(noop);
       } catch {

@@ -206,13 +206,6 @@ export class Match {
   private started = false;
   /** Spectators who joined so far (their default names count from it: "Spectator 3"). */
   private spectatorsSeen = 0;
-  /** Counts every change of the spectators (one came, went or renamed), for the mirror. */
-  spectatorsVersion = 0;
-  /**
-   * Counts the accepted intents that may change the seats (every one but a turn or a press
-   * message: seats change only by intents), for the mirror.
-   */
-  seatsVersion = 0;
   private rematchCode: string | null = null;
   private vote: RematchVote | null = null;
   private readonly source = new Source();
@@ -325,7 +318,6 @@ export class Match {
       case 'rename': {
         if (!intent.colour && intent.spectator !== undefined && this.press.roster.isSpectator(intent.spectator)) {
           this.press.roster.addSpectator(intent.spectator, intent.name);
-          this.spectatorsVersion++;
           return this.accepted(intent, now, { listingChanged: true });
         }
         const seat = intent.colour ? this.seats.get(intent.colour) : undefined;
@@ -356,11 +348,9 @@ export class Match {
           return refuse('bad_payload', 'not a spectator id');
         }
         this.spectatorsSeen++;
-        this.spectatorsVersion++;
         return this.accepted(intent, now, { deliveries: [this.press.historyDelivery(intent.id)], listingChanged: true });
       case 'unspectate':
         this.press.removeSpectator(intent.id);
-        this.spectatorsVersion++;
         return this.accepted(intent, now, { listingChanged: true });
       case 'resume':
         if (this.clock?.running) this.clock.startedAt = now;
@@ -603,7 +593,6 @@ export class Match {
       move?: Applied;
     } = {},
   ): Accepted {
-    if (intent.type !== 'turn' && intent.type !== 'press') this.seatsVersion++;
     const ids = this.source.take();
     let event: Writable<MatchEvent>;
     if (parts.move !== undefined && intent.type === 'turn' && ids === null) {

@@ -8,7 +8,7 @@
  * fence, dispose), `dispatch` (message → handler → intent), `pipeline` (intent → journal →
  * publish), `timers`, and `bots` (the computer players' driver). No game or press rule lives here.
  */
-import { type AuthContext, type Client, type Deferred, matchMaker, type RoomException, ServerError } from '@colyseus/core';
+import { type AuthContext, type Client, type Deferred, getMessageBytes, matchMaker, Protocol, type RoomException, ServerError } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
 import type { Match } from '../match/match.js';
 import { arrive } from './arrivals.js';
@@ -16,36 +16,34 @@ import type { BotDriver } from './bots.js';
 import { closeAfterFault, closeFenced, closeForRestart, release } from './closing.js';
 import type { Connections } from './connections.js';
 import { depart } from './departures.js';
-import { handlerContext, listen } from './dispatch.js';
+import { handlerContext, registerHandlers } from './dispatch.js';
 import { authorise, type Door } from './door.js';
-import { type FrameGuard, GuardedRoom } from './internals.js';
+import type { FrameGate } from './gate.js';
 import type { AuthData } from './join.js';
 import type { Journal } from './journal.js';
 import { assemble, creationError, type Opened, openGame, settle } from './opening.js';
 import type { Outbox } from './outbox.js';
-import { Patcher } from './patcher.js';
+import { Mirror } from './mirror.js';
 import type { Pipeline } from './pipeline.js';
 import { Rematch } from './rematch.js';
 import type { RoomPort } from './port.js';
 import { DjambiState } from './schema.js';
 import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
 import { Alarms, idleLifetime } from './timers.js';
+import { VendorRoom } from './vendor.js';
 
 export { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, type RoomListing } from './settings.js';
 
 /**
  * No patch interval: a patch goes out right after every accepted intent (`commit`, the only
- * writer of the state), so Colyseus's interval would find nothing to send. A 1 s heartbeat on
- * every room cost about 0.75 % of a core per 1,000 rooms, busy or idle (each room's data visited
- * once a second, cold in the cache, and a timer list per room's 0–99 ms of spread); the room's
- * timers are plain Node timers (`timers.ts`), so its Colyseus clock, which only that interval
- * ticked, is not used.
+ * writer of the state), so an interval would find nothing to send. The room's timers are plain
+ * Node timers (`timers.ts`); its Colyseus clock is not used.
  */
-export class DjambiRoom extends GuardedRoom<DjambiState> {
+export class DjambiRoom extends VendorRoom<DjambiState> {
   /** Set by `createServer` through a subclass. */
   static settings: DjambiRoomSettings = DEFAULT_ROOM_SETTINGS;
 
-  /** The settings of the server that made this room (its class's static), read once: `now()` alone reads them several times per turn. */
+  /** The settings of the server that made this room (its class's static). */
   private readonly settings: DjambiRoomSettings = (this.constructor as typeof DjambiRoom).settings;
 
   override maxClients = MAX_CLIENTS;
@@ -62,6 +60,7 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   private door!: Door;
   private pipeline!: Pipeline;
   private port!: RoomPort;
+  private gate!: FrameGate;
   /** The room's computer players (see `bots.ts`). */
   bots: BotDriver | null = null;
   readonly rematch: Rematch = new Rematch(this, (intent, taken, client) =>
@@ -69,8 +68,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   );
   private createdAt = 0;
   private everJoined = false;
-  /** Mirrors and patches after each commit (`patcher.ts`); null until the room has a state. */
-  private patcher: Patcher | null = null;
+  /** Writes the match into the state at each commit; null until the room has a state. */
+  private mirror: Mirror | null = null;
   /** The room hit an internal error and is closing (`fault`). */
   private faulted = false;
   /** The flag timer and the idle timer (plain timers: no room runs a patch interval, so its Colyseus clock never ticks). */
@@ -85,30 +84,25 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
   /** Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate fails. */
   override async onCreate(options: unknown): Promise<void> {
     try {
-      // The journal reads the time on every intent: from the settings, not through the room object.
       const settings = this.settings;
       const opened = await openGame(options, settings, this.presence, () => settings.now());
-      const admit = this.setup(opened);
+      this.setup(opened);
       this.everJoined = await settle(opened, options, this.port);
       this.roomId = this.code;
-      // Every message reads these: from the closure, not from the room object (a hash lookup each: see `patcher.ts`).
-      const { journal, links, pipeline, outbox } = this;
-      const deliver = listen({
-        context: (client) => handlerContext(journal.match, links, client),
-        act: (intent, client, type) => pipeline.act(intent, client, type),
-        reply: (client, type, rejection) => outbox.reply(client, type, rejection),
+      registerHandlers((type, listener) => this.onMessage(type, listener), {
+        context: (client) => handlerContext(this.match, this.links, client),
+        act: (intent, client, type) => this.pipeline.act(intent, client, type),
+        reply: (client, type, rejection) => this.outbox.reply(client, type, rejection),
         rematch: this.rematch.listener(),
       });
-      // One plain object read once per frame (see `GuardedRoom.frames`).
-      this.frames = { admit, deliver, fault: (e, where) => this.fault(e, where) };
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
-      this.setPatchRate(null); // patches follow each commit: no interval (see the note above the class)
+      this.patchRate = 0; // patches follow each commit: no interval (see the note above the class)
       this.port.commit(true);
       this.alarms.scheduleFlag();
       this.alarms.armIdle();
       this.rematch.resume();
     } catch (e) {
-      this.setPatchRate(null);
+      this.patchRate = 0;
       this.clock.clear();
       this.clock.stop();
       await release(this.alarms, this.presence, this.code).catch(() => undefined);
@@ -116,8 +110,8 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     }
   }
 
-  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`); returns the frame gate's check. */
-  private setup({ journal, createdAt }: Opened): FrameGuard['admit'] {
+  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`). */
+  private setup({ journal, createdAt }: Opened): void {
     this.journal = journal;
     this.code = journal.code;
     this.createdAt = createdAt;
@@ -130,13 +124,19 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
       holdFor: (client, seconds) => this.holdFor(client, seconds),
       fault: (e) => this.fault(e, 'intent'),
     });
-    ({ links: this.links, outbox: this.outbox, door: this.door, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
-    const { gate, outbox } = parts;
-    const settings = this.settings;
-    this.alarms.readFlagFrom(() => journal.match.msToFlag(settings.now()));
-    // One function for every refused frame, not a closure each.
-    const refuse = (client: Client, type: string, rejection: Rejection): void => outbox.reply(client, type, rejection);
-    return (client, frame) => gate.admit(client, frame, settings.now(), refuse);
+    ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
+    this.alarms.readFlagFrom(() => journal.match.msToFlag(this.now()));
+  }
+
+  /** Every message frame spends its connection's budget before it is decoded (see `vendor.ts`). */
+  protected admitFrame(client: Client, frame: Buffer): boolean {
+    try {
+      // No message before the room's parts exist (nobody can join before).
+      return this.gate?.admit(client, frame, this.now(), (c: Client, type: string, r: Rejection) => this.outbox.reply(c, type, r)) ?? false;
+    } catch (e) {
+      this.fault(e, 'frame');
+      return false;
+    }
   }
 
   /** Keeps a dropped connection's place for `seconds`; one that comes back gets the rematch offer again (it missed its broadcasts). */
@@ -159,13 +159,11 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
     });
   }
 
-  /** Admission decides every reservation (see `internals.ts`): seat key holders always get in. */
-  protected admitReservation(_sessionId: string, authData: unknown): boolean {
-    return this.door.admits(authData);
-  }
-
-  protected reservationGranted(sessionId: string, authData: unknown): void {
+  /** Admission decides every reservation (see `vendor.ts`): seat key holders always get in. */
+  protected admitReservation(sessionId: string, authData: unknown): boolean {
+    if (!this.door.admits(authData)) return false;
     this.door.reserved(sessionId, authData);
+    return true;
   }
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
@@ -244,22 +242,32 @@ export class DjambiRoom extends GuardedRoom<DjambiState> {
 
   /** Mirrors the match into the schema and sends the patch now (and the listing when it changed); `port.commit` adds the bots' hooks. */
   private commit(listing: boolean): void {
-    (this.patcher ?? this.startPatches())?.patch();
+    const mirror = this.mirror ?? this.startState();
+    if (mirror) {
+      mirror.write({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn });
+      this.broadcastPatch();
+    }
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
   }
 
   /**
-   * The schema and its patcher, made at the first commit with somebody connected: a room nobody
-   * has joined yet (a game re-opened at boot, say) builds none, and its first client gets the
-   * whole state mirrored then.
+   * The schema, made at the first commit with somebody connected: a room nobody has joined yet
+   * (a game re-opened at boot, say) builds none, and its first client gets the whole state then.
    */
-  private startPatches(): Patcher | null {
+  private startState(): Mirror | null {
     if (this.clients.length === 0) return null;
     this.state = new DjambiState();
-    this.shareSerializer();
-    const journal = this.journal;
-    const source = { code: this.code, match: () => journal.match, links: this.links, spectatorIds: this.spectatorIds, standIns: this.bots?.standingIn };
-    this.patcher = new Patcher(source, this.state, this.patchParts());
-    return this.patcher;
+    this.ownPatches();
+    this.mirror = new Mirror(this.state);
+    return this.mirror;
+  }
+
+  /** Sends one message to several clients, encoded once (queued like `client.send` for joining clients). */
+  private sendEach(clients: Iterable<Client>, type: string, payload: unknown): void {
+    let bytes: Uint8Array | null = null;
+    for (const client of clients) {
+      bytes ??= getMessageBytes.raw(Protocol.ROOM_DATA, type, payload);
+      client.enqueueRaw(bytes);
+    }
   }
 }

@@ -34,7 +34,6 @@ import type { Accepted, Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
 import { BotPress } from './botPress.js';
 import type { Connections } from './connections.js';
-import { CountedSet } from './mirror.js';
 import { joinError } from './join.js';
 import type { Journal } from './journal.js';
 import type { RoomConfig } from './options.js';
@@ -93,7 +92,7 @@ export class BotDriver {
   /** `stand_in` create option (stored with the game; on by default, also for games stored before it). */
   private readonly standIn: boolean;
   /** Seats a bot has played for since their player left (the mirror shows them while the player is away). */
-  readonly standingIn = new CountedSet<Colour>();
+  readonly standingIn = new Set<Colour>();
   /** Wakes the driver when an absent player's stand-in is due. */
   private wake: NodeJS.Timeout | null = null;
   /** The bots' press: answers, pact plans, table lines. */
@@ -121,23 +120,11 @@ export class BotDriver {
     return this.port.match().config.bots?.personalities[colour] ?? drawPersonality(this.port.seed, colour);
   }
 
-  /**
-   * What `sync` last found in line (the match, its `seatsVersion`, the links' `version`) and
-   * whether a seat then held a bot: the seats and links are read again only when one changed
-   * (they are read after every commit, most of which change neither).
-   */
-  private synced: { match: Match | null; seats: number; links: number; anyBot: boolean } = { match: null, seats: -1, links: -1, anyBot: true };
-
   /** Shows bot seats with presence `bot` (before each mirror). */
   sync(): void {
     const match = this.port.match();
-    const links = this.port.links;
-    const synced = this.synced;
-    if (synced.match === match && synced.seats === match.seatsVersion && synced.links === links.version) return;
     const now = this.port.now();
-    let anyBot = false;
     for (const seat of match.seats.seats.values()) {
-      if (seat.bot !== null) anyBot = true;
       const link = this.port.links.of(seat.colour);
       if (seat.bot !== null && link.presence !== 'bot') {
         this.port.links.bot(seat.colour, now);
@@ -145,8 +132,6 @@ export class BotDriver {
         this.port.links.free(seat.colour, now);
       }
     }
-    // After its own changes of the links, which are in line now.
-    this.synced = { match, seats: match.seatsVersion, links: links.version, anyBot };
   }
 
   /** After every commit: answer what the bots were asked, and play when a bot is to move. */
@@ -162,8 +147,8 @@ export class BotDriver {
       this.autostart = false;
       void this.port.submit({ type: 'start', colour: host }, (r) => this.refused(r));
     }
-    // Only bot seats answer the press (a stand-in does not): `sync`, just before, knows of any.
-    if (this.synced.match !== match || this.synced.anyBot) this.talk.answer(match);
+    // Only bot seats answer the press (a stand-in does not).
+    if ([...match.seats.seats.values()].some((s) => s.bot !== null)) this.talk.answer(match);
     if (match.phase === 'playing') this.maybePlay(match);
   }
 

@@ -20,25 +20,9 @@ export interface SeatLink {
   since: number;
 }
 
-const SEAT_COLOUR = Symbol('djambi.seatColour');
-const SEAT_VERSION = Symbol('djambi.seatVersion');
-
-/** A connection (a Colyseus client) as `seatOf` reads it. */
-export interface SeatHolder {
-  readonly sessionId: string;
-  [SEAT_COLOUR]?: Colour | null;
-  [SEAT_VERSION]?: number;
-}
-
 /** The connections of a room's seats. */
 export class Connections {
   private readonly links = new Map<Colour, SeatLink>();
-  /**
-   * Counts every change of a link (holder, key or presence): `mirror` skips the seats when
-   * neither this nor the match's seats changed. Every write to a link goes through a method here.
-   */
-  version = 0;
-
   constructor(colours: readonly Colour[]) {
     for (const c of colours) this.links.set(c, { sessionId: null, key: null, presence: 'empty', since: 0 });
   }
@@ -50,19 +34,6 @@ export class Connections {
     return link;
   }
 
-  /**
-   * The seat a connection holds, kept on the connection itself with the links' `version` it was
-   * found at: most messages come while no link changes, and are answered without reading the
-   * links (cold by a room's next turn).
-   */
-  seatOf(connection: SeatHolder): Colour | null {
-    if (connection[SEAT_VERSION] === this.version) return connection[SEAT_COLOUR] ?? null;
-    const colour = this.colourOf(connection.sessionId);
-    connection[SEAT_COLOUR] = colour;
-    connection[SEAT_VERSION] = this.version;
-    return colour;
-  }
-
   /** The seat a session holds. */
   colourOf(sessionId: string): Colour | null {
     for (const [colour, link] of this.links) if (link.sessionId === sessionId) return colour;
@@ -71,7 +42,6 @@ export class Connections {
 
   /** A session now holds `colour`; returns the session it replaced (a reclaim from another device), if any. */
   connect(colour: Colour, sessionId: string, key: string, now: number): string | null {
-    this.version++;
     const link = this.of(colour);
     const replaced = link.sessionId !== null && link.sessionId !== sessionId ? link.sessionId : null;
     link.sessionId = sessionId;
@@ -83,7 +53,6 @@ export class Connections {
 
   /** The connection dropped and may come back (grace period): session kept. */
   dropped(sessionId: string, now: number): void {
-    this.version++;
     const colour = this.colourOf(sessionId);
     const link = colour && this.of(colour);
     if (link && link.presence === 'connected') {
@@ -94,7 +63,6 @@ export class Connections {
 
   /** The connection came back through `client.reconnect` (same session id). */
   reconnected(sessionId: string, now: number): Colour | null {
-    this.version++;
     const colour = this.colourOf(sessionId);
     const link = colour && this.of(colour);
     if (link && link.presence !== 'connected') {
@@ -106,7 +74,6 @@ export class Connections {
 
   /** The connection of a seat is gone: the seat stays held by its key and shows as away. */
   away(sessionId: string, now: number): void {
-    this.version++;
     const colour = this.colourOf(sessionId);
     if (!colour) return;
     const link = this.of(colour);
@@ -118,7 +85,6 @@ export class Connections {
 
   /** A seat held by its key with nobody connected (a game re-opened from the log). */
   absent(colour: Colour, now: number): void {
-    this.version++;
     const link = this.of(colour);
     link.sessionId = null;
     link.presence = 'away';
@@ -132,7 +98,6 @@ export class Connections {
 
   /** Holders moved seats (a swap): their connections follow them. */
   move(moves: readonly SeatMove[], now: number): void {
-    this.version++;
     const before = new Map([...this.links].map(([c, l]) => [c, { ...l }]));
     const moved = new Set(moves.map((m) => m.to));
     for (const m of moves) {
@@ -160,7 +125,6 @@ export class Connections {
 
   /** The seat's connection and key are gone; it shows as `presence`. */
   private vacate(colour: Colour, presence: 'empty' | 'bot', now: number): void {
-    this.version++;
     const link = this.of(colour);
     link.sessionId = null;
     link.key = null;

@@ -1,16 +1,15 @@
 /**
- * Dispatch of a room's messages: one listener, called by the room's frame gate for every
- * admitted message (`GuardedRoom._onMessage`; nothing is registered with Colyseus's
- * `onMessage`), finds the message type's handler in the table (`handlers/`), builds the sender's
- * narrow context, lets the handler turn the message into an intent or a rejection, and passes
- * the intent on to the match (or answers the rejection). `rematch` goes to the room's rematch
- * offer (`rematch.ts`), not to the match. Unknown types are answered `unknown_message`.
+ * Dispatch of a room's messages: one Colyseus listener per message type of the handler table
+ * (`handlers/`) builds the sender's narrow context, lets the handler turn the message into an
+ * intent or a rejection, and passes the intent on to the match (or answers the rejection).
+ * `rematch` goes to the room's rematch offer (`rematch.ts`), not to the match. Unknown types are
+ * answered `unknown_message`.
  */
 import type { Client } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
 import type { Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
-import type { Connections, SeatHolder } from './connections.js';
+import type { Connections } from './connections.js';
 import { type Handler, type HandlerContext, isRejection } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 
@@ -26,46 +25,40 @@ export interface DispatchPort {
   rematch?(client: Client, message: unknown): Rejection | null;
 }
 
-/** The listener of every message: the client, the type it sent (a string or a number) and the decoded payload. */
-export type MessageListener = (client: Client, type: string | number, message: unknown) => void;
-
-/** Each table of handlers as a map, made once for every room. */
-const TABLES = new WeakMap<object, ReadonlyMap<string, Handler>>();
-
-function tableOf(handlers: Readonly<Record<string, Handler>>): ReadonlyMap<string, Handler> {
-  let table = TABLES.get(handlers);
-  if (!table) TABLES.set(handlers, (table = new Map(Object.entries(handlers))));
-  return table;
-}
+/** How a room registers a message listener (Colyseus's `onMessage`). */
+export type OnMessage = (type: string, listener: (client: Client, ...args: unknown[]) => void) => void;
 
 /**
- * The one listener of a room's messages: it looks the type up in `handlers` (and `rematch`), and
- * answers any other type, `*` and Colyseus's `__no_message_handler` among them, `unknown_message`.
+ * Registers one listener per message type of `handlers` (and `rematch`); any other type, `*` and
+ * Colyseus's `__no_message_handler` among them, is answered `unknown_message`.
  */
-export function listen(port: DispatchPort, handlers: Readonly<Record<string, Handler>> = HANDLERS): MessageListener {
-  const table = tableOf(handlers);
-  const { rematch } = port;
-  return (client, type, message) => {
-    const name = String(type).slice(0, 64);
-    const handler = typeof type === 'string' ? table.get(type) : undefined;
-    if (handler) {
+export function registerHandlers(onMessage: OnMessage, port: DispatchPort, handlers: Readonly<Record<string, Handler>> = HANDLERS): void {
+  for (const [type, handler] of Object.entries(handlers)) {
+    onMessage(type, (client, message) => {
       const intent = handler(port.context(client), message);
-      if (isRejection(intent)) port.reply(client, name, intent);
-      else port.act(intent, client, name);
-      return;
-    }
-    if (type === 'rematch' && rematch) {
+      if (isRejection(intent)) port.reply(client, type, intent);
+      else port.act(intent, client, type);
+    });
+  }
+  const { rematch } = port;
+  if (rematch) {
+    onMessage('rematch', (client, message) => {
       const rejection = rematch(client, message);
       if (rejection) port.reply(client, 'rematch', rejection);
-      return;
-    }
+    });
+  }
+  const unknown = (client: Client, type: string) => {
+    const name = type.slice(0, 64);
     port.reply(client, name, { code: 'unknown_message', message: `unknown message type "${name}"` });
   };
+  // Colyseus calls `*` with the type for an unregistered one, and without it for a message sent as `*` itself.
+  onMessage('*', (client, ...args) => unknown(client, args.length >= 2 ? String(args[0]) : '*'));
+  onMessage('__no_message_handler', (client) => unknown(client, '__no_message_handler'));
 }
 
 /** The handler context of a connection: its seat, its press member, the match. */
-export function handlerContext(match: Match, links: Connections, client: SeatHolder): HandlerContext {
-  const colour = links.seatOf(client);
+export function handlerContext(match: Match, links: Connections, client: Client): HandlerContext {
+  const colour = links.colourOf(client.sessionId);
   return {
     match,
     colour,

@@ -10,7 +10,7 @@ import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { DEFAULT_HEARTBEAT, startHeartbeat } from '../../../server/src/http/heartbeat.js';
 import { disablePm2Io } from '../../../server/src/obs/pm2.js';
-import { socketServerOf } from '../../../server/src/rooms/internals.js';
+import { socketServerOf } from '../../../server/src/rooms/vendor.js';
 import { serveParent } from '../loadgen/child.js';
 import { BaselineRoom } from './room.js';
 

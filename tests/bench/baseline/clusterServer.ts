@@ -22,7 +22,7 @@ import type { MatchEvent } from '../../../server/src/match/match.js';
 import type { RoomConfig } from '../../../server/src/rooms/options.js';
 import { DEFAULT_HEARTBEAT, startHeartbeat } from '../../../server/src/http/heartbeat.js';
 import { disablePm2Io } from '../../../server/src/obs/pm2.js';
-import { socketServerOf } from '../../../server/src/rooms/internals.js';
+import { socketServerOf } from '../../../server/src/rooms/vendor.js';
 import { BaselineRoom } from './room.js';
 
 async function main(): Promise<void> {

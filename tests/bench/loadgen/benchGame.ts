@@ -7,7 +7,7 @@ import { Encoder } from '@colyseus/schema';
 import { randomTurn } from '../../../shared/src/index.js';
 import { type Accepted, Match } from '../../../server/src/match/match.js';
 import { Connections } from '../../../server/src/rooms/connections.js';
-import { mirror } from '../../../server/src/rooms/mirror.js';
+import { Mirror } from '../../../server/src/rooms/mirror.js';
 import { parseRoomConfig } from '../../../server/src/rooms/options.js';
 import { DjambiState } from '../../../server/src/rooms/schema.js';
 
@@ -37,7 +37,8 @@ export function benchGame(): BenchGame {
   const state = new DjambiState();
   const encoder = new Encoder(state);
   const model = () => ({ code: 'BENCH1', match, links, spectators: 2 });
-  mirror(model(), state);
+  const mirror = new Mirror(state);
+  mirror.write(model());
   encoder.discardChanges();
   return {
     step(random) {
@@ -46,7 +47,7 @@ export function benchGame(): BenchGame {
       if (!out.ok) throw new Error(`turn refused: ${out.rejection.code}`);
       return out;
     },
-    mirror: () => mirror(model(), state),
+    mirror: () => mirror.write(model()),
     patchBytes: () => {
       const bytes = encoder.encode().byteLength;
       encoder.discardChanges();
