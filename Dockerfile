@@ -3,8 +3,7 @@
 # docker-compose.yml (docs/DEPLOYMENT.md). Build: docker build -t djambi-server .
 #
 # Stage 1 compiles everything (better-sqlite3 is built from source here if its prebuilt binary
-# cannot be fetched, and so is the store's memory-map addon: the full bookworm image has python3,
-# make and g++), then drops the dev
+# cannot be fetched: the full bookworm image has python3, make and g++), then drops the dev
 # dependencies. Stage 2 is the slim runtime on the same Debian release (same glibc for the
 # native addon; not alpine), running as the unprivileged `node` user.
 
@@ -14,8 +13,6 @@ COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY server/package.json server/
 COPY client/package.json client/
-# The store's memory-map addon is built by the server package's install script, at npm ci.
-COPY server/native server/native
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY shared shared
@@ -35,7 +32,6 @@ COPY --from=build --chown=node:node /app/shared/package.json shared/
 COPY --from=build --chown=node:node /app/shared/dist shared/dist
 COPY --from=build --chown=node:node /app/server/package.json server/
 COPY --from=build --chown=node:node /app/server/dist server/dist
-COPY --from=build --chown=node:node /app/server/native/build/Release/djambi_mmap.node server/native/build/Release/
 COPY --from=build --chown=node:node /app/client/package.json client/
 COPY --from=build --chown=node:node /app/client/dist client/dist
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -16,8 +16,6 @@ import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './htt
 import { heapWarning } from './obs/heap.js';
 import { observabilityFromEnv } from './obs/index.js';
 import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
-import { memoryMap } from './store/mapped.js';
-import { SqliteStore } from './store/sqlite.js';
 import type { GameStore } from './store/types.js';
 
 const env = process.env;
@@ -146,9 +144,6 @@ async function main(): Promise<void> {
   console.log(
     `Djambi server listening on ${server.url} (invite links: /g/CODE); games in ${describeStore(location)}; ${r.restored} unfinished games restored in ${Math.round(r.ms)} ms${r.failed ? `, ${r.failed} failed` : ''}`,
   );
-  if (store instanceof SqliteStore && store.pendingMode === 'write' && !memoryMap()) {
-    console.warn('Djambi server: the memory-map addon is not built (npm rebuild @djambi/server): each accepted event costs a write() before its patch');
-  }
   const heap = heapWarning();
   if (heap) console.warn(`Djambi server: ${heap}`);
   handleSignals(server, store);

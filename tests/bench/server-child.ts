@@ -16,17 +16,14 @@ import { parseHistograms, STORE_APPEND, serveParent, TURN_TO_PATCH } from './loa
  */
 const SOURCE = process.env.BENCH_SERVER === 'src' ? 'src' : 'dist';
 const { createServer } = (await import(`../../server/${SOURCE}/app.js`)) as typeof import('../../server/src/app.js');
-const { openStore, storeOptionsFromEnv } = (await import(`../../server/${SOURCE}/store/open.js`)) as typeof import('../../server/src/store/open.js');
+const { openStore } = (await import(`../../server/${SOURCE}/store/open.js`)) as typeof import('../../server/src/store/open.js');
 const { createMetrics } = (await import(`../../server/${SOURCE}/obs/metrics.js`)) as typeof import('../../server/src/obs/metrics.js');
 
 /** The store named by BENCH_STORE: none, a SQLite file in a temporary directory, or PostgreSQL (DATABASE_URL). */
 async function benchStore(): Promise<GameStore | undefined> {
   const kind = process.env.BENCH_STORE ?? 'none';
   if (kind === 'none') return undefined;
-  // DJAMBI_PENDING_WRITE=write: the SQLite store's plain writes, as in production (`storeOptionsFromEnv`).
-  const { mapPending } = storeOptionsFromEnv();
-  if (kind === 'sqlite')
-    return openStore({ mapPending, databaseUrl: `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-bench-')), 'bench.sqlite')}` });
+  if (kind === 'sqlite') return openStore({ databaseUrl: `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-bench-')), 'bench.sqlite')}` });
   return openStore({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
 }
 

@@ -7,12 +7,9 @@
  * SQLite is also measured "cold", as a server runs it: a real match's turn events appended one at a
  * time round robin over 200 games of 60 events each (`appendManySync`, as the journal writes), with
  * `BENCH_SWEEP_MB` (default 3, about one core's L2) of memory read and written between two appends,
- * as the rest of a turn and the other rooms' turns do to the caches. Only the append is timed. A
- * SQLite file store's append is one write to its pending file (`server/src/store/pending.ts`):
- * about 5 µs in a tight loop, 20 µs cold (a SQLite commit each was 20 and 55–75 µs); the folds of
- * the pending events into SQLite fall inside the appends that reach 2,000 pending (the max, and
- * part of the mean), since the loops never yield to the fold's timer. In the server, where a
- * turn pays it, see `djambi_store_append_seconds` (docs/benchmarks.md, "Session 9").
+ * as the rest of a turn and the other rooms' turns do to the caches. Only the append (one SQLite
+ * commit) is timed. In the server, where a turn pays it, see `djambi_store_append_seconds`
+ * (docs/benchmarks.md, "Session 9").
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

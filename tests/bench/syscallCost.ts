@@ -2,7 +2,7 @@
  * What one system call on a turn's path costs, the call itself and the work after it, without a
  * server: a 4-player match plays seeded random turns; after each turn's `apply` comes one of
  * `none`, `json` (the event's JSON only), `fstat` (a system call that does no I/O) or `pwrite`
- * (the SQLite store's pending-file line: JSON, bytes, one positioned write), then the room's
+ * (a line of JSON written with one positioned write), then the room's
  * `mirror` and the patch's encoding, timed apart. 3 MB of memory are touched between turns, as
  * a busy server's other rooms would. Prints the median µs of five passes of 1,500 turns each.
  *

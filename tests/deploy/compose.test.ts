@@ -70,10 +70,6 @@ test('the Dockerfile: multi-stage, npm ci, build, prune, production, non-root, h
   expect(text).toMatch(/CMD \["node", (?:"--[^"]+", )*"server\/dist\/index\.js"\]/);
   // Every workspace the build needs is copied into the build stage.
   for (const ws of ['shared', 'server', 'client']) expect(text).toContain(`COPY ${ws}/package.json ${ws}/`);
-  // The store's memory-map addon: its sources before npm ci (the server's install script builds it), its binary in the runtime.
-  expect(text.indexOf('COPY server/native server/native')).toBeGreaterThan(-1);
-  expect(text.indexOf('COPY server/native server/native')).toBeLessThan(text.indexOf('RUN npm ci'));
-  expect(text).toMatch(/COPY --from=build .*\/app\/server\/native\/build\/Release\/djambi_mmap\.node server\/native\/build\/Release\//);
   const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8');
-  for (const entry of ['**/node_modules', '**/dist', 'server/native/build', 'data', '.env', '.git']) expect(ignore.split('\n')).toContain(entry);
+  for (const entry of ['**/node_modules', '**/dist', 'data', '.env', '.git']) expect(ignore.split('\n')).toContain(entry);
 });

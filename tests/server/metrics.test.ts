@@ -5,11 +5,7 @@
  */
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import { createMetrics } from '../../server/src/obs/metrics.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { MemoryStore } from '../../server/src/store/memory.js';
-import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { Fenced } from '../../server/src/store/types.js';
 import { matchMaker } from '@colyseus/core';
 import { fullRoom, join, leaveAll, playRandomGame, quietSdkWarnings, startServer } from './helpers.js';
@@ -110,57 +106,6 @@ describe('/metrics', () => {
     expect(series(after, 'djambi_reopens{state="running"}')).toBe(0);
     expect(series(after, 'djambi_reopens{state="waiting"}')).toBe(0);
     await leaveAll([back]);
-  });
-});
-
-describe('/metrics with a SQLite store: its pending events and folds', () => {
-  let server: RunningServer;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'djambi-metrics-'));
-  const store = SqliteStore.open(path.join(dir, 'metrics.sqlite'));
-  beforeAll(async () => {
-    server = await startServer({ store });
-  });
-  afterAll(async () => {
-    await server.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** The metrics once `ready` holds of them (scraped again every 20 ms, for at most 5 s). */
-  async function scrapeUntil(ready: (text: string) => boolean, what: string): Promise<string> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const { text } = await scrape(server);
-      if (ready(text)) return text;
-      if (Date.now() > deadline) throw new Error(`metrics: ${what} not seen in 5 s:\n${text}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
-  test('folded events are counted, and a fold the database refuses leaves them pending and counted as a failure', async () => {
-    const room = await fullRoom(server, { rules: { players: 2 } }, 0);
-    // The seats' events are folded 25 ms after their appends.
-    const before = await scrapeUntil((t) => series(t, 'djambi_store_pending_events') === 0, 'nothing pending');
-    expect(before).toContain('# TYPE djambi_store_fold_seconds histogram');
-    expect(series(before, 'djambi_store_folded_events_total')).toBeGreaterThanOrEqual(2);
-    expect(series(before, 'djambi_store_fold_failures_total')).toBe(0);
-
-    const db = (store as unknown as { db: { pragma(s: string): unknown } }).db;
-    db.pragma('query_only = ON');
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined); // the store reports the failed fold
-    try {
-      room.players[0].room.send('start'); // accepted into the pending file; its fold is refused
-      await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
-      const stuck = await scrapeUntil((t) => (series(t, 'djambi_store_fold_failures_total') ?? 0) >= 1, 'a failed fold');
-      expect(series(stuck, 'djambi_store_pending_events')).toBe(1);
-    } finally {
-      db.pragma('query_only = OFF');
-      errors.mockRestore();
-    }
-    // The retry (a second after the failure) folds it.
-    await scrapeUntil((t) => series(t, 'djambi_store_pending_events') === 0, 'the start folded');
-    expect((await store.load(room.code))!.events.some((e) => e.intent.type === 'start')).toBe(true);
-    await leaveAll(room.all);
   });
 });
 

@@ -14,10 +14,7 @@ export interface StoreFactory {
    * on the same data); without it, each call opens a database of its own.
    */
   open(): Promise<GameStore>;
-  /**
-   * Whether several hosts may share one database (PostgreSQL). False for an adapter whose data
-   * has one owner (a SQLite file: a second store on it is refused at open, see `sqlite.test.ts`).
-   */
+  /** Whether `open` gives stores on one shared database (false: each opens a database of its own). */
   readonly secondHost: boolean;
 }
 

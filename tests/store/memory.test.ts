@@ -150,10 +150,6 @@ describe('choosing the store', () => {
     expect(storeOptionsFromEnv({ DATABASE_URL: 'postgres://h/db' })).toEqual({ databaseUrl: 'postgres://h/db', dataDir: undefined });
     expect(storeOptionsFromEnv({ DATABASE_POOL_MAX: ' 30 ' }).poolMax).toBe(30);
     for (const bad of ['0', '-1', '1.5', 'ten', '10000']) expect(() => storeOptionsFromEnv({ DATABASE_POOL_MAX: bad })).toThrow(/DATABASE_POOL_MAX/);
-    // The SQLite store's pending lines: mapped unless DJAMBI_PENDING_WRITE=write.
-    expect(storeOptionsFromEnv({}).mapPending).toBeUndefined();
-    expect(storeOptionsFromEnv({ DJAMBI_PENDING_WRITE: 'write' }).mapPending).toBe(false);
-    expect(() => storeOptionsFromEnv({ DJAMBI_PENDING_WRITE: 'mmap' })).toThrow(/DJAMBI_PENDING_WRITE takes only "write"/);
   });
 
   test('the default store creates DATA_DIR and its djambi.sqlite', async () => {

@@ -101,10 +101,6 @@ export interface Metrics {
   observeAppend(ms: number): void;
   /** A failed append to the game log (`fenced`, `unavailable`...). */
   appendFailed(kind: string): void;
-  /** One fold of pending events into the database (SQLite), in ms; `failed` when it did not work. */
-  observeFold(ms: number, events: number, failed: boolean): void;
-  /** Where `djambi_store_pending_events` is read at scrape time. */
-  watchPending(read: () => number): void;
   /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
@@ -151,27 +147,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     registers,
   });
-  const folds = new Histogram({
-    name: 'djambi_store_fold_seconds',
-    help: 'One fold of pending events into the database (SQLite: one transaction)',
-    buckets: BUCKETS,
-    registers,
-  });
-  const foldedEvents = new Counter({ name: 'djambi_store_folded_events_total', help: 'Events folded into the database', registers });
-  const foldFailures = new Counter({
-    name: 'djambi_store_fold_failures_total',
-    help: 'Folds the database refused (appends are refused until one works)',
-    registers,
-  });
-  let readPending: (() => number) | null = null;
-  new Gauge({
-    name: 'djambi_store_pending_events',
-    help: 'Events accepted and not folded into the database yet (SQLite)',
-    registers,
-    collect() {
-      this.set(readPending?.() ?? 0);
-    },
-  });
   let readReopens: (() => { readonly total: number; readonly running: number; readonly waiting: number }) | null = null;
   let reopenedSeen = 0;
   new Counter({
@@ -208,14 +183,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeTurnToPatch: (ms) => turnToPatch.observe(ms / 1000),
     observeAppend: (ms) => append.observe(ms / 1000),
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
-    observeFold: (ms, events, failed) => {
-      folds.observe(ms / 1000);
-      if (failed) foldFailures.inc();
-      else foldedEvents.inc(events);
-    },
-    watchPending: (read) => {
-      readPending = read;
-    },
     watchReopens: (read) => {
       readReopens = read;
     },

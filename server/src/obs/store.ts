@@ -1,18 +1,13 @@
 /**
  * The game log with metrics: every append is timed (`djambi_store_append_seconds`) and a failed
- * one is counted by kind; a store with pending events (SQLite) reports their number and each
- * fold (`djambi_store_pending_events`, `djambi_store_fold_*`). Every other method passes through. (Accepted turns are counted where
+ * one is counted by kind. Every other method passes through. (Accepted turns are counted where
  * the room publishes them, `rooms/opening.ts`, so a server without a store counts them too.)
  */
-import { isStoreError, type GameStore, reportsFolds } from '../store/types.js';
+import { isStoreError, type GameStore } from '../store/types.js';
 import type { Metrics } from './metrics.js';
 
 /** `store`, counted and timed into `metrics`. */
 export function observeStore(store: GameStore, metrics: Metrics): GameStore {
-  if (reportsFolds(store)) {
-    store.onFold((fold) => metrics.observeFold(fold.ms, fold.events, fold.error !== undefined));
-    metrics.watchPending(() => store.pendingEvents);
-  }
   /** Runs one append (sync or async), timing it and counting its failure. */
   const timed = <T>(append: () => T): T => {
     const started = performance.now();

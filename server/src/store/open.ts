@@ -20,8 +20,6 @@ export interface StoreOptions {
   readonly poolMax?: number | undefined;
   /** PostgreSQL: errors of idle pooled connections (e.g. the server restarted); the pool reconnects. */
   readonly onPoolError?: (err: Error) => void;
-  /** SQLite: false writes each pending line with `write()` instead of the memory map (`DJAMBI_PENDING_WRITE=write`). */
-  readonly mapPending?: boolean | undefined;
 }
 
 /** A resolved store choice (`url` is the PostgreSQL connection string, `file` the SQLite path). */
@@ -75,18 +73,16 @@ export async function openStore(options: StoreOptions = {}): Promise<GameStore> 
       return new MemoryStore();
     case 'sqlite':
       if (location.file !== ':memory:') mkdirSync(dirname(location.file), { recursive: true });
-      return SqliteStore.open(location.file, options.mapPending === false ? { mapPending: false } : {});
+      return SqliteStore.open(location.file);
   }
 }
 
 /**
- * The options from the process environment (`DATABASE_URL`, `DATA_DIR`, `DATABASE_POOL_MAX`,
- * `DJAMBI_PENDING_WRITE`); throws on a bad pool size or pending mode.
+ * The options from the process environment (`DATABASE_URL`, `DATA_DIR`, `DATABASE_POOL_MAX`);
+ * throws on a bad pool size.
  */
 export function storeOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreOptions {
   const pool = env.DATABASE_POOL_MAX?.trim();
   if (pool && !/^[1-9]\d{0,3}$/.test(pool)) throw new Error(`DATABASE_POOL_MAX must be an integer from 1 to 9999 (got "${pool}")`);
-  const pending = env.DJAMBI_PENDING_WRITE?.trim();
-  if (pending && pending !== 'write') throw new Error(`DJAMBI_PENDING_WRITE takes only "write" (got "${pending}")`);
-  return { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, ...(pool ? { poolMax: Number(pool) } : {}), ...(pending ? { mapPending: false } : {}) };
+  return { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, ...(pool ? { poolMax: Number(pool) } : {}) };
 }

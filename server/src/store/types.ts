@@ -85,32 +85,6 @@ export interface GameStore {
   close(): Promise<void>;
 }
 
-/** One fold of pending events into the database (see `FoldReporting`). */
-export interface Fold {
-  /** How long the fold took, in ms. */
-  readonly ms: number;
-  /** Events it folded (or tried to). */
-  readonly events: number;
-  /** Why it failed; absent when it worked. */
-  readonly error?: unknown;
-}
-
-/**
- * A store whose appends are pending before they reach the database (SQLite: `sqlite.ts`), for
- * the process's metrics: how many are pending, and each fold.
- */
-export interface FoldReporting {
-  /** Events accepted and not folded into the database yet. */
-  readonly pendingEvents: number;
-  /** Calls `listener` after each fold (one listener; a second call replaces it). */
-  onFold(listener: (fold: Fold) => void): void;
-}
-
-/** Whether `store` reports its folds. */
-export function reportsFolds(store: GameStore): store is GameStore & FoldReporting {
-  return typeof (store as Partial<FoldReporting>).onFold === 'function';
-}
-
 /** What went wrong in a store: `code_taken`, `fenced` or `unavailable`. */
 export type StoreErrorKind = 'code_taken' | 'fenced' | 'unavailable';
 
