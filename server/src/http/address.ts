@@ -1,16 +1,11 @@
 /**
  * Who is asking: the client address of a request. The socket's peer, unless that peer is a
- * proxy named in `trustProxy`; only then `X-Forwarded-For` / `X-Real-IP` are believed.
+ * proxy named in `trustProxy`; only then `X-Forwarded-For` / `X-Real-IP` are believed. The
+ * address sets and the walk through `X-Forwarded-For` are proxy-addr's (Express's own).
  */
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
-
-/** Names usable in `trustProxy` and `limits.exempt` besides addresses and CIDR blocks. */
-const NAMED_RANGES: Record<string, readonly string[]> = {
-  loopback: ['127.0.0.0/8', '::1/128'],
-  linklocal: ['169.254.0.0/16', 'fe80::/10'],
-  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
-};
+import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 
 /** An IP address without IPv4-mapped prefix, zone or brackets, lower case; null if not an address. */
 export function normaliseAddress(text: string | undefined): string | null {
@@ -50,32 +45,18 @@ export function rateKey(address: string): string {
     : address;
 }
 
-/** A set of addresses: exact ones, CIDR blocks and the names `loopback`, `linklocal`, `uniquelocal`. */
+/** A set of addresses: exact ones, CIDR blocks and the names `loopback`, `linklocal`, `uniquelocal` (proxy-addr's). */
 export class AddressSet {
-  private readonly list = new BlockList();
-  readonly empty: boolean;
+  private readonly trusts: (address: string, i: number) => boolean;
 
   /** Throws on an entry that is none of these. */
   constructor(entries: readonly string[]) {
-    const all = entries.flatMap((e) => NAMED_RANGES[e.trim().toLowerCase()] ?? [e]);
-    for (const entry of all) {
-      const [addr, bits, extra] = entry.trim().split('/');
-      const a = normaliseAddress(addr);
-      const family = a && isIP(a) === 6 ? 'ipv6' : 'ipv4';
-      const prefix = bits === undefined ? null : Number(bits);
-      if (!a || extra !== undefined || (prefix !== null && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 'ipv6' ? 128 : 32)))) {
-        throw new Error(`not an address, CIDR block or range name: "${entry}"`);
-      }
-      if (prefix === null) this.list.addAddress(a, family);
-      else this.list.addSubnet(a, prefix, family);
-    }
-    this.empty = all.length === 0;
+    this.trusts = proxyaddr.compile(entries.map((e) => e.trim().toLowerCase()));
   }
 
-  /** Is this (normalised) address in the set? */
+  /** Is this address in the set? */
   has(address: string): boolean {
-    if (this.empty) return false;
-    return this.list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+    return this.trusts(address, 0);
   }
 }
 
@@ -92,29 +73,18 @@ export interface Peer {
   readonly forwarded: boolean;
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(',') : v;
-}
-
 /** Resolves the client address of a request, believing forwarding headers from `trusted` peers only. */
 export function resolvePeer(req: IncomingMessage, trusted: AddressSet): Peer {
   const socketAddress = normaliseAddress(req.socket.remoteAddress) ?? 'unknown';
   const forwarded = FORWARDING_HEADERS.some((h) => req.headers[h] !== undefined);
   if (!trusted.has(socketAddress)) return { address: socketAddress, viaTrustedProxy: false, forwarded };
-  // Walk X-Forwarded-For from the right (nearest hop), skipping the proxies we trust.
-  const hops = (header(req, 'x-forwarded-for') ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-  let address: string | null = null;
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normaliseAddress(hops[i]);
-    if (!hop) break; // garbage: stop at the last hop we could read
-    address = hop;
-    if (!trusted.has(hop)) break;
-  }
-  address ??= normaliseAddress(header(req, 'x-real-ip'));
+  // The X-Forwarded-For hops from the nearest up to the first one not trusted; one that is not an address ends them.
+  const hops = proxyaddr
+    .all(req, (a) => trusted.has(normaliseAddress(a) ?? a))
+    .slice(1)
+    .map(normaliseAddress);
+  const end = hops.indexOf(null);
+  const address = (end === -1 ? hops : hops.slice(0, end)).at(-1) ?? normaliseAddress(req.headers['x-real-ip']?.toString());
   return { address: address ?? socketAddress, viaTrustedProxy: true, forwarded };
 }
 

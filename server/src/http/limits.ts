@@ -2,6 +2,7 @@
  * The HTTP edge's limits: their defaults, and per-address token buckets with the time passed in.
  * See docs/PROTOCOL.md "Limits" for what each limit covers and how it is answered.
  */
+import { TokenBucket } from '../tokenBucket.js';
 
 /** A token bucket: `burst` requests at once, then one more every `intervalMs`. */
 export interface Rate {
@@ -87,11 +88,6 @@ export function parseRate(text: string): Rate | 'off' | null {
   return burst > 0 && intervalMs > 0 ? { burst, intervalMs } : null;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 /**
  * Token buckets keyed by client address. Memory stays bounded: a bucket that has refilled is
  * the same as no bucket and is dropped when met, and beyond `maxKeys` the least recently used
@@ -99,7 +95,7 @@ interface Bucket {
  * which only ever lets more requests through).
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
 
   constructor(
     readonly rate: Rate,
@@ -109,11 +105,10 @@ export class RateLimiter {
   /** Spends a token of `key` at `now` and returns 0, or returns the ms to wait (nothing spent). */
   take(key: string, now: number): number {
     this.sweep(now);
-    const b = this.buckets.get(key);
-    const tokens = b ? this.tokensAt(b, now) : this.rate.burst;
-    if (tokens < 1) return Math.max(1, Math.ceil((1 - tokens) * this.rate.intervalMs - 1e-6));
-    if (b) this.buckets.delete(key); // re-inserted last: the Map's order is the use order
-    this.buckets.set(key, { tokens: tokens - 1, at: b ? Math.max(b.at, now) : now });
+    const b = this.buckets.get(key) ?? new TokenBucket(this.rate.burst, 1 / this.rate.intervalMs);
+    if (!b.take(now)) return b.waitMs(now);
+    this.buckets.delete(key); // re-inserted last: the Map's order is the use order
+    this.buckets.set(key, b);
     while (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
     return 0;
   }
@@ -123,16 +118,11 @@ export class RateLimiter {
     return this.buckets.size;
   }
 
-  private tokensAt(b: Bucket, now: number): number {
-    const elapsed = Number.isFinite(now) && now > b.at ? now - b.at : 0; // a clock going back earns nothing
-    return Math.min(this.rate.burst, b.tokens + elapsed / this.rate.intervalMs);
-  }
-
   /** Drops up to two refilled buckets from the least recently used end (amortised cleanup). */
   private sweep(now: number): void {
     for (let i = 0; i < 2; i++) {
       const first = this.buckets.entries().next();
-      if (first.done || this.tokensAt(first.value[1], now) < this.rate.burst) return;
+      if (first.done || !first.value[1].isFull(now)) return;
       this.buckets.delete(first.value[0]);
     }
   }

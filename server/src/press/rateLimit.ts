@@ -3,6 +3,7 @@
  * spectator's id when the room knows no address): a burst of 5 actions, then one per second.
  * Time comes in as `now`.
  */
+import { TokenBucket } from '../tokenBucket.js';
 
 /** Actions allowed at once. */
 export const RATE_BURST = 5;
@@ -19,14 +20,9 @@ export const PAGE_INTERVAL_MS = 1000;
  */
 export const MAX_BUCKETS = 1000;
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 /** Token buckets keyed by limit key; a key's bucket survives reconnections, seat reclaims and rejoins. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
   /** Size at which the next sweep of full buckets runs (grows when a sweep frees little). */
   private sweepAt: number;
 
@@ -40,15 +36,17 @@ export class RateLimiter {
 
   /** Milliseconds until `key` may act (0: now). Changes nothing. */
   wait(key: string, now: number): number {
-    const tokens = this.tokens(key, now);
-    return tokens >= 1 ? 0 : Math.ceil((1 - tokens) * this.intervalMs);
+    return this.buckets.get(key)?.waitMs(now) ?? 0;
   }
 
   /** Spends one token (call only for an accepted action, after `wait` answered 0). */
   take(key: string, now: number): void {
-    const tokens = this.tokens(key, now);
-    const prev = this.buckets.get(key);
-    this.buckets.set(key, { tokens: Math.max(0, tokens - 1), at: prev ? Math.max(prev.at, now) : now });
+    let b = this.buckets.get(key);
+    if (!b) {
+      b = new TokenBucket(this.burst, 1 / this.intervalMs);
+      this.buckets.set(key, b);
+    }
+    b.take(now);
     if (this.buckets.size > this.sweepAt) this.sweep(now);
   }
 
@@ -64,18 +62,8 @@ export class RateLimiter {
 
   /** Drops every bucket that has refilled completely (the same as no bucket). */
   private sweep(now: number): void {
-    for (const [key, b] of this.buckets) if (this.refilled(b, now) >= this.burst) this.buckets.delete(key);
+    for (const [key, b] of this.buckets) if (b.isFull(now)) this.buckets.delete(key);
     // Amortised: when most buckets are still in use, the next sweep waits for the map to double.
     this.sweepAt = Math.max(this.maxBuckets, this.buckets.size * 2);
-  }
-
-  private tokens(key: string, now: number): number {
-    const b = this.buckets.get(key);
-    return b ? this.refilled(b, now) : this.burst;
-  }
-
-  private refilled(b: Bucket, now: number): number {
-    const elapsed = Number.isFinite(now) && now > b.at ? now - b.at : 0; // a clock going back earns nothing
-    return Math.min(this.burst, b.tokens + elapsed / this.intervalMs);
   }
 }

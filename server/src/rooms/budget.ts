@@ -4,6 +4,7 @@
  * bucket of "strikes" spent by each message refused for the budget. A connection that keeps
  * flooding runs out of strikes and is closed with 1008. Time comes in as `now` (epoch ms).
  */
+import { TokenBucket } from '../tokenBucket.js';
 
 /** Limits of the message budget (documented in docs/PROTOCOL.md, "Limits"). */
 export interface BudgetLimits {
@@ -25,32 +26,27 @@ export type BudgetVerdict = 'ok' | 'limited' | 'close';
 
 /** The budget of one connection. */
 export class MessageBudget {
-  private tokens: number;
-  private strikesLeft: number;
-  private at = -Infinity;
+  private readonly tokens: TokenBucket;
+  private readonly strikes: TokenBucket;
+  /** The time of the last `take`, for `retryAfterMs`. */
+  private last = 0;
 
-  constructor(private readonly limits: BudgetLimits = DEFAULT_BUDGET) {
-    this.tokens = limits.burst;
-    this.strikesLeft = limits.strikes;
+  constructor(limits: BudgetLimits = DEFAULT_BUDGET) {
+    this.tokens = new TokenBucket(limits.burst, limits.perSecond / 1000);
+    this.strikes = new TokenBucket(limits.strikes, limits.strikesPerSecond / 1000);
   }
 
   /** Spends `cost` tokens for a message received at `now`. */
   take(now: number, cost = 1): BudgetVerdict {
-    const elapsed = this.at === -Infinity ? 0 : Math.max(0, now - this.at) / 1000;
-    this.at = Math.max(this.at, now);
-    this.tokens = Math.min(this.limits.burst, this.tokens + elapsed * this.limits.perSecond);
-    this.strikesLeft = Math.min(this.limits.strikes, this.strikesLeft + elapsed * this.limits.strikesPerSecond);
-    if (this.tokens >= cost) {
-      this.tokens -= cost;
-      return 'ok';
-    }
-    this.strikesLeft -= 1;
-    return this.strikesLeft <= 0 ? 'close' : 'limited';
+    this.last = now;
+    if (this.tokens.take(now, cost)) return 'ok';
+    // The refusal that spends the last strike closes.
+    return this.strikes.take(now) && this.strikes.available(now) > 0 ? 'limited' : 'close';
   }
 
   /** Milliseconds until one message is affordable again. */
   retryAfterMs(): number {
-    return Math.max(0, Math.ceil(((1 - this.tokens) / this.limits.perSecond) * 1000));
+    return this.tokens.waitMs(this.last);
   }
 }
 
