@@ -4,6 +4,7 @@ import { Admission, colyseusCap, DEFAULT_ADMISSION } from '../../server/src/room
 import { DEFAULT_BUDGET, frameCost, MessageBudget } from '../../server/src/rooms/budget.js';
 import { checkMsgpack, MAX_MSGPACK_DEPTH } from '../../server/src/rooms/msgpackGuard.js';
 import { stripInvisible } from '../../server/src/rooms/validate.js';
+import { seeded } from '../support/random.js';
 
 describe('message budget', () => {
   test('a burst, then the refill rate; a flood runs out of strikes and closes', () => {
@@ -86,14 +87,11 @@ describe('msgpack guard', () => {
   });
 
   test('random bytes never throw', () => {
-    let seed = 7;
+    const random = seeded(7);
     for (let i = 0; i < 5000; i++) {
       const len = 1 + (i % 40);
       const bytes = new Uint8Array(len);
-      for (let j = 0; j < len; j++) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        bytes[j] = seed & 0xff;
-      }
+      for (let j = 0; j < len; j++) bytes[j] = Math.floor(random() * 256);
       expect(() => checkMsgpack(bytes, 0)).not.toThrow();
     }
   });
