@@ -6,15 +6,16 @@ import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import { MAX_CLIENTS } from '../../server/src/rooms/settings.js';
+import { TestClock } from '../support/clock.js';
 import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient } from './helpers.js';
 
 let server: RunningServer;
-const clockMs = Date.now();
+const clock = TestClock.frozenAt(Date.now());
 
 beforeAll(async () => {
   quietSdkWarnings();
   server = await startServer({
-    now: () => clockMs,
+    now: clock.now,
     rooms: {
       maxRooms: 40,
       // Long enough for the cap test to open its 40 rooms on a loaded machine before the first goes.
