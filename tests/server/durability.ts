@@ -136,10 +136,7 @@ export function historyTexts(history: unknown): string[] {
   return out;
 }
 
-/** A promise that resolves after `ms`. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from '../support/wait.js';
 
 /**
  * Stops a server process with SIGSTOP (it reads nothing more; a SIGKILL still ends it).
