@@ -15,6 +15,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
+  // The benchmark machinery's own tests (`*.bench.test.ts`) run with `npm run bench:check` (jest.bench.config.cjs).
+  testPathIgnorePatterns: ['/node_modules/', '\\.bench\\.test\\.ts$'],
   transform: { '^.+\\.(t|j)sx?$': swc },
   moduleNameMapper: {
     '^@djambi/shared$': '<rootDir>/shared/src/index.ts',

@@ -19,6 +19,8 @@ import { Client, type Room } from 'colyseus.js';
 import type { Browser, Page } from 'playwright-core';
 import { parseFen, randomTurn, DEFAULT_RULES, type Colour } from '../../shared/src/index.js';
 import { CHROMIUM, CLIENT_DIST, ROOT, chromiumAvailable, launchChromium, outputFile } from '../e2e/helpers.js';
+import { seeded } from '../support/random.js';
+import { started } from '../support/started.js';
 import { GAME_PAGE_BUDGET_BYTES, GAME_PAGE_BUDGET_KB, gzipBytes, measureBundle, toKB } from '../tools/bundleSize.js';
 
 const args = process.argv.slice(2);
@@ -51,21 +53,8 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30000);
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
+  const output = await started(child, /listening on http:\/\/\S+\s/, { what: 'server', timeoutMs: 30_000 });
+  const url = /listening on (http:\/\/\S+)\s/.exec(output)![1];
   return { url, child };
 }
 
@@ -176,8 +165,7 @@ async function measureFrames(
   await page.goto(`${url}/g/${code}${QUERY}`);
   await page.waitForFunction(() => (window as unknown as { djambi?: { ready: boolean } }).djambi?.ready === true, null, { timeout: 20000 });
   const renderer = await page.evaluate(() => (window as unknown as { djambi: { state(): { renderer: string } } }).djambi.state().renderer);
-  let seed = 12345;
-  const random = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const random = seeded(12345);
   const samples: number[] = [];
   const intervals: number[] = [];
   let turns = 0;

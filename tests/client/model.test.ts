@@ -4,6 +4,7 @@ import { cellOf, edgeLabels, fileRank, squareAt } from '../../client/src/game/or
 import { parseCode } from '../../client/src/ui/home.js';
 import { readMove, readSnapshot, type MoveRecord } from '../../client/src/game/snapshot.js';
 import { Timeline } from '../../client/src/game/timeline.js';
+import { seeded } from '../support/random.js';
 
 describe('orientation', () => {
   const corners: Record<Colour, string> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };
@@ -125,10 +126,7 @@ describe('move list', () => {
 
   test('a synced move list replays in the timeline', () => {
     let pos = initialPosition();
-    const random = (
-      (s: number) => () =>
-        (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32
-    )(11);
+    const random = seeded(11);
     const synced: string[] = [];
     for (let i = 0; i < 12; i++) {
       const turn = randomTurn(pos, random);
@@ -146,13 +144,8 @@ describe('move list', () => {
 });
 
 describe('timeline', () => {
-  function lcg(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  }
-
   function game(n: number, seed: number): { moves: MoveRecord[]; positions: Position[] } {
-    const random = lcg(seed);
+    const random = seeded(seed);
     let pos = initialPosition();
     const moves: MoveRecord[] = [];
     const positions = [pos];

@@ -6,14 +6,11 @@
 import { DEFAULT_RULES, initialPosition, makeFen, makeTurn, pieces, playTurn, randomTurn, type Position } from '@djambi/shared';
 import { GameSession, turnSquares } from '../../client/src/game/session.js';
 import { readMove, readSnapshot, type GameSnapshot } from '../../client/src/game/snapshot.js';
+import { seeded } from '../support/random.js';
 
 /** A seeded game: the move-list strings (`R c7-c5`) and the positions after each. */
 function game(turns: number, seed = 7): { moves: string[]; positions: Position[] } {
-  let s = seed;
-  const random = (): number => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
+  const random = seeded(seed);
   let pos = initialPosition(DEFAULT_RULES);
   const moves: string[] = [];
   const positions = [pos];

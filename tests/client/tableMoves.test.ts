@@ -10,6 +10,7 @@ import { readSnapshot, type GameSnapshot } from '../../client/src/game/snapshot.
 import { DrawWatch, TableWatcher } from '../../client/src/game/table.js';
 import type { TimelineEntry } from '../../client/src/game/timeline.js';
 import { upcomingTurns } from '../../client/src/game/turnOrder.js';
+import { seeded } from '../support/random.js';
 
 type P = { colour: 'R' | 'B' | 'Y' | 'G'; kind: 'chief' | 'assassin' | 'reporter' | 'diplomat' | 'necromobile' | 'militant'; square: string; alive?: boolean };
 
@@ -121,11 +122,7 @@ describe('move descriptions', () => {
   });
 
   test('every turn of a random game is described without a throw, naming its squares', () => {
-    let s = 11;
-    const random = (): number => {
-      s = (s * 1103515245 + 12345) % 2147483648;
-      return s / 2147483648;
-    };
+    const random = seeded(11);
     let pos = initialPosition(DEFAULT_RULES);
     for (let i = 0; i < 200 && !pos.result; i++) {
       const text = makeTurn(randomTurn(pos, random), pos);
@@ -191,11 +188,7 @@ describe('table signals', () => {
   const pos0 = initialPosition(DEFAULT_RULES);
   const moves: string[] = [];
   let pos = pos0;
-  let seed = 3;
-  const random = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
+  const random = seeded(3);
   // Four quiet moves (Red, Blue, Yellow, Green).
   while (moves.length < 4) {
     const t = randomTurn(pos, random);
@@ -237,11 +230,7 @@ describe('table signals', () => {
     const session = new GameSession();
     const w = new TableWatcher();
     // Replay a random game until a kill, then check the signal of that entry.
-    let s = 5;
-    const random = (): number => {
-      s = (s * 1103515245 + 12345) % 2147483648;
-      return s / 2147483648;
-    };
+    const random = seeded(5);
     let p = initialPosition(DEFAULT_RULES);
     const list: string[] = [];
     let killAt = -1;

@@ -41,11 +41,22 @@ const ANSWER = 'a7-a6';
 /** The page's test hook, as far as these tests read it. */
 interface Hook {
   animating(): boolean;
+  holdAnimations(on: boolean): void;
   state(): { interactive: boolean; selected: string | null; moves: number; fen: string; prompt: string; view: string };
 }
 
 function hookState(page: Page): Promise<ReturnType<Hook['state']>> {
   return page.evaluate(() => (window as unknown as { djambi: Hook }).djambi.state());
+}
+
+/** Holds the board's animations on `page` where they stand (true), or lets them go on (false). */
+function holdAnimations(page: Page, on: boolean): Promise<void> {
+  return page.evaluate((hold) => (window as unknown as { djambi: Hook }).djambi.holdAnimations(hold), on);
+}
+
+/** Waits until `page` reports that a turn animates (held: it stays in flight until an input finishes it). */
+async function animationStarted(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 15000, polling: 'raf' });
 }
 
 describeBrowser('intents are never lost in Chromium', () => {
@@ -130,12 +141,15 @@ describeBrowser('intents are never lost in Chromium', () => {
     });
     const target = await squareCenter(yellow, DISPLACED);
     await waitState(red, `s.toMove === 'R' && s.moves === ${played}`);
+    // Yellow's board holds the animation of Red's turn in flight, however slow the machine.
+    await holdAnimations(yellow, true);
     await playByClicks(red, DISPLACE);
     const fen = advance(DISPLACE);
-    // The moment Yellow's board starts animating Red's turn, Yellow taps its displaced diplomat.
-    await yellow.waitForFunction(() => (window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 15000, polling: 'raf' });
+    // Once Yellow's board animates Red's turn, Yellow taps its displaced diplomat.
+    await animationStarted(yellow);
     await yellow.mouse.click(target.x, target.y);
     expect(await yellow.evaluate(() => (window as unknown as { pressedWhileAnimating: boolean[] }).pressedWhileAnimating)).toEqual([true]);
+    await holdAnimations(yellow, false);
     await allSee(fen);
     await yellow.waitForFunction(() => !(window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 5000 });
     // Selected, and still selected after the release: the tap acted on the position after the turn.
@@ -173,7 +187,8 @@ describeBrowser('intents are never lost in Chromium', () => {
     await yellow.screenshot({ path: outputFile('e2e-intents-offline.png') });
     // Red has not seen it.
     expect((await pageState(red)).moves).toBe(played);
-    // The network is back: the kept turn goes out and Red sees it applied.
+    // The network is back: the kept turn goes out and Red sees it applied (its animation held in flight).
+    await holdAnimations(red, true);
     await context.setOffline(false);
     // While Red's board animates it, Red looks from Yellow's side: the choice holds (the redraw
     // that ends the animation first must not put the select back). Noted: whether the board was
@@ -183,9 +198,10 @@ describeBrowser('intents are never lost in Chromium', () => {
       w.choseWhileAnimating = [];
       document.addEventListener('change', () => w.choseWhileAnimating.push(w.djambi.animating()), true);
     });
-    await red.waitForFunction(() => (window as unknown as { djambi: Hook }).djambi.animating(), null, { timeout: 15000, polling: 'raf' });
+    await animationStarted(red);
     await red.selectOption('#view-from', 'Y');
     expect(await red.evaluate(() => (window as unknown as { choseWhileAnimating: boolean[] }).choseWhileAnimating)).toEqual([true]);
+    await holdAnimations(red, false);
     expect((await hookState(red)).view).toBe('Y');
     expect(await red.locator('#view-from').inputValue()).toBe('Y');
     await allSee(advance(OFFLINE_TURN));

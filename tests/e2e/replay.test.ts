@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { applyEvent, initialPosition, legalTurns, makeFen, makeTurn, parseRecord, parseRules, type GameRecord } from '@djambi/shared';
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
+import { eventually } from '../support/wait.js';
 import { createRoom, fullRoom, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
 import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, pageState, waitForText, waitReady, waitState } from './helpers.js';
 
@@ -85,7 +86,11 @@ describeBrowser('finished games stay readable; records import', () => {
     await leaveAll(room.all);
     const live = matchMaker.getLocalRoomById(code);
     if (live) await live.disconnect();
-    for (let i = 0; i < 100 && (await matchMaker.query({ roomId: code })).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(
+      () => matchMaker.query({ roomId: code }),
+      (listed) => listed.length === 0,
+      `room ${code} gone from the listings`,
+    );
     expect(await matchMaker.query({ roomId: code })).toHaveLength(0);
     recordText = await (await fetch(`${server.url}/api/games/${code}/record`)).text();
     const parsed = parseRecord(recordText);

@@ -9,10 +9,11 @@ import { RevealStory } from '../../client/src/game/replay.js';
 import type { RunningServer } from '../../server/src/app.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import { leaveAll, quietSdkWarnings, type TestClient, waitClients } from './helpers.js';
-import { pressRoom, sendAndWait, startPressServer, TestClock } from './pressHelpers.js';
+import { pressRoom, sendAndWait, startPressServer } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = new TestClock();
+const clock = TestClock.following();
 const store = new MemoryStore();
 let server: RunningServer;
 beforeAll(async () => {

@@ -32,8 +32,15 @@ import {
 } from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 
-jest.setTimeout(90_000);
+jest.setTimeout(240_000);
 beforeAll(() => quietSdkWarnings());
+
+/**
+ * The bound on waiting for a bot's move (or anything a bot's search precedes): the test waits
+ * for the patch or message that shows it, for as long as a loaded machine needs; the bound only
+ * turns a hang into a failure.
+ */
+const BOT_MOVE_MS = 60_000;
 
 /** A pact in force between `members`, as its members see it. */
 function inForce(id: string, members: PactView['members']): PactView {
@@ -176,7 +183,7 @@ describe('bot games with pacts through the real server', () => {
     }
     const watchers = await Promise.all(codes.map((code) => join(server(), code, { spectate: true })));
     // To the end, or 300 plies (some peaceful games go round in circles: progress is not the point here).
-    await Promise.all(watchers.map((w) => w.waitState((s) => s.phase === 'over' || s.version >= 300, 'bot game over or long', 80_000)));
+    await Promise.all(watchers.map((w) => w.waitState((s) => s.phase === 'over' || s.version >= 300, 'bot game over or long', 3 * BOT_MOVE_MS)));
     await leaveAll(watchers);
     let proposals = 0;
     for (const [i, code] of codes.entries()) {
@@ -248,7 +255,7 @@ describe('leaving a pact openly, through the real server', () => {
     const blue = () => room.match.events.filter((e) => e.intent.type === 'turn' && e.intent.colour === 'B').length;
     const start = blue();
     while (!done() && blue() - start < blueTurns && human.state.phase === 'playing') {
-      await human.waitState((s) => s.phase !== 'playing' || s.toMove === 'R', 'Red to move', 20_000);
+      await human.waitState((s) => s.phase !== 'playing' || s.toMove === 'R', 'Red to move', BOT_MOVE_MS);
       if (done() || human.state.phase !== 'playing') break;
       const pos = positionOf(human.state);
       const turns = legalTurns(pos).filter((t) => {
@@ -257,7 +264,7 @@ describe('leaving a pact openly, through the real server', () => {
       });
       const version = human.state.version as number;
       human.room.send('turn', { ...turns[Math.floor(random() * turns.length)], version });
-      await human.waitState((s) => s.version > version, 'Red’s turn accepted');
+      await human.waitState((s) => s.version > version, 'Red’s turn accepted', BOT_MOVE_MS);
     }
   }
 
@@ -267,10 +274,10 @@ describe('leaving a pact openly, through the real server', () => {
     human.room.send('start');
     await human.waitState((s) => s.phase === 'playing', 'started');
     human.room.send('pact_propose', { with: ['B'] });
-    await human.waitState(() => human.received('pact').some((m) => m.event === 'in_force'), 'Blue accepted');
+    await human.waitState(() => human.received('pact').some((m) => m.event === 'in_force'), 'Blue accepted', BOT_MOVE_MS);
     const left = () => human.received('pact').some((m) => m.event === 'left' && m.by === 'B');
     await playAlong(human, left, 4);
-    await human.waitState(left, 'Blue left the pact');
+    await human.waitState(left, 'Blue left the pact', BOT_MOVE_MS);
     expect(room.bots?.stats.leaves).toBe(1);
     const events = room.match.events;
     const k = events.findIndex((e) => e.intent.type === 'press' && e.intent.message === 'pact_leave');
@@ -287,6 +294,7 @@ describe('leaving a pact openly, through the real server', () => {
     await human.waitState(
       (s) => s.phase !== 'playing' || room.match.events.slice(k).some((e) => e.intent.type === 'turn' && e.intent.colour === 'B'),
       'Blue’s next turn',
+      BOT_MOVE_MS,
     );
     const next = room.match.events.findIndex((e, j) => j > k && e.intent.type === 'turn' && e.intent.colour === 'B');
     if (next > 0) {
@@ -309,7 +317,7 @@ describe('leaving a pact openly, through the real server', () => {
       human.room.send('start');
       await human.waitState((s) => s.phase === 'playing', 'started');
       human.room.send('pact_propose', { with: ['B'] });
-      await human.waitState(() => human.received('pact').some((m) => m.event === 'in_force'), 'Blue accepted');
+      await human.waitState(() => human.received('pact').some((m) => m.event === 'in_force'), 'Blue accepted', BOT_MOVE_MS);
       await playAlong(human, () => false, 3);
       expect(room.bots?.stats.leaves).toBe(0);
       expect(human.received('pact').some((m) => m.event === 'left')).toBe(false);
@@ -334,7 +342,7 @@ test('autostart and stand_in survive a restart before the start: the game starts
     expect(second.restored.restored).toBe(2);
     // autostart: the host takes the last free seat and the game starts, with no "start" sent.
     const human = await join(second, auto.json.code, { name: 'me', hostToken: auto.json.hostToken });
-    await human.waitState((s) => s.phase === 'playing', 'started by itself after the restart');
+    await human.waitState((s) => s.phase === 'playing', 'started by itself after the restart', BOT_MOVE_MS);
     expect(human.received('rejected')).toEqual([]);
     expect(roomOf(auto.json.code).match.config.bots).toMatchObject({ autostart: true, standIn: true });
 

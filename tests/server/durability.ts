@@ -69,35 +69,35 @@ export interface Table {
 }
 
 /** Creates a room on `port` with `options`, fills every seat and starts the game. */
-export async function seatedTable(port: number, options: Record<string, unknown>): Promise<Table> {
+export async function seatedTable(port: number, options: Record<string, unknown>, timeoutMs = 5000): Promise<Table> {
   const first = sdkAt(port);
   const creator = new TestClient(await first.create<State>('djambi', { ...options, name: 'p0' }), first);
-  await creator.waitMessage('seat');
-  await creator.waitState((s) => s.code !== '', 'code');
+  await creator.waitMessage('seat', 0, timeoutMs);
+  await creator.waitState((s) => s.code !== '', 'code', timeoutMs);
   const code = creator.state.code as string;
   const seats = creator.state.seats.size as number;
   const players = [creator];
   for (let i = 1; i < seats; i++) {
     const s = sdkAt(port);
     const p = new TestClient(await s.joinById<State>(code, { name: `p${i}` }), s);
-    await p.waitMessage('seat');
+    await p.waitMessage('seat', 0, timeoutMs);
     players.push(p);
   }
   const keys = new Map(players.map((p) => [p.seat!.colour as string, p.seat!.seatKey]));
   creator.room.send('start');
-  await Promise.all(players.map((p) => p.waitState((s) => s.phase === 'playing', 'started')));
+  await Promise.all(players.map((p) => p.waitState((s) => s.phase === 'playing', 'started', timeoutMs)));
   return { code, keys, players };
 }
 
 /** Every seat's holder comes back with its key (in the order of `keys`); waits for seat, history and state. */
-export async function rejoin(port: number, code: string, keys: Map<string, string>): Promise<TestClient[]> {
+export async function rejoin(port: number, code: string, keys: Map<string, string>, timeoutMs = 5000): Promise<TestClient[]> {
   return Promise.all(
     [...keys.values()].map(async (seatKey) => {
       const s = sdkAt(port);
       const tc = new TestClient(await s.joinById<State>(code, { seatKey }), s);
-      await tc.waitMessage('seat');
-      await tc.waitMessage('press_history');
-      await tc.waitState((st) => st.code === code, 'state');
+      await tc.waitMessage('seat', 0, timeoutMs);
+      await tc.waitMessage('press_history', 0, timeoutMs);
+      await tc.waitState((st) => st.code === code, 'state', timeoutMs);
       return tc;
     }),
   );
@@ -136,10 +136,7 @@ export function historyTexts(history: unknown): string[] {
   return out;
 }
 
-/** A promise that resolves after `ms`. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from '../support/wait.js';
 
 /**
  * Stops a server process with SIGSTOP (it reads nothing more; a SIGKILL still ends it).

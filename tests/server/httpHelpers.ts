@@ -138,14 +138,3 @@ export function openSocket(
     });
   });
 }
-
-/** A manual clock for `ServerConfig.now`: it only moves when told. */
-export function manualClock(start = Date.UTC(2026, 0, 1)): { now: () => number; advance: (ms: number) => void } {
-  let t = start;
-  return {
-    now: () => t,
-    advance: (ms: number) => {
-      t += ms;
-    },
-  };
-}

@@ -12,7 +12,8 @@ import { normaliseAddress, rateKey } from '../../server/src/http/address.js';
 import { DEFAULT_HTTP_LIMITS, parseRate, RateLimiter, resolveLimits } from '../../server/src/http/limits.js';
 import { Client } from 'colyseus.js';
 import { createRoom, join, leaveAll, quietSdkWarnings, startServer } from './helpers.js';
-import { manualClock, openSocket, raw, rawPost, upgrade } from './httpHelpers.js';
+import { openSocket, raw, rawPost, upgrade } from './httpHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
 
@@ -67,7 +68,7 @@ describe('token buckets (time passed in)', () => {
 });
 
 describe('on a real server', () => {
-  const clock = manualClock();
+  const clock = TestClock.frozenAt();
   let server: RunningServer;
   /** Every socket the server accepted, to check how much of a body it read. */
   const sockets: Socket[] = [];

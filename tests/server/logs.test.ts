@@ -11,7 +11,8 @@ import type { RunningServer } from '../../server/src/app.js';
 import { observabilityFromEnv } from '../../server/src/obs/index.js';
 import { CENSORED, colyseusLogger, createLogger, scrub } from '../../server/src/obs/log.js';
 import { join, leaveAll, playRandomGame, quietSdkWarnings, sdk, TestClient, type State } from './helpers.js';
-import { pressRoom, sendAndWait, startPressServer, TestClock } from './pressHelpers.js';
+import { pressRoom, sendAndWait, startPressServer } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
 
@@ -80,7 +81,7 @@ describe('the logger', () => {
 });
 
 describe('a played game', () => {
-  const clock = new TestClock();
+  const clock = TestClock.following();
   const out = capture();
   let server: RunningServer;
   beforeAll(async () => {

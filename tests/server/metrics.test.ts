@@ -10,6 +10,7 @@ import { Fenced } from '../../server/src/store/types.js';
 import { matchMaker } from '@colyseus/core';
 import { fullRoom, join, leaveAll, playRandomGame, quietSdkWarnings, startServer } from './helpers.js';
 import { raw } from './httpHelpers.js';
+import { eventually } from '../support/wait.js';
 
 quietSdkWarnings();
 
@@ -22,6 +23,11 @@ function series(text: string, name: string): number | undefined {
 async function scrape(server: RunningServer, headers: Record<string, string> = {}): Promise<{ status: number; text: string; type: string }> {
   const res = await raw(server, '/metrics', { headers });
   return { status: res.status, text: res.text, type: String(res.headers['content-type']) };
+}
+
+/** The metrics once `ready` holds of them (scraped again every 20 ms, within a generous bound). */
+function scrapeUntil(server: RunningServer, ready: (text: string) => boolean, what: string): Promise<string> {
+  return eventually(async () => (await scrape(server)).text, ready, `metrics: ${what}`);
 }
 
 describe('/metrics', () => {
@@ -48,9 +54,10 @@ describe('/metrics', () => {
     expect(series(during.text, 'djambi_clients')).toBe(3);
 
     const turns = await playRandomGame(room.players, room.all, 3, { maxTurns: 6 });
-    const after = (await scrape(server)).text;
     // Turns played before the resignations (each a saved `turn` event).
-    expect(series(after, 'djambi_turns_accepted_total')).toBe(turnsBefore + Math.min(turns, 6));
+    const accepted = turnsBefore + Math.min(turns, 6);
+    const after = await scrapeUntil(server, (t) => (series(t, 'djambi_turns_accepted_total') ?? 0) >= accepted, `${accepted} accepted turns`);
+    expect(series(after, 'djambi_turns_accepted_total')).toBe(accepted);
     expect(series(after, 'djambi_store_append_seconds_count')).toBeGreaterThanOrEqual(6);
     expect(after).toContain('# TYPE djambi_store_append_seconds histogram');
     expect(after).toContain('# TYPE djambi_turn_to_patch_seconds histogram');
@@ -62,9 +69,9 @@ describe('/metrics', () => {
     // A refused message is counted by its code.
     const refusals = (text: string) => [...text.matchAll(/^djambi_rejections_total\{code="([a-z_]+)"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[2]), 0);
     const refusedBefore = refusals(after);
-    room.players[1].room.send('turn', { nonsense: true });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(refusals((await scrape(server)).text)).toBe(refusedBefore + 1);
+    await room.players[1].sendExpectRejected('turn', { nonsense: true });
+    const refused = await scrapeUntil(server, (t) => refusals(t) >= refusedBefore + 1, 'the refused message counted');
+    expect(refusals(refused)).toBe(refusedBefore + 1);
     await leaveAll(room.all);
   });
 
@@ -83,7 +90,8 @@ describe('/metrics', () => {
       errors.mockRestore();
     }
     // The refused start, and possibly the leave of a client the fenced room closed meanwhile.
-    expect(series((await scrape(server)).text, 'djambi_store_append_failures_total{kind="fenced"}')).toBeGreaterThanOrEqual(1);
+    const fenced = (t: string) => series(t, 'djambi_store_append_failures_total{kind="fenced"}') ?? 0;
+    expect(fenced(await scrapeUntil(server, (t) => fenced(t) >= 1, 'the failed append counted'))).toBeGreaterThanOrEqual(1);
     await leaveAll(room.all);
   });
 
@@ -101,7 +109,14 @@ describe('/metrics', () => {
     // Its player comes back by code: the game is re-opened from the log.
     const back = await join(server, room.code, { seatKey: key });
     expect(back.received('seat')[0].colour).toBe('R');
-    const after = (await scrape(server)).text;
+    const after = await scrapeUntil(
+      server,
+      (t) =>
+        (series(t, 'djambi_games_reopened_total') ?? 0) >= reopenedBefore + 1 &&
+        series(t, 'djambi_reopens{state="running"}') === 0 &&
+        series(t, 'djambi_reopens{state="waiting"}') === 0,
+      'the re-open counted and over',
+    );
     expect(series(after, 'djambi_games_reopened_total')).toBe(reopenedBefore + 1);
     expect(series(after, 'djambi_reopens{state="running"}')).toBe(0);
     expect(series(after, 'djambi_reopens{state="waiting"}')).toBe(0);
@@ -123,7 +138,12 @@ describe('/metrics without a store', () => {
     room.players[0].room.send('start');
     await Promise.all(room.all.map((c) => c.waitState((s) => s.phase === 'playing', 'start')));
     const turns = await playRandomGame(room.players, room.all, 5, { maxTurns: 4 });
-    const text = (await scrape(server)).text;
+    const counted = (t: string) => series(t, 'djambi_turns_accepted_total') ?? 0;
+    const text = await scrapeUntil(
+      server,
+      (t) => counted(t) >= Math.min(turns, 4) && (series(t, 'djambi_turn_to_patch_seconds_count') ?? 0) >= Math.min(turns, 4),
+      'the turns counted',
+    );
     expect(series(text, 'djambi_turns_accepted_total')).toBe(Math.min(turns, 4));
     expect(series(text, 'djambi_turn_to_patch_seconds_count')).toBe(Math.min(turns, 4));
     expect(series(text, 'djambi_store_append_seconds_count')).toBe(0);

@@ -7,10 +7,11 @@
 import { parseRules, type Rules } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import { leaveAll, quietSdkWarnings, waitClients, type TestClient, checkRestores } from './helpers.js';
-import { joinRecording, planKill, playPlanned, pressRoom, sendAndWait, startPressServer, TestClock, type RecordingClient } from './pressHelpers.js';
+import { joinRecording, planKill, playPlanned, pressRoom, sendAndWait, startPressServer, type RecordingClient } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = new TestClock();
+const clock = TestClock.following();
 let server: RunningServer;
 beforeAll(async () => {
   server = await startPressServer(clock);

@@ -1,5 +1,5 @@
 /**
- * Helpers for the negotiation (press) tests on a real server: a movable server clock, recording
+ * Helpers for the negotiation (press) tests on a real server: a server reading a test clock, recording
  * clients (every message, every decoded state, every raw frame), started rooms, and scripted
  * games planned with the engine alone (quiet turns, then a turn that kills a given player's piece).
  */
@@ -18,18 +18,8 @@ import {
   type Turn,
 } from '@djambi/shared';
 import type { RunningServer, ServerConfig } from '../../server/src/app.js';
+import type { TestClock } from '../support/clock.js';
 import { countTaken, holder, sdk, seeded, startServer, TestClient, waitClients, type State } from './helpers.js';
-
-/** A server clock that follows real time plus an offset the test moves forward. */
-export class TestClock {
-  private offset = 0;
-  readonly now = (): number => Date.now() + this.offset;
-
-  /** Moves the server's clock forward by `ms`. */
-  advance(ms: number): void {
-    this.offset += ms;
-  }
-}
 
 /** Starts a server whose rooms read `clock`. */
 export function startPressServer(clock: TestClock, config: Partial<ServerConfig> = {}): Promise<RunningServer> {

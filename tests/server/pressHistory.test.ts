@@ -5,10 +5,11 @@
  */
 import type { RunningServer } from '../../server/src/app.js';
 import { join, leaveAll, quietSdkWarnings, TestClient, type State } from './helpers.js';
-import { pressRoom, sendAndWait, startPressServer, TestClock } from './pressHelpers.js';
+import { pressRoom, sendAndWait, startPressServer } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = new TestClock();
+const clock = TestClock.following();
 let server: RunningServer;
 beforeAll(async () => {
   server = await startPressServer(clock); // grace period: 1 s

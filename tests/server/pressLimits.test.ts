@@ -16,10 +16,11 @@ import { Client } from 'colyseus.js';
 import { AUTHOR_CAP_SPECTATORS, HISTORY_MESSAGES, MAX_PAGE_MESSAGES, PAGE_BURST, RATE_BURST } from '../../server/src/press/index.js';
 import type { RunningServer } from '../../server/src/app.js';
 import { holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer, TestClient, waitClients, type State } from './helpers.js';
-import { pressRoom, sendAndWait, TestClock } from './pressHelpers.js';
+import { pressRoom, sendAndWait } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = new TestClock();
+const clock = TestClock.following();
 let server: RunningServer;
 let ipv6 = false;
 

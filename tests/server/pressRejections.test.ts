@@ -8,10 +8,11 @@ import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
 import { holder, leaveAll, quietSdkWarnings, randomTurnFor, seeded, waitClients, type TestClient } from './helpers.js';
-import { pressRoom, refusedWith, sendAndWait, startPressServer, TestClock, type RecordingClient } from './pressHelpers.js';
+import { pressRoom, refusedWith, sendAndWait, startPressServer, type RecordingClient } from './pressHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = new TestClock();
+const clock = TestClock.following();
 let server: RunningServer;
 beforeAll(async () => {
   // Dozens of refused messages go out back to back here: a budget roomy enough for them (the

@@ -9,10 +9,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLOSE_CODES } from '@djambi/shared';
-import { playTurns, rejoin, seatedTable, sleep } from './durability.js';
+import { playTurns, rejoin, seatedTable } from './durability.js';
 import { fenOf, leaveAll, quietSdkWarnings, seeded } from './helpers.js';
 import { ServerProcess, tempDataDir } from './processes.js';
 import { freePort } from '../support/ports.js';
+import { eventually } from '../support/wait.js';
 
 jest.setTimeout(60_000);
 beforeAll(() => quietSdkWarnings());
@@ -43,7 +44,11 @@ test('an uncaught exception outside the rooms: clients told server_restart and c
     // A rejected promise nobody handles: logged, and the process goes on.
     const before = server.output.length;
     server.signal('SIGHUP');
-    for (let i = 0; i < 100 && !server.output.slice(before).includes('injected: unhandled rejection'); i++) await sleep(20);
+    await eventually(
+      () => server.output.slice(before),
+      (out) => out.includes('injected: unhandled rejection'),
+      'the unhandled rejection logged',
+    );
     expect(server.output.slice(before)).toMatch(/unhandled promise rejection[\s\S]*injected: unhandled rejection/);
     await playTurns(table.players, table.players, seeded(22), 1);
     const version = table.players[0].state.version as number;

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
+import { started } from '../support/started.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'server/dist/index.js');
@@ -56,24 +57,13 @@ export class ServerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
-      const onData = (chunk: Buffer) => {
-        this.output += chunk.toString();
-        if (this.output.includes('listening on')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', (c: Buffer) => {
-        this.output += c.toString();
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${code} before listening:\n${this.output}`));
-      });
+    child.stdout?.on('data', (c: Buffer) => {
+      this.output += c.toString();
     });
+    child.stderr?.on('data', (c: Buffer) => {
+      this.output += c.toString();
+    });
+    await started(child, 'listening on', { what: 'server', timeoutMs });
   }
 
   /** Sends `signal` and waits for the process to exit. */

@@ -8,10 +8,10 @@
 import { REMATCH_SECONDS } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import { createRoom, fullRoom, holder, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient, waitClients } from './helpers.js';
-import { manualClock } from './httpHelpers.js';
+import { TestClock } from '../support/clock.js';
 
 quietSdkWarnings();
-const clock = manualClock(Date.now());
+const clock = TestClock.frozenAt(Date.now());
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ now: clock.now });

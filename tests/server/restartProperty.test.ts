@@ -10,14 +10,16 @@
  * press history); a turn in flight at the kill is either in the list or absent, and resending it
  * with the same version is harmless (`stale` when it is there, accepted when it is not); and the
  * final move list equals the same seeded game played by the engine alone, without restarts.
- * At least 20 restarts per run.
+ * A fixed number of restarts per run (22, at least 20), however long they take: every wait is
+ * for the event it needs (an exit, a start, a patch, a message), bounded only by PATIENCE_MS, and
+ * each game's time limit grows with its restarts.
  */
 import { fenOf, seeded, quietSdkWarnings, holder, randomTurnFor, type TestClient } from './helpers.js';
 import { ServerProcess, tempDataDir } from './processes.js';
 import { freePort } from '../support/ports.js';
+import { PATIENCE_MS } from '../support/wait.js';
 import { historyTexts, pauseProcess, movesSeen, rejoin, rulesFrom, seatedTable, sendUntilAnswered, simulate, sleep, type Table } from './durability.js';
 
-jest.setTimeout(90_000);
 beforeAll(() => quietSdkWarnings());
 
 interface Spec {
@@ -28,12 +30,20 @@ interface Spec {
   readonly restarts: number;
 }
 
+/** The restarts of a run: a fixed count, whatever the time they take. */
+const RESTARTS = 22;
+
 const GAMES: readonly Spec[] = [
   { seed: 1101, rules: { players: 4 }, clock: { initialSeconds: 900, incrementSeconds: 5 }, maxTurns: 40, restarts: 6 },
   { seed: 2202, rules: { players: 2 }, maxTurns: 40, restarts: 5 },
   { seed: 3303, rules: { players: 4, no_progress_rounds: 6 }, maxTurns: 45, restarts: 6 },
   { seed: 4404, rules: { players: 2 }, clock: { initialSeconds: 600, incrementSeconds: 0 }, maxTurns: 35, restarts: 5 },
 ];
+
+/** A game's time limit: only a hang reaches it (a few waits of PATIENCE_MS per restart). */
+function limitMs(spec: Spec): number {
+  return (spec.restarts + 2) * 4 * PATIENCE_MS;
+}
 
 /**
  * Where a kill comes: `between` turns; or with a turn (or resignation) in flight: `unread` (the
@@ -73,10 +83,10 @@ async function playWithRestarts(spec: Spec): Promise<void> {
   const plan = killPlan(spec.seed, reference.actions, spec.restarts);
   const port = await freePort();
   const server = new ServerProcess(port, { DATA_DIR: tempDataDir() });
-  await server.start();
+  await server.start(PATIENCE_MS);
   let table: Table | undefined;
   try {
-    table = await seatedTable(port, { rules: spec.rules, ...(spec.clock ? { clock: spec.clock } : {}) });
+    table = await seatedTable(port, { rules: spec.rules, ...(spec.clock ? { clock: spec.clock } : {}) }, PATIENCE_MS);
     const t = table;
     const random = seeded(spec.seed);
     const delivered: string[] = []; // table press messages every player received
@@ -87,11 +97,11 @@ async function playWithRestarts(spec: Spec): Promise<void> {
       await server.kill('SIGKILL');
       const seen = t.players.map(movesSeen); // everything any client received before the process died
       const t0 = Date.now();
-      await Promise.all(t.players.map((p) => p.waitLeft(10_000)));
+      await Promise.all(t.players.map((p) => p.waitLeft(PATIENCE_MS)));
       const t1 = Date.now();
-      await server.start();
+      await server.start(PATIENCE_MS);
       const t2 = Date.now();
-      t.players = await rejoin(port, t.code, t.keys);
+      t.players = await rejoin(port, t.code, t.keys, PATIENCE_MS);
       stats.leftMs += t1 - t0;
       stats.startMs += t2 - t1;
       stats.rejoinMs += Date.now() - t2;
@@ -112,9 +122,9 @@ async function playWithRestarts(spec: Spec): Promise<void> {
       const text = `game ${spec.seed}, message ${n}`;
       const has = (p: TestClient) => p.received('press_message').some((m) => m.message.text === text);
       // The sender gets its own message back once it is saved (and sent to everyone).
-      const answer = await sendUntilAnswered(sender, 'press_send', { channel: 'table', text }, () => has(sender));
+      const answer = await sendUntilAnswered(sender, 'press_send', { channel: 'table', text }, () => has(sender), PATIENCE_MS);
       expect(answer).toEqual({ accepted: true });
-      await Promise.all(t.players.map((p) => p.waitState(() => has(p), `press message ${n}`)));
+      await Promise.all(t.players.map((p) => p.waitState(() => has(p), `press message ${n}`, PATIENCE_MS)));
       delivered.push(text);
       stats.pressMessages++;
     };
@@ -151,7 +161,7 @@ async function playWithRestarts(spec: Spec): Promise<void> {
         if (kill.kind === 'racing' && kill.delayMs > 0) await sleep(kill.delayMs);
         if (kill.kind === 'published') {
           const other = t.players.find((p) => p !== actor)!;
-          await other.waitState((st) => st.version > version, 'the turn in flight published');
+          await other.waitState((st) => st.version > version, 'the turn in flight published', PATIENCE_MS);
         }
         await killAndRestart();
         stats.inFlight++;
@@ -167,23 +177,23 @@ async function playWithRestarts(spec: Spec): Promise<void> {
           // The client does not know whether its turn was saved: it sends it again, same version.
           if (saved) {
             const list = movesSeen(actor);
-            const reply = await actor.sendExpectRejected(type, payload);
+            const reply = await actor.sendExpectRejected(type, payload, PATIENCE_MS);
             expect(reply.code).toBe(actor.state.phase === 'over' ? 'game_over' : 'stale');
             expect(movesSeen(actor)).toEqual(list);
           } else {
-            expect(await sendUntilAnswered(actor, type, payload, (st) => st.version > version)).toEqual({ accepted: true });
+            expect(await sendUntilAnswered(actor, type, payload, (st) => st.version > version, PATIENCE_MS)).toEqual({ accepted: true });
           }
         } else if (!saved) {
-          expect(await sendUntilAnswered(actor, type, payload, (st) => st.version > version)).toEqual({ accepted: true });
+          expect(await sendUntilAnswered(actor, type, payload, (st) => st.version > version, PATIENCE_MS)).toEqual({ accepted: true });
         }
         expect(movesSeen(actor).length).toBeGreaterThan(movesBefore.length);
       } else {
-        const answer = await sendUntilAnswered(actor, type, payload, (st) => st.version > version);
+        const answer = await sendUntilAnswered(actor, type, payload, (st) => st.version > version, PATIENCE_MS);
         expect(answer).toEqual({ accepted: true });
       }
       // Every player sees the same list, which is the reference game so far.
       const target = actor.state.version as number;
-      await Promise.all(t.players.map((p) => p.waitState((st) => st.version >= target, `version ${target}`)));
+      await Promise.all(t.players.map((p) => p.waitState((st) => st.version >= target, `version ${target}`, PATIENCE_MS)));
       const moves = movesSeen(t.players[0]);
       for (const p of t.players) expect(movesSeen(p)).toEqual(moves);
       expect(moves).toEqual(reference.moves.slice(0, moves.length));
@@ -202,14 +212,20 @@ async function playWithRestarts(spec: Spec): Promise<void> {
 describe('kill -9 at seeded random points (SQLite)', () => {
   for (const spec of GAMES) {
     const what = `${spec.rules.players} players${spec.clock ? ', clock' : ''}${spec.rules.no_progress_rounds ? ', no-progress rule' : ''}`;
-    test(`seed ${spec.seed} (${what}): ${spec.restarts} restarts, no accepted event lost, the same game as without restarts`, async () => {
-      await playWithRestarts(spec);
-    });
+    test(
+      `seed ${spec.seed} (${what}): ${spec.restarts} restarts, no accepted event lost, the same game as without restarts`,
+      async () => {
+        await playWithRestarts(spec);
+      },
+      limitMs(spec),
+    );
   }
 
-  test('at least 20 restarts in all, turns in flight both saved and lost', () => {
+  test(`${RESTARTS} restarts in all (at least 20), turns in flight both saved and lost`, () => {
     console.log(`restartProperty: ${JSON.stringify(stats)}`);
-    expect(stats.restarts).toBeGreaterThanOrEqual(20);
+    expect(GAMES.reduce((n, g) => n + g.restarts, 0)).toBe(RESTARTS);
+    expect(RESTARTS).toBeGreaterThanOrEqual(20);
+    expect(stats.restarts).toBe(RESTARTS);
     expect(stats.inFlightLost).toBeGreaterThanOrEqual(GAMES.length);
     expect(stats.inFlightSaved).toBeGreaterThanOrEqual(GAMES.length);
   });

@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { CLOSE_CODES } from '@djambi/shared';
 import { createLogger } from '../../server/src/obs/log.js';
 import { RoomTimers } from '../../server/src/rooms/timers.js';
+import { eventually } from '../support/wait.js';
 import {
   createRoom,
   FAST_BOTS,
@@ -97,7 +98,11 @@ async function faults(where: string): Promise<number> {
 async function closedAlone(all: TestClient[], code: string, other: { players: TestClient[]; all: TestClient[] }, random: () => number): Promise<void> {
   await Promise.all(all.map((c) => c.waitLeft()));
   for (const c of all) expect(c.left).toBe(CLOSE_CODES.roomFault);
-  for (let i = 0; i < 50 && matchMakerHas(code); i++) await new Promise((r) => setTimeout(r, 20));
+  await eventually(
+    () => matchMakerHas(code),
+    (has) => !has,
+    `room ${code} gone from the matchmaker`,
+  );
   expect(matchMakerHas(code)).toBe(false);
   const before = other.players[0].state.version as number;
   expect(await playOne(other.players, other.all, random)).toBeGreaterThan(before);

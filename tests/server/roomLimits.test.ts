@@ -6,15 +6,17 @@ import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
 import { MAX_CLIENTS } from '../../server/src/rooms/settings.js';
+import { TestClock } from '../support/clock.js';
+import { eventually } from '../support/wait.js';
 import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient } from './helpers.js';
 
 let server: RunningServer;
-const clockMs = Date.now();
+const clock = TestClock.frozenAt(Date.now());
 
 beforeAll(async () => {
   quietSdkWarnings();
   server = await startServer({
-    now: () => clockMs,
+    now: clock.now,
     rooms: {
       maxRooms: 40,
       // Long enough for the cap test to open its 40 rooms on a loaded machine before the first goes.
@@ -160,8 +162,11 @@ test('a room nobody joins goes after the short idle time; no room runs a patch i
   const room = matchMaker.getLocalRoomById(code);
   expect(room).toBeDefined();
   expect(room.patchRate).toBe(0);
-  const deadline = Date.now() + 5000;
-  while (matchMaker.getLocalRoomById(code) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(
+    () => matchMaker.getLocalRoomById(code) === undefined,
+    (gone) => gone,
+    `unjoined room ${code} gone`,
+  );
   expect(matchMaker.getLocalRoomById(code)).toBeUndefined();
 
   const c = await createRoom(server, {});
@@ -188,8 +193,7 @@ test('the live-room cap answers server_full, and creation works again below it',
   expect(refused).toBe(true);
   expect(liveRooms()).toBeLessThanOrEqual(40);
   // The unjoined rooms go after their short idle time; then a create succeeds again.
-  const deadline = Date.now() + 15_000;
-  while (liveRooms() >= 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(liveRooms, (n) => n < 40, 'the unjoined rooms gone below the cap');
   const again = await createRoom(server, {});
   await leaveAll([again]);
 });

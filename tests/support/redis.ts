@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { freePort } from './ports.js';
+import { started } from './started.js';
 
 /** Debian's redis-server and redis-cli (override with REDIS_SERVER / REDIS_CLI). */
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -30,21 +31,7 @@ export class RedisProcess {
     const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
-      child.stdout?.on('data', (c: Buffer) => {
-        output += c.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}:\n${output}`));
-      });
-    });
+    await started(child, 'Ready to accept connections', { what: 'redis-server', timeoutMs: 10_000 });
     return new RedisProcess(port, child);
   }
 

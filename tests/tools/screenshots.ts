@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { legalTurns, makeTurn, parseFen } from '../../shared/src/index.js';
 import { freePort } from '../support/ports.js';
+import { started } from '../support/started.js';
 import { CLIENT_DIST, keepHostToken, launchChromium, pageState, playByClicks, postRoom, ROOT, waitReady, waitState } from '../e2e/helpers.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
@@ -25,7 +26,7 @@ const SIZES = [
 ] as const;
 
 /** Start `node server/dist/index.js` on `port` with its games in `dataDir`; resolves once it listens. */
-function startServer(port: number, dataDir: string): Promise<ChildProcess> {
+async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'server', 'dist', 'index.js')], {
     cwd: ROOT,
     env: {
@@ -42,14 +43,8 @@ function startServer(port: number, dataDir: string): Promise<ChildProcess> {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${out}`)));
-  });
+  await started(child, 'listening on', { what: 'the server' });
+  return child;
 }
 
 /** Play `n` plain moves (no kill, no further choice) for whoever is to move on `pages`. */

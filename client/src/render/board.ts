@@ -119,6 +119,8 @@ export class BoardView {
   /** The scene a running animation ends on. */
   private finalScene: BoardScene | null = null;
   private raf = 0;
+  /** When animations were held (`holdAnimations`), or null when they run. */
+  private heldSince: number | null = null;
   private readonly gesture: PointerGesture;
   /** The sprite following the pointer in a drag. */
   private dragSprite: PieceSprite | null = null;
@@ -259,6 +261,24 @@ export class BoardView {
       const mark = this.sprites.get(p.id)?.mark ?? null;
       return { id: p.id, square: p.square, colour: p.colour, kind: p.kind, alive: p.alive, mark, ringColour: markColour(mark) };
     });
+  }
+
+  /**
+   * Hold animations where they stand (the e2e tests' hook): a turn's animation still starts, but
+   * does not move on until released, so that a test acts on it in flight without racing it.
+   * Released, each goes on from where it stood. Input still finishes a held animation at once.
+   */
+  holdAnimations(on: boolean): void {
+    const now = performance.now();
+    if (on) {
+      this.heldSince ??= now;
+      return;
+    }
+    const since = this.heldSince;
+    if (since === null) return;
+    for (const t of this.tweens) t.start += now - Math.max(since, t.start);
+    this.heldSince = null;
+    this.requestFrame();
   }
 
   /** Start or stop recording frame times. */
@@ -573,9 +593,10 @@ export class BoardView {
   private frame(now: number): void {
     this.raf = 0;
     const t0 = performance.now();
+    const at = this.heldSince ?? t0;
     const done: Tween[] = [];
     for (const t of this.tweens) {
-      const k = Math.min(1, (t0 - t.start) / t.duration);
+      const k = Math.min(1, Math.max(0, (at - t.start) / t.duration));
       const ease = 1 - (1 - k) * (1 - k) * (1 - k);
       t.sprite.position.set(t.fromX + (t.toX - t.fromX) * ease, t.fromY + (t.toY - t.fromY) * ease);
       if (t.onHalf) {
@@ -602,6 +623,6 @@ export class BoardView {
       if (rec.last) rec.intervals.push(now - rec.last);
       rec.last = now;
     }
-    if (this.tweens.length > 0 || this.dragging) this.requestFrame();
+    if ((this.tweens.length > 0 && this.heldSince === null) || this.dragging) this.requestFrame();
   }
 }

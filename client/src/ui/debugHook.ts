@@ -21,6 +21,8 @@ export interface DjambiDebug {
   /** The pieces as the board draws them, with their control marks (a captured army's ring colour). */
   drawn(): DrawnPiece[];
   animating(): boolean;
+  /** Hold the board's animations where they stand (true) or let them go on (false): tests act on a turn in flight. */
+  holdAnimations(on: boolean): void;
 }
 
 /** The page state the tests assert on. */
@@ -80,6 +82,7 @@ export function installDebug({ session, pane, controller, press, prompt }: Debug
     recordFrames: (on) => pane.board?.recordFrames(on) ?? { samples: [], intervals: [] },
     drawn: () => pane.board?.drawnPieces() ?? [],
     animating: () => pane.animation.running,
+    holdAnimations: (on) => pane.board?.holdAnimations(on),
   };
 }
 

@@ -11,8 +11,8 @@ import { REDIS_SERVER } from '../support/redis.js';
 const ROOT = path.resolve(__dirname, '../..');
 const AVAILABLE = existsSync(REDIS_SERVER);
 if (!AVAILABLE) {
-  if (process.env.CI === 'true') throw new Error(`sweepCost.test.ts: redis-server (${REDIS_SERVER}) required under CI=true`);
-  console.warn(`sweepCost.test.ts: no ${REDIS_SERVER}: skipped (it fails under CI=true)`);
+  if (process.env.CI === 'true') throw new Error(`sweepCost.bench.test.ts: redis-server (${REDIS_SERVER}) required under CI=true`);
+  console.warn(`sweepCost.bench.test.ts: no ${REDIS_SERVER}: skipped (it fails under CI=true)`);
 }
 
 (AVAILABLE ? test : test.skip)('bench:sweep reads every listing both ways and reports their cost', () => {

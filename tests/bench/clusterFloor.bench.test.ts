@@ -14,10 +14,10 @@ import { clusterAvailable } from '../cluster/support.js';
 const ROOT = path.resolve(__dirname, '../..');
 const NGINX = existsSync(NGINX_BIN);
 if (!NGINX) {
-  if (process.env.CI === 'true') throw new Error(`clusterFloor.test.ts: nginx (${NGINX_BIN}) required under CI=true`);
-  console.warn(`clusterFloor.test.ts: no ${NGINX_BIN}: skipped (it fails under CI=true)`);
+  if (process.env.CI === 'true') throw new Error(`clusterFloor.bench.test.ts: nginx (${NGINX_BIN}) required under CI=true`);
+  console.warn(`clusterFloor.bench.test.ts: no ${NGINX_BIN}: skipped (it fails under CI=true)`);
 }
-const AVAILABLE = clusterAvailable('clusterFloor.test.ts') && NGINX;
+const AVAILABLE = clusterAvailable('clusterFloor.bench.test.ts') && NGINX;
 
 interface Summary {
   readonly runs: number;

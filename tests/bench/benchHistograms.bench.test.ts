@@ -4,7 +4,7 @@
  * exposition prom-client really writes.
  */
 import { Histogram, Registry } from 'prom-client';
-import { histogramWindow, parseHistograms } from '../bench/loadgen/child.js';
+import { histogramWindow, parseHistograms } from './loadgen/child.js';
 
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001];
 
