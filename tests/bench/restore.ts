@@ -18,7 +18,7 @@ import { CODE_ALPHABET, CODE_LENGTH, randomTurn } from '../../shared/src/index.j
 import { createServer } from '../../server/src/app.js';
 import { SERVER_NODE_FLAGS } from '../../server/src/obs/heap.js';
 import { Match } from '../../server/src/match/match.js';
-import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { parseRoomConfig } from '../../server/src/match/config.js';
 import { openStore } from '../../server/src/store/open.js';
 import type { GameStore } from '../../server/src/store/types.js';
 import { seeded } from '../support/random.js';

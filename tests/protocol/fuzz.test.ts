@@ -5,7 +5,7 @@
  */
 import * as shared from '@djambi/shared';
 import { check, PRESS_CLIENT_SCHEMAS, PRESS_SERVER_SCHEMAS, type AnySchema } from '@djambi/shared';
-import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { parseRoomConfig } from '../../server/src/match/config.js';
 import * as validate from '../../server/src/rooms/validate.js';
 import { seeded } from '../support/random.js';
 

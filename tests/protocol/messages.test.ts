@@ -16,7 +16,7 @@ import {
   TurnMessage,
   type AnySchema,
 } from '@djambi/shared';
-import { CREATE_KEYS, parseRoomConfig } from '../../server/src/rooms/options.js';
+import { CREATE_KEYS, parseRoomConfig } from '../../server/src/match/config.js';
 import { checkJoinOptions, checkRename, checkTurnMessage } from '../../server/src/rooms/validate.js';
 import { seeded } from '../support/random.js';
 

@@ -5,7 +5,7 @@
  * ever refused, and a bot game that survives a restart of its server with its bots.
  */
 import { Match } from '../../server/src/match/match.js';
-import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { parseRoomConfig } from '../../server/src/match/config.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import {
   createRoom,

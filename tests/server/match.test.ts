@@ -7,7 +7,7 @@ import { type Colour, REMATCH_SECONDS, randomTurn } from '@djambi/shared';
 import { type Intent, Match, type MatchEvent, type Outcome } from '../../server/src/match/match.js';
 import { offerPending } from '../../server/src/match/rematchVote.js';
 import { snapshotOf } from '../../server/src/match/snapshot.js';
-import { parseRoomConfig } from '../../server/src/rooms/options.js';
+import { parseRoomConfig } from '../../server/src/match/config.js';
 import { seeded } from '../support/random.js';
 
 function config(options: Record<string, unknown>) {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type Colour, randomTurn } from '@djambi/shared';
 import pg from 'pg';
 import { Match, type MatchEvent } from '../../server/src/match/match.js';
-import { parseRoomConfig, type RoomConfig } from '../../server/src/rooms/options.js';
+import { parseRoomConfig, type RoomConfig } from '../../server/src/match/config.js';
 import { seeded } from '../support/random.js';
 
 /** A valid room config (`visibility` as given). */

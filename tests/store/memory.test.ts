@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MatchEvent } from '../../server/src/match/match.js';
-import type { RoomConfig } from '../../server/src/rooms/options.js';
+import type { RoomConfig } from '../../server/src/match/config.js';
 import {
   Fenced,
   FaultyStore,

@@ -3,8 +3,7 @@ import type { Colour, SquareName } from '@djambi/shared';
 import type { GameController } from '../game/controller.js';
 import type { PressModel } from '../game/press.js';
 import type { GameSession } from '../game/session.js';
-import type { DrawnPiece } from '../render/board.js';
-import type { BoardPane } from './boardPane.js';
+import type { BoardView, DrawnPiece } from '../render/board.js';
 
 /** Test and benchmark hook on `window.djambi`. */
 export interface DjambiDebug {
@@ -50,7 +49,11 @@ declare global {
 /** What the hook reads: the page's session, board, controller, negotiation and prompt. */
 export interface DebugSources {
   readonly session: GameSession;
-  readonly pane: BoardPane;
+  readonly pane: {
+    readonly board: BoardView | null;
+    readonly viewColour: Colour;
+    readonly animation: { readonly running: boolean };
+  };
   readonly controller: GameController;
   readonly press: PressModel;
   readonly prompt: HTMLElement;

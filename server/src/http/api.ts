@@ -11,7 +11,7 @@ import { parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
 import { normaliseCode } from '../rooms/codes.js';
-import { hostOption } from '../rooms/options.js';
+import { hostOption } from '../match/config.js';
 import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
 import type { RateKind } from './limits.js';

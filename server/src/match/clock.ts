@@ -3,7 +3,7 @@
  * Running out of time is a resignation; the room asks `flagged` and resigns for the player.
  */
 import type { Colour } from '@djambi/shared';
-import type { ClockConfig } from '../rooms/options.js';
+import type { ClockConfig } from './config.js';
 
 export class GameClock {
   readonly remaining = new Map<Colour, number>();

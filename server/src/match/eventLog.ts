@@ -14,7 +14,7 @@
  */
 import { type Colour, parseTurn } from '@djambi/shared';
 import type { Game } from './game.js';
-import type { Intent, MatchEvent } from './match.js';
+import type { Intent, MatchEvent } from './types.js';
 
 /** An accepted turn's event: its time and the move list's entry of the turn (not the message it came in). */
 export class TurnEvent implements MatchEvent {

@@ -5,7 +5,7 @@
  * its deadline; the room (`rooms/rematch.ts`) creates the new game once the vote closes.
  */
 import { type Colour, REMATCH_SECONDS } from '@djambi/shared';
-import type { MatchEvent } from './match.js';
+import type { MatchEvent } from './types.js';
 
 /** One offer and its answers. Immutable: each answer makes a new vote. */
 export interface RematchVote {

@@ -9,10 +9,10 @@ import { type BotLevel, type BotPersonality, type Colour, COLOURS, colourIndex, 
 import { scores } from '../bots/evaluate.js';
 import { decidePact, leaveMessage, Negotiator, PERSONALITY_WEIGHTS, tableMessage } from '../bots/pact.js';
 import type { Rejection } from '../errors.js';
-import type { Match } from '../match/match.js';
+import type { Accepted, Intent, Match } from '../match/match.js';
 import { RATE_BURST, RATE_INTERVAL_MS } from '../press/rateLimit.js';
 import type { MemberId } from '../press/types.js';
-import type { BotDriverStats, BotRoomPort } from './bots.js';
+import type { Connections } from './connections.js';
 import type { BotSettings } from './settings.js';
 
 /** Rate-limited press intents a bot seat sends in any `RATE_BURST` seconds (the bucket holds `RATE_BURST`, refilled one a second). */
@@ -22,6 +22,40 @@ const PRESS_PER_WINDOW = 3;
 const BEHIND_MARGIN = 2;
 
 /** What the press needs of its driver. */
+/** What the driver needs of its room. */
+export interface BotRoomPort {
+  readonly match: () => Match;
+  readonly links: Connections;
+  /** One intent through the pipeline (as `Pipeline.step`): the accepted outcome, or null with `refused` called. */
+  readonly submit: (intent: Intent, refused: (r: Rejection) => void) => Promise<Accepted | null>;
+  /** Server time, epoch ms. */
+  readonly now: () => number;
+  /** Seed of the room's decisions (derived from its code). */
+  readonly seed: number;
+  /** A bug thrown while the bots played (the room closes and re-opens from the log: see `DjambiRoom.fault`). */
+  readonly fault: (error: unknown) => void;
+}
+
+/** What the bots of a room did (for tests and monitoring). */
+export interface BotDriverStats {
+  /** Turns submitted and accepted. */
+  turns: number;
+  /** Turns that came from the fallback (late pool, refused search turn). */
+  fallbacks: number;
+  /** Intents of the bots the match refused (a bug if ever non-zero, stale answers apart). */
+  refused: number;
+  /** Refusal codes, in order. */
+  readonly codes: string[];
+  /** Pact and draw answers, proposals, leaves, table messages. */
+  press: number;
+  /** Pacts the bots proposed. */
+  proposals: number;
+  /** Pacts the bots left openly. */
+  leaves: number;
+  /** Turns a bot played for an absent player. */
+  standIns: number;
+}
+
 export interface BotPressHooks {
   /** The personality a bot plays with (easy bots: loyal). */
   readonly personalityFor: (colour: Colour, level: BotLevel) => BotPersonality;

@@ -32,47 +32,15 @@ import { fallbackTurn, LEVEL_TIME_MS } from '../bots/search.js';
 import type { Rejection } from '../errors.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
-import { BotPress } from './botPress.js';
+import { type BotDriverStats, BotPress, type BotRoomPort } from './botPress.js';
+
+export type { BotDriverStats, BotRoomPort };
 import type { Connections } from './connections.js';
 import { joinError } from './join.js';
 import type { Journal } from './journal.js';
-import type { RoomConfig } from './options.js';
+import type { RoomConfig } from '../match/config.js';
 import type { Pipeline } from './pipeline.js';
 import type { BotSettings } from './settings.js';
-
-/** What the driver needs of its room. */
-export interface BotRoomPort {
-  readonly match: () => Match;
-  readonly links: Connections;
-  /** One intent through the pipeline (as `Pipeline.step`): the accepted outcome, or null with `refused` called. */
-  readonly submit: (intent: Intent, refused: (r: Rejection) => void) => Promise<Accepted | null>;
-  /** Server time, epoch ms. */
-  readonly now: () => number;
-  /** Seed of the room's decisions (derived from its code). */
-  readonly seed: number;
-  /** A bug thrown while the bots played (the room closes and re-opens from the log: see `DjambiRoom.fault`). */
-  readonly fault: (error: unknown) => void;
-}
-
-/** What the bots of a room did (for tests and monitoring). */
-export interface BotDriverStats {
-  /** Turns submitted and accepted. */
-  turns: number;
-  /** Turns that came from the fallback (late pool, refused search turn). */
-  fallbacks: number;
-  /** Intents of the bots the match refused (a bug if ever non-zero, stale answers apart). */
-  refused: number;
-  /** Refusal codes, in order. */
-  readonly codes: string[];
-  /** Pact and draw answers, proposals, leaves, table messages. */
-  press: number;
-  /** Pacts the bots proposed. */
-  proposals: number;
-  /** Pacts the bots left openly. */
-  leaves: number;
-  /** Turns a bot played for an absent player. */
-  standIns: number;
-}
 
 /** The level of a stand-in bot. */
 const STAND_IN_LEVEL: BotLevel = 'normal';

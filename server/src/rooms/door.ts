@@ -7,7 +7,7 @@ import type { AuthContext } from '@colyseus/core';
 import type { Match } from '../match/match.js';
 import { Admission, type AdmissionLimits, type Refusal } from './admission.js';
 import { type AuthData, clientAddress, joinError, joinedRoomId, joinKind } from './join.js';
-import { CREATE_KEYS } from './options.js';
+import { CREATE_KEYS } from '../match/config.js';
 import { checkJoinOptions } from './validate.js';
 
 /**

@@ -13,7 +13,7 @@ import { Door } from './door.js';
 import { FrameGate } from './gate.js';
 import { joinError } from './join.js';
 import { Journal } from './journal.js';
-import { CREATE_KEYS, parseRoomConfig } from './options.js';
+import { CREATE_KEYS, parseRoomConfig } from '../match/config.js';
 import { Outbox } from './outbox.js';
 import { restoreRequest } from './persistence.js';
 import { Pipeline } from './pipeline.js';

@@ -3,11 +3,26 @@
  * match's deliveries to exactly the members they name, rejections to their sender, and the
  * message that tells a replaced connection its seat was reclaimed.
  */
-import type { Client } from '@colyseus/core';
+import type { Client, Deferred } from '@colyseus/core';
 import type { Colour } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import type { Delivery, MemberId } from '../press/types.js';
-import type { RoomParts } from './port.js';
+import type { Connections } from './connections.js';
+import type { Journal } from './journal.js';
+
+/** A room's game and the connection ↔ seat/member mapping. */
+export interface RoomParts {
+  /** The room (and game) code. */
+  readonly code: string;
+  /** The match (`journal.match`, as every saved intent left it) and its log. */
+  readonly journal: Journal;
+  /** Which connection holds which seat. */
+  readonly links: Connections;
+  /** Session ids of the connected spectators (their press member ids). */
+  readonly spectatorIds: Set<string>;
+  /** Dropped seat holders' connections that may still come back, by session id. */
+  readonly reconnecting: Map<string, Deferred<Client>>;
+}
 
 /** What the outbox needs of Colyseus. */
 export interface Sender {

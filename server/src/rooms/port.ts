@@ -5,26 +5,12 @@
  * alarms) and the few Colyseus-side acts they need.
  */
 import type { Client, Deferred } from '@colyseus/core';
-import type { Connections } from './connections.js';
+
+export type { RoomParts };
 import type { Door } from './door.js';
-import type { Journal } from './journal.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, RoomParts } from './outbox.js';
 import type { Pipeline } from './pipeline.js';
 import type { Alarms } from './timers.js';
-
-/** A room's game and the connection ↔ seat/member mapping. */
-export interface RoomParts {
-  /** The room (and game) code. */
-  readonly code: string;
-  /** The match (`journal.match`, as every saved intent left it) and its log. */
-  readonly journal: Journal;
-  /** Which connection holds which seat. */
-  readonly links: Connections;
-  /** Session ids of the connected spectators (their press member ids). */
-  readonly spectatorIds: Set<string>;
-  /** Dropped seat holders' connections that may still come back, by session id. */
-  readonly reconnecting: Map<string, Deferred<Client>>;
-}
 
 /** The narrow view of a room that joins and leaves work through. */
 export interface RoomPort extends RoomParts {

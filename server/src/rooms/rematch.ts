@@ -34,7 +34,7 @@ import type { Accepted, Intent, Match } from '../match/match.js';
 import { type RematchVote, voteClosed } from '../match/rematchVote.js';
 import { defaultName, hashSeatKey, newSeatKey } from '../match/seats.js';
 import type { Connections } from './connections.js';
-import { hostOption } from './options.js';
+import { hostOption } from '../match/config.js';
 import { checkSize } from './validate.js';
 
 /** How often an open offer checks its deadline against the room's clock, ms. */

@@ -7,7 +7,7 @@ import type { GameStore } from '../store/types.js';
 import { colyseusCap, DEFAULT_ADMISSION, type AdmissionLimits } from './admission.js';
 import { DEFAULT_BUDGET, type BudgetLimits } from './budget.js';
 import type { Connections } from './connections.js';
-import type { RoomDefaults } from './options.js';
+import type { RoomDefaults } from '../match/config.js';
 
 /** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
 export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);

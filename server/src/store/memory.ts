@@ -3,7 +3,7 @@
  * `FaultyStore`, a wrapper that injects failures into another store on demand.
  */
 import type { MatchEvent } from '../match/match.js';
-import type { RoomConfig } from '../rooms/options.js';
+import type { RoomConfig } from '../match/config.js';
 import { byNewest, checkSeq } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 

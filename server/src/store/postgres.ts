@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
-import type { RoomConfig } from '../rooms/options.js';
+import type { RoomConfig } from '../match/config.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } from './migrations.js';
 import { AppendQueue, type AppendStats, pgCode, UNIQUE_VIOLATION } from './pgAppends.js';
 import { type Loaded, LoadQueue } from './pgLoads.js';

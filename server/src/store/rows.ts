@@ -1,5 +1,5 @@
 /** Row ↔ value conversions shared by the SQL adapters. */
-import type { RoomConfig } from '../rooms/options.js';
+import type { RoomConfig } from '../match/config.js';
 import type { GameRow } from './migrations.js';
 import type { GameInfo, GameStatus, GameSummary } from './types.js';
 

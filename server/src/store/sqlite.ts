@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
 import type { MatchEvent } from '../match/match.js';
-import type { RoomConfig } from '../rooms/options.js';
+import type { RoomConfig } from '../match/config.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
 import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';

@@ -5,7 +5,7 @@
  */
 import type { ByColour, GameResult } from '@djambi/shared';
 import type { MatchEvent } from '../match/match.js';
-import type { RoomConfig } from '../rooms/options.js';
+import type { RoomConfig } from '../match/config.js';
 
 /** A stored game's status: `open` (waiting or playing) until `finish` marks it `finished`. */
 export type GameStatus = 'open' | 'finished';

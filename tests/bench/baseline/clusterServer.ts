@@ -19,7 +19,7 @@ import express from 'express';
 import pg from 'pg';
 import { redisOptions } from '../../../server/src/cluster/config.js';
 import type { MatchEvent } from '../../../server/src/match/match.js';
-import type { RoomConfig } from '../../../server/src/rooms/options.js';
+import type { RoomConfig } from '../../../server/src/match/config.js';
 import { DEFAULT_HEARTBEAT, startHeartbeat } from '../../../server/src/http/heartbeat.js';
 import { disablePm2Io } from '../../../server/src/obs/pm2.js';
 import { socketServerOf } from '../../../server/src/rooms/vendor.js';

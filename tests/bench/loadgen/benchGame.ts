@@ -8,7 +8,7 @@ import { randomTurn } from '../../../shared/src/index.js';
 import { type Accepted, Match } from '../../../server/src/match/match.js';
 import { Connections } from '../../../server/src/rooms/connections.js';
 import { Mirror } from '../../../server/src/rooms/mirror.js';
-import { parseRoomConfig } from '../../../server/src/rooms/options.js';
+import { parseRoomConfig } from '../../../server/src/match/config.js';
 import { DjambiState } from '../../../server/src/rooms/schema.js';
 
 export interface BenchGame {

@@ -1,1 +1,0 @@
-cmd_Release/djambi_mmap.node := ln -f "Release/obj.target/djambi_mmap.node" "Release/djambi_mmap.node" 2>/dev/null || (rm -rf "Release/djambi_mmap.node" && cp -af "Release/obj.target/djambi_mmap.node" "Release/djambi_mmap.node")

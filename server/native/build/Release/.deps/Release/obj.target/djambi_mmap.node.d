@@ -1,1 +1,0 @@
-cmd_Release/obj.target/djambi_mmap.node := g++ -o Release/obj.target/djambi_mmap.node -shared -pthread -rdynamic -m64  -Wl,-soname=djambi_mmap.node -Wl,--start-group Release/obj.target/djambi_mmap/mmap.o -Wl,--end-group 
