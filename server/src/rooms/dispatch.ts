@@ -9,7 +9,9 @@ import type { Client } from '@colyseus/core';
 import type { Rejection } from '../errors.js';
 import type { Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
-import type { Connections } from './connections.js';
+import type { Connections } from '../table/connections.js';
+import { checkRematch } from './validate.js';
+import type { RematchMessage } from '@djambi/shared';
 import { type Handler, type HandlerContext, isRejection } from './context.js';
 import { HANDLERS } from './handlers/index.js';
 
@@ -21,8 +23,8 @@ export interface DispatchPort {
   act(intent: Intent, client: Client, type: string): void;
   /** Answers a refused message. */
   reply(client: Client, type: string, rejection: Rejection): void;
-  /** The room's `rematch` listener: null when taken, else the rejection to answer. */
-  rematch?(client: Client, message: unknown): Rejection | null;
+  /** A checked `rematch` message: null when taken, else the rejection to answer. */
+  rematch?(client: Client, action: RematchMessage['action']): Rejection | null;
 }
 
 /** How a room registers a message listener (Colyseus's `onMessage`). */
@@ -43,7 +45,8 @@ export function registerHandlers(onMessage: OnMessage, port: DispatchPort, handl
   const { rematch } = port;
   if (rematch) {
     onMessage('rematch', (client, message) => {
-      const rejection = rematch(client, message);
+      const m = checkRematch(message);
+      const rejection = m.ok ? rematch(client, m.value.action) : m.error;
       if (rejection) port.reply(client, 'rematch', rejection);
     });
   }

@@ -1,8 +1,5 @@
 /** What the room needs of the game log: re-open requests, storage errors, a finished game's summary. */
-import { CLOSE_CODES, type Colour } from '@djambi/shared';
-import type { Match } from '../match/match.js';
-import type { GameSummary } from '../store/types.js';
-import { joinError } from './join.js';
+import { CLOSE_CODES } from '@djambi/shared';
 
 /** Close code of a copy of a game that another process took over (its append was fenced). */
 export const CLOSE_FENCED = CLOSE_CODES.fenced;
@@ -23,17 +20,4 @@ export function restoreRequest(options: unknown, token: string): string | null {
   if (r === null || typeof r !== 'object') return null;
   const { code, token: given } = r as { code?: unknown; token?: unknown };
   return typeof code === 'string' && given === token ? code : null;
-}
-
-/** A store failure while creating or re-opening a room, as a join error. */
-export function storageError(e: unknown): Error {
-  console.error('[djambi] store failure:', e);
-  return joinError('storage_unavailable', 'the game store is unavailable; try again');
-}
-
-/** What the store keeps of a finished game for the lists: result, players' names, moves. */
-export function summaryOf(match: Match): GameSummary {
-  const players: Partial<Record<Colour, string>> = {};
-  for (const seat of match.seats.seats.values()) if (seat.keyHash !== null) players[seat.colour] = seat.name;
-  return { result: match.position.result, players, moves: match.game.length };
 }

@@ -1,12 +1,12 @@
 /** Server-side settings of the `djambi` room class, and the room's public listing. */
 import type { Colour } from '@djambi/shared';
-import type { BotPool } from '../bots/pool.js';
 import type { Match, Phase } from '../match/match.js';
 import type { PressVisibility } from '../press/types.js';
 import type { GameStore } from '../store/types.js';
 import { colyseusCap, DEFAULT_ADMISSION, type AdmissionLimits } from './admission.js';
 import { DEFAULT_BUDGET, type BudgetLimits } from './budget.js';
-import type { Connections } from './connections.js';
+import type { Connections } from '../table/connections.js';
+import { type BotSettings, DEFAULT_BOT_SETTINGS } from '../table/bots.js';
 import type { RoomDefaults } from '../match/config.js';
 
 /** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
@@ -38,33 +38,6 @@ export interface DjambiRoomSettings extends RoomDefaults {
   /** How the rooms' computer players think and how fast they answer (see `bots.ts`). */
   readonly bots: BotSettings;
 }
-
-/** The computer players of the rooms of one process. */
-export interface BotSettings {
-  /** The process's search worker (one per process); null: bots play the cheap fallback turn on the room's thread. */
-  readonly pool: BotPool | null;
-  /** Human-like delay before a bot's turn, drawn in [min, max] ms (tests: 0). */
-  readonly minDelayMs: number;
-  readonly maxDelayMs: number;
-  /** Node-budget mode (reproducible, for tests); null: the level's wall-clock budget. */
-  readonly nodes: number | null;
-  /** Shortest gap between two table messages of a room's bots, ms. */
-  readonly tableMessageMs: number;
-  /** Stand-in: a bot plays for a player away this long (ms), or at once when its clock has less than `standInFlagMs` left. */
-  readonly standInMs: number;
-  readonly standInFlagMs: number;
-}
-
-/** Defaults of the bot settings (`createServer` adds the process's pool). */
-export const DEFAULT_BOT_SETTINGS: BotSettings = Object.freeze({
-  pool: null,
-  minDelayMs: 500,
-  maxDelayMs: 1000,
-  nodes: null,
-  tableMessageMs: 20_000,
-  standInMs: 60_000,
-  standInFlagMs: 3_000,
-});
 
 /** What the rooms report to the process's metrics (see `obs/metrics.ts`). */
 export interface RoomMetrics {

@@ -17,6 +17,8 @@ import {
   isPlainObject,
   JOIN_KEYS,
   JoinOptions as JoinOptionsSchema,
+  RematchMessage as RematchMessageSchema,
+  type RematchMessage,
   type JoinOptions,
   MAX_NAME_CHARS,
   NameMessage,
@@ -179,4 +181,9 @@ export function checkJoinOptions(options: unknown, extraKeys: readonly string[] 
     else if (!extraKeys.includes(key)) return err('bad_payload', `unknown option "${key.slice(0, 32)}"`, { path: key.slice(0, 32) });
   }
   return check(JoinOptionsSchema, join);
+}
+
+/** Validates a `rematch` message (`{ action: 'offer' | 'accept' | 'decline' }`). */
+export function checkRematch(message: unknown): Checked<RematchMessage> {
+  return checkWith(RematchMessageSchema, message);
 }
