@@ -4,29 +4,179 @@
  * table, sends what the table publishes (seat keys, evictions, the schema patch, deliveries),
  * keeps a dropped connection's place for its grace period, and closes. No game rule lives here.
  */
-import { type AuthContext, type Client, type Deferred, getMessageBytes, matchMaker, Protocol, type RoomException, ServerError } from '@colyseus/core';
-import { type Colour, seatsOf } from '@djambi/shared';
+import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, seatsOf } from '@djambi/shared';
+import { Match, type Phase } from '../match/match.js';
+import type { PressVisibility } from '../press/types.js';
+import type { GameStore } from '../store/types.js';
+import type { Connections } from '../table/connections.js';
+import { botConfigOf, type BotDriver, type BotSettings, DEFAULT_BOT_SETTINGS, seatCreationBots } from '../table/bots.js';
+import { CREATE_KEYS, parseRoomConfig, type RoomDefaults } from '../match/config.js';
+import { randomInt } from 'node:crypto';
+import {
+  type AuthContext,
+  type Client,
+  type Deferred,
+  getMessageBytes,
+  matchMaker,
+  type Presence,
+  Protocol,
+  type RoomException,
+  ServerError,
+} from '@colyseus/core';
 import { JoinRefused, type Rejection } from '../errors.js';
-import { CREATE_KEYS, parseRoomConfig } from '../match/config.js';
-import { Match } from '../match/match.js';
-import { botConfigOf, type BotDriver, seatCreationBots } from '../table/bots.js';
 import { type GameCodes, Journal } from '../table/journal.js';
 import type { Rematch } from '../table/rematch.js';
 import { type Publication, Table } from '../table/table.js';
 import { idleLifetime } from '../table/timers.js';
-import { CODES_KEY, releaseCode, reserveCode } from './codes.js';
-import { handlerContext, registerHandlers } from './dispatch.js';
-import { authorise, Door } from './door.js';
-import { FrameGate } from './gate.js';
-import { type AuthData, joinError } from './join.js';
+import { handlerContext, registerHandlers } from './handlers.js';
+import {
+  type AdmissionLimits,
+  type AuthData,
+  authorise,
+  type BudgetLimits,
+  colyseusCap,
+  DEFAULT_ADMISSION,
+  DEFAULT_BUDGET,
+  Door,
+  FrameGate,
+  joinError,
+} from './admission.js';
 import { Mirror } from './mirror.js';
-import { CLOSE_FAULT, CLOSE_FENCED, CLOSE_RESTART, restoreRequest } from './persistence.js';
 import { DjambiState } from './schema.js';
-import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
 import { checkJoinOptions } from './validate.js';
 import { VendorRoom } from './vendor.js';
+import { restoreRequest } from '../games/directory.js';
 
-export { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, type RoomListing } from './settings.js';
+/** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
+export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
+
+/** Server-side settings of the room class (see `createServer`). */
+export interface DjambiRoomSettings extends RoomDefaults {
+  /** Public base URL for invite links, e.g. `http://localhost:2567`; null = not known. */
+  readonly publicUrl: string | null;
+  /** The clock of the room, epoch ms (`Date.now`; tests move it forward). */
+  readonly now: () => number;
+  /** Live rooms one process holds at most; a create beyond it is refused with `server_full`. */
+  readonly maxRooms: number;
+  /** Seconds a room that nobody ever joined is kept. */
+  readonly unjoinedSeconds: number;
+  /** Seat, spectator and reservation caps. */
+  readonly admission: AdmissionLimits;
+  /** The message budget of every connection. */
+  readonly budget: BudgetLimits;
+  /** The game log (null: games live in memory only). */
+  readonly store: GameStore | null;
+  /**
+   * A per-process secret that only server code knows: a create with `{ restore: { code, token } }`
+   * re-opens a stored game (clients cannot ask for that).
+   */
+  readonly restoreToken: string;
+  /** Where the rooms count what happens (the process's `/metrics`); null: not counted. */
+  readonly metrics: RoomMetrics | null;
+  /** How the rooms' computer players think and how fast they answer (see `bots.ts`). */
+  readonly bots: BotSettings;
+}
+
+/** What the rooms report to the process's metrics (see `obs/metrics.ts`). */
+export interface RoomMetrics {
+  /** A client's message was refused with `code`. */
+  rejected(code: string): void;
+  /** A turn was accepted (saved, applied and published). */
+  turnAccepted(): void;
+  /** From a turn's arrival to the patch that shows it, in ms. */
+  observeTurnToPatch(ms: number): void;
+  /** A room hit an internal error in `where` (see `DjambiRoom.fault`). */
+  fault(where: string): void;
+}
+
+/** Defaults of the room settings (see `createServer`). */
+export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
+  graceSeconds: 20,
+  idleSeconds: 600,
+  publicUrl: null,
+  now: Date.now,
+  maxRooms: 5000,
+  unjoinedSeconds: 120,
+  admission: DEFAULT_ADMISSION,
+  budget: DEFAULT_BUDGET,
+  store: null,
+  restoreToken: '',
+  metrics: null,
+  bots: DEFAULT_BOT_SETTINGS,
+});
+
+/** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */
+export interface RoomListing {
+  readonly code: string;
+  readonly phase: Phase;
+  readonly visibility: 'private' | 'public';
+  readonly press_visibility: PressVisibility;
+  readonly reveal_press_after_game: boolean;
+  readonly players: number;
+  readonly seats: { colour: Colour; name: string; presence: string }[];
+  readonly seatsTaken: number;
+  readonly spectators: number;
+  readonly clock: { initialSeconds: number; incrementSeconds: number } | null;
+  readonly rules: Record<string, unknown>;
+  readonly moves: number;
+  readonly createdAt: number;
+}
+
+/** The listing of a room. */
+export function describeRoom(code: string, match: Match, links: Connections, spectators: number, createdAt: number): RoomListing {
+  const config = match.config;
+  const clock = config.clock;
+  return {
+    code,
+    phase: match.phase,
+    visibility: config.visibility,
+    press_visibility: config.press.press_visibility,
+    reveal_press_after_game: config.press.reveal_press_after_game,
+    players: config.rules.players,
+    seats: [...match.seats.seats.values()].map((s) => ({ colour: s.colour, name: s.name, presence: links.of(s.colour).presence })),
+    seatsTaken: match.seats.takenCount(),
+    spectators,
+    clock: clock ? { initialSeconds: clock.initialMs / 1000, incrementSeconds: clock.incrementMs / 1000 } : null,
+    rules: { ...config.rules },
+    moves: match.game.length,
+    createdAt,
+  };
+}
+
+/** Presence set holding the codes in use. */
+export const CODES_KEY = 'djambi:codes';
+
+/** A random code. */
+export function randomCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+/** Reserves a fresh code in presence (released by `releaseCode` when the room is disposed). */
+export async function reserveCode(presence: Presence): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const code = randomCode();
+    if (await presence.sismember(CODES_KEY, code)) continue;
+    // A shared (Redis) presence answers how many members were added: 0 means another process won.
+    const added = await presence.sadd(CODES_KEY, code);
+    if (added === 0) continue;
+    return code;
+  }
+  throw new Error('could not find a free room code');
+}
+
+/** Releases a code. */
+export async function releaseCode(presence: Presence, code: string): Promise<void> {
+  await presence.srem(CODES_KEY, code);
+}
+
+/** Close code of a copy of a game that another process took over (its append was fenced). */
+export const CLOSE_FENCED = CLOSE_CODES.fenced;
+/** Close code of a room whose process is stopping (clients reconnect to it, or rejoin by key). */
+export const CLOSE_RESTART = CLOSE_CODES.serverRestart;
+/** Close code of a room that hit an internal error (clients rejoin by key; the game re-opens from the log). */
+export const CLOSE_FAULT = CLOSE_CODES.roomFault;
 
 /**
  * No patch interval: a patch goes out right after every publication of the table, so an
