@@ -143,18 +143,22 @@ export function describeRoom(code: string, match: Match, links: Connections, spe
   };
 }
 
-/** Presence set holding the codes in use. */
-export const CODES_KEY = 'djambi:codes';
+/**
+ * Room codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L; in shared, so
+ * the client checks codes alike), reserved through Colyseus presence so they stay unique across
+ * processes sharing a presence. The set holding the codes in use:
+ */
+const CODES_KEY = 'djambi:codes';
 
 /** A random code. */
-export function randomCode(): string {
+function randomCode(): string {
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
 }
 
 /** Reserves a fresh code in presence (released by `releaseCode` when the room is disposed). */
-export async function reserveCode(presence: Presence): Promise<string> {
+async function reserveCode(presence: Presence): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const code = randomCode();
     if (await presence.sismember(CODES_KEY, code)) continue;
@@ -167,16 +171,9 @@ export async function reserveCode(presence: Presence): Promise<string> {
 }
 
 /** Releases a code. */
-export async function releaseCode(presence: Presence, code: string): Promise<void> {
+async function releaseCode(presence: Presence, code: string): Promise<void> {
   await presence.srem(CODES_KEY, code);
 }
-
-/** Close code of a copy of a game that another process took over (its append was fenced). */
-export const CLOSE_FENCED = CLOSE_CODES.fenced;
-/** Close code of a room whose process is stopping (clients reconnect to it, or rejoin by key). */
-export const CLOSE_RESTART = CLOSE_CODES.serverRestart;
-/** Close code of a room that hit an internal error (clients rejoin by key; the game re-opens from the log). */
-export const CLOSE_FAULT = CLOSE_CODES.roomFault;
 
 /**
  * No patch interval: a patch goes out right after every publication of the table, so an
@@ -411,7 +408,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   /**
    * A bug thrown inside the room (`where`: the method, `intent`, `timer`, `frame`). It is logged
    * and counted, and nothing else in the process is touched. Then the room closes with
-   * `CLOSE_FAULT`: its memory may be inconsistent, its log is not, and its clients rejoin by code
+   * `CLOSE_CODES.roomFault`: its memory may be inconsistent, its log is not, and its clients rejoin by code
    * with their seat keys, which re-opens the game from the log. A throw in onCreate (the create is
    * refused) or onDispose (the room is going) is only logged; so is any throw in a room without a
    * store, which could not re-open its game.
@@ -422,7 +419,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     if (this.faulted || where === 'onCreate' || where === 'onDispose' || !this.settings.store) return;
     this.faulted = true;
     try {
-      this.disconnect(CLOSE_FAULT).catch(() => undefined);
+      this.disconnect(CLOSE_CODES.roomFault).catch(() => undefined);
     } catch {
       // Still in onCreate (Colyseus refuses to disconnect then): the create fails by itself.
     }
@@ -435,13 +432,13 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   /**
    * The process is stopping (SIGTERM): once the intents in progress are saved, every client is
-   * told `server_restart` and closed with `CLOSE_RESTART` (not 4000, a voluntary leave). Nothing
+   * told `server_restart` and closed with `CLOSE_CODES.serverRestart` (not 4000, a voluntary leave). Nothing
    * is lost: the game is in the log, and clients come back to wherever it is re-opened.
    */
   override onBeforeShutdown(): void {
     void this.table.journal.settled().then(() => {
       this.broadcast('server_restart', { code: this.code });
-      return this.disconnect(CLOSE_RESTART);
+      return this.disconnect(CLOSE_CODES.serverRestart);
     });
   }
 
@@ -470,7 +467,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   private closeFenced(): void {
     console.error(`[djambi ${this.code}] fenced: another process holds this game; closing this copy`);
     this.broadcast('server_moved', { code: this.code });
-    this.disconnect(CLOSE_FENCED).catch(() => undefined);
+    this.disconnect(CLOSE_CODES.fenced).catch(() => undefined);
   }
 
   /** Sends what the table published: seat keys, evictions, the state's patch (and the listing), then the deliveries. */
