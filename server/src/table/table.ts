@@ -99,6 +99,8 @@ export class Table {
   readonly alarms: Alarms;
   readonly bots: BotDriver;
   readonly rematch: Rematch;
+  /** The room went: intents still in the journal are saved, but nothing is published any more. */
+  private disposed = false;
 
   constructor(
     readonly journal: Journal,
@@ -200,8 +202,9 @@ export class Table {
     return { ...EMPTY, seats: this.notices([colour]), deliveries: this.address([this.match.historyDelivery(colour)]) };
   }
 
-  /** Sends `publication` with the bots' seats shown first, and lets the bots act on it afterwards. */
+  /** Sends `publication` with the bots' seats shown first, and lets the bots act on it afterwards (nothing once disposed). */
   publish(publication: Publication): void {
+    if (this.disposed) return;
     this.bots.sync();
     this.host.publish(publication);
     this.bots.afterCommit();
@@ -308,6 +311,7 @@ export class Table {
 
   /** Stops the table's timers and its bots (the room goes). */
   dispose(): void {
+    this.disposed = true;
     this.bots.dispose();
     this.rematch.dispose();
     this.alarms.clearAll();
