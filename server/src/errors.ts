@@ -58,6 +58,16 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
   internal_error: 4500,
 };
 
+/** A join or create refused with its code (the room answers it as a Colyseus `ServerError`). */
+export class JoinRefused extends Error {
+  constructor(
+    readonly code: JoinErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Shorthand for a failed result carrying a rejection. */
 export function reject(code: RejectCode, message: string, path?: string): { readonly ok: false; readonly error: Rejection } {
   return path === undefined ? err(code, message) : err(code, message, { path });

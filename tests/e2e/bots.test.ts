@@ -7,7 +7,7 @@
 import { initialPosition, legalTurns, makeTurn } from '@djambi/shared';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { createServer, type RunningServer } from '../../server/src/app.js';
-import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
+import { DEFAULT_BOT_SETTINGS } from '../../server/src/table/bots.js';
 import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, pageState, playByClicks, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();

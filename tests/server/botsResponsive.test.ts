@@ -5,7 +5,7 @@
  * quickly. A responsiveness check with a generous bound, not a benchmark.
  */
 import type { RunningServer } from '../../server/src/app.js';
-import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
+import { DEFAULT_BOT_SETTINGS } from '../../server/src/table/bots.js';
 import { createRoom, join, leaveAll, quietSdkWarnings, randomTurnFor, seeded, startServer, type TestClient, roomOf } from './helpers.js';
 import { rawPost } from './httpHelpers.js';
 

@@ -23,7 +23,7 @@ import { snapshotOf } from '../../server/src/match/snapshot.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import type { GameStore } from '../../server/src/store/types.js';
 import type { DjambiRoom } from '../../server/src/rooms/DjambiRoom.js';
-import { DEFAULT_BOT_SETTINGS } from '../../server/src/rooms/settings.js';
+import { DEFAULT_BOT_SETTINGS } from '../../server/src/table/bots.js';
 import { seeded } from '../support/random.js';
 
 export type State = any; // eslint-disable-line @typescript-eslint/no-explicit-any

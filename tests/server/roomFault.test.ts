@@ -10,7 +10,7 @@
 import { Writable } from 'node:stream';
 import { CLOSE_CODES } from '@djambi/shared';
 import { createLogger } from '../../server/src/obs/log.js';
-import { RoomTimers } from '../../server/src/rooms/timers.js';
+import { RoomTimers } from '../../server/src/table/timers.js';
 import { eventually } from '../support/wait.js';
 import {
   createRoom,
@@ -137,7 +137,7 @@ describe('a bug inside one room', () => {
   test('while publishing an accepted turn: the turn was saved, the room closes with 4101 and re-opens from the log', async () => {
     const { random, game, v1, before } = await gameBeforeFault(11, 'intent');
     // The turn is judged and saved, then publishing it throws.
-    throwOnce(roomOf(game.code) as unknown as Record<string, unknown>, 'commit', 'injected: publish');
+    throwOnce(roomOf(game.code) as unknown as Record<string, unknown>, 'publish', 'injected: publish');
     const s = game.players[0].state as State;
     const mover = game.players.find((p) => p.seat?.colour === s.toMove) as TestClient;
     mover.room.send('turn', { ...randomTurnFor(s, random), version: v1 });
@@ -157,8 +157,8 @@ describe('a bug inside one room', () => {
 
   test('in a message handler, before the journal: nothing is saved, and the secret text is not logged', async () => {
     const { random, game, v1, before } = await gameBeforeFault(12, 'onMessage');
-    // The pipeline's `act` (the room's dispatch calls it for every message) throws once.
-    throwOnce((roomOf(game.code) as unknown as { pipeline: Record<string, unknown> }).pipeline, 'act', 'injected: handler');
+    // The table's `act` (the room's handlers call it for every message) throws once.
+    throwOnce((roomOf(game.code) as unknown as { table: Record<string, unknown> }).table, 'act', 'injected: handler');
     const secret = 'meet me at dawn, betray Blue';
     game.players[0].room.send('press_send', { channel: 'public', text: secret });
     await closedAlone(game.all, game.code, other, random);
@@ -198,16 +198,16 @@ describe('a bug inside one room', () => {
     const me = human.seat?.colour as string;
     const before = await faults('intent');
     // The publishing of the next turn a bot plays throws (the player to move before it is a bot).
-    const room = roomOf(code) as unknown as { commit: (listing: boolean) => void; match: { position: { toMove: string | null } } };
-    const commit = room.commit;
+    const room = roomOf(code) as unknown as { publish: (publication: unknown) => void; match: { position: { toMove: string | null } } };
+    const publish = room.publish;
     let mover = room.match.position.toMove;
-    room.commit = (listing) => {
+    room.publish = (publication) => {
       if (mover !== null && mover !== me && room.match.position.toMove !== mover) {
-        room.commit = commit;
+        room.publish = publish;
         throw new Error('injected: bot publish');
       }
       mover = room.match.position.toMove;
-      commit.call(room, listing);
+      publish.call(room, publication);
     };
     const random = seeded(14);
     await human

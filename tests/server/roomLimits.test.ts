@@ -5,7 +5,7 @@
 import { matchMaker } from '@colyseus/core';
 import type { RunningServer } from '../../server/src/app.js';
 import { DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
-import { MAX_CLIENTS } from '../../server/src/rooms/settings.js';
+import { MAX_CLIENTS } from '../../server/src/rooms/DjambiRoom.js';
 import { TestClock } from '../support/clock.js';
 import { eventually } from '../support/wait.js';
 import { createRoom, fullRoom, join, leaveAll, quietSdkWarnings, roomOf, sdk, startServer, type TestClient } from './helpers.js';

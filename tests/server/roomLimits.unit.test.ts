@@ -1,6 +1,6 @@
 /** The room's limit modules without a server: message budget, admission. */
 import { Admission, colyseusCap, DEFAULT_ADMISSION } from '../../server/src/rooms/admission.js';
-import { DEFAULT_BUDGET, frameCost, MessageBudget } from '../../server/src/rooms/budget.js';
+import { DEFAULT_BUDGET, frameCost, MessageBudget } from '../../server/src/rooms/admission.js';
 import { stripInvisible } from '../../server/src/rooms/validate.js';
 
 describe('message budget', () => {

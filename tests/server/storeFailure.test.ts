@@ -120,15 +120,11 @@ function refusedJoin(code: string, clients: TestClient[], options: Record<string
   });
 }
 
-/**
- * Both paths of the journal: an asynchronous store (memory, awaited in the room's chain like
- * PostgreSQL) and a synchronous one (SQLite, saved in the same tick as the intent is judged).
- */
+/** The journal over an in-memory store (as over PostgreSQL) and over SQLite. */
 describe.each(['memory', 'sqlite'] as const)('over a %s store', (kind) => {
   let files = 0;
   beforeEach(async () => {
     store = new FaultyStore(kind === 'memory' ? new MemoryStore() : SqliteStore.open(path.join(dir, `faults-${++files}.sqlite`)));
-    if (kind === 'sqlite') expect(store.appendManySync).toBeDefined();
     // A roomy message budget: the barriers below send extra messages (the budget has its own tests).
     server = await startServer({ store, rooms: { budget: { burst: 5000, perSecond: 1000, strikes: 100, strikesPerSecond: 10 } } });
   });
@@ -290,13 +286,6 @@ describe.each(['memory', 'sqlite'] as const)('over a %s store', (kind) => {
       if (failFinish-- > 0) throw new Error('injected finish fault');
       return finish(...args);
     };
-    const finishSync = store.finishSync;
-    if (finishSync) {
-      (store as unknown as { finishSync: typeof finishSync }).finishSync = (...args) => {
-        if (failFinish-- > 0) throw new Error('injected finish fault');
-        finishSync(...args);
-      };
-    }
     const r = await createRoom(server, { rules: { players: 2 } });
     const code = r.state.code as string;
     const y = await join(server, code, {});

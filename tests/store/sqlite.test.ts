@@ -7,10 +7,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalPresence } from '@colyseus/core';
 import Database from 'better-sqlite3';
 import { Match } from '../../server/src/match/match.js';
-import { Journal } from '../../server/src/rooms/journal.js';
+import { Journal } from '../../server/src/table/journal.js';
 import { FaultyStore, Fenced, SqliteStore, StoreUnavailable } from '../../server/src/store/index.js';
 import { storeContract } from './contract.js';
 import { event, newCode, roomConfig } from './helpers.js';
@@ -202,24 +201,20 @@ describe('other processes on the file', () => {
 });
 
 describe('the journal over SQLite', () => {
-  test('an intent is judged, saved and applied before submit returns; a failed write changes nothing', async () => {
+  test('an intent is in the log when submit resolves; a failed write changes nothing', async () => {
     const store = new FaultyStore(SqliteStore.open(join(dir, 'journal.sqlite')));
-    const journal = await Journal.create(new Match(roomConfig()), 1, new LocalPresence(), store, () => 1000);
-    expect(journal.synchronous).toBe(true);
-
-    const taken = journal.submit({ type: 'take_seat', name: 'Red' });
-    // No await yet: the seat is taken in the match and its event is in the file.
+    const codes = { reserve: async () => 'JRNL01', release: async () => undefined, claim: async () => undefined };
+    const journal = await Journal.create(new Match(roomConfig()), 1, codes, store, () => 1000);
+    expect((await journal.submit({ type: 'take_seat', name: 'Red' })).ok).toBe(true);
     expect(journal.match.events).toHaveLength(1);
-    const logged = store.inner.load(journal.code); // read now (the SQLite adapter works synchronously)
-    expect((await taken).ok).toBe(true);
-    expect((await logged)!.events).toHaveLength(1);
+    expect((await store.inner.load(journal.code))!.events).toHaveLength(1);
 
     store.failAppends(1);
     const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined); // the journal logs the failure
-    const refused = journal.submit({ type: 'take_seat', name: 'Blue' });
+    const refused = await journal.submit({ type: 'take_seat', name: 'Blue' });
     quiet.mockRestore();
     expect(journal.match.events).toHaveLength(1);
-    expect(await refused).toMatchObject({ ok: false, rejection: { code: 'storage_unavailable' } });
+    expect(refused).toMatchObject({ ok: false, rejection: { code: 'storage_unavailable' } });
     expect([...journal.match.seats.seats.values()].filter((s) => s.keyHash !== null)).toHaveLength(1);
     expect((await store.inner.load(journal.code))!.events).toHaveLength(1);
     await journal.settled();

@@ -8,10 +8,23 @@
 import { matchMaker } from '@colyseus/core';
 import { Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
-import { restoreOptions } from '../rooms/persistence.js';
 import type { GameStore, StoredGame } from '../store/types.js';
 
 /** Room name of the game rooms. */
+/** The create options server code uses to re-open a stored game (`{ restore: { code, token } }`). */
+export function restoreOptions(code: string, token: string): { restore: { code: string; token: string } } {
+  return { restore: { code, token } };
+}
+
+/** The code of a re-open request carrying this process's token, or null (a client's create). */
+export function restoreRequest(options: unknown, token: string): string | null {
+  if (!token || options === null || typeof options !== 'object') return null;
+  const r = (options as { restore?: unknown }).restore;
+  if (r === null || typeof r !== 'object') return null;
+  const { code, token: given } = r as { code?: unknown; token?: unknown };
+  return typeof code === 'string' && given === token ? code : null;
+}
+
 export const ROOM_NAME = 'djambi';
 
 /** What `reopen` found. */

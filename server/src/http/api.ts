@@ -7,10 +7,9 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
-import { parseJoinError } from '@djambi/shared';
+import { normaliseCode, parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
-import { normaliseCode } from '../rooms/codes.js';
 import { hostOption } from '../match/config.js';
 import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';

@@ -37,7 +37,7 @@ export function loggedRoom(Base: typeof DjambiRoom, log: Logger): typeof DjambiR
         throw e;
       }
       if (!this.roomLog.isLevelEnabled('info')) return;
-      const seat = this.links.colourOf(client.sessionId);
+      const seat = this.seatOf(client.sessionId);
       this.roomLog.info(
         { ...seatFields(seat, client.sessionId), reclaim: auth.join.seatKey !== undefined },
         seat === null ? 'spectator joined' : 'player joined',
@@ -46,7 +46,7 @@ export function loggedRoom(Base: typeof DjambiRoom, log: Logger): typeof DjambiR
 
     override async onLeave(client: Client, consented: boolean): Promise<void> {
       if (this.roomLog.isLevelEnabled('info')) {
-        const seat = this.links.colourOf(client.sessionId);
+        const seat = this.seatOf(client.sessionId);
         this.roomLog.info({ ...seatFields(seat, client.sessionId), consented }, seat === null ? 'spectator left' : 'player left');
       }
       await super.onLeave(client, consented);

@@ -39,8 +39,6 @@ export function observeStore(store: GameStore, metrics: Metrics): GameStore {
   const wrapped: Partial<GameStore> = {
     append: (code, seq, event) => timed(() => store.append(code, seq, event)),
     appendMany: (code, firstSeq, events) => timed(() => store.appendMany(code, firstSeq, events)),
-    // A synchronous store's append (SQLite: the journal saves and publishes in one tick), timed the same way.
-    appendManySync: store.appendManySync ? (code, firstSeq, events) => timed(() => store.appendManySync!(code, firstSeq, events)) : undefined,
   };
   // Every other method (today's and any added later) passes through, bound once.
   const bound = new Map<PropertyKey, unknown>();

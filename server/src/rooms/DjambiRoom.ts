@@ -1,43 +1,184 @@
 /**
- * The `djambi` room: a thin adapter between Colyseus and a `Match`. It keeps the lifecycle
- * (create, join, leave, reconnect, dispose), the connection ↔ seat/member mapping, dispatch of
- * validated messages to the match, the schema (written by `mirror` only), sending what the match
- * returns to exactly the connections it names, and the timers that call back into the match.
- * Each step lives in its own module: `opening` (create, re-open, the parts, the bots), `door`
- * (onAuth, reservations), `arrivals` (join), `departures` (leave, reconnect), `closing` (restart,
- * fence, dispose), `dispatch` (message → handler → intent), `pipeline` (intent → journal →
- * publish), `timers`, and `bots` (the computer players' driver). No game or press rule lives here.
+ * The `djambi` room: the Colyseus adapter of a `Table`. It opens the table's game (a new one, or
+ * one re-opened from the log), admits joins, passes each message through its handler to the
+ * table, sends what the table publishes (seat keys, evictions, the schema patch, deliveries),
+ * keeps a dropped connection's place for its grace period, and closes. No game rule lives here.
  */
-import { type AuthContext, type Client, type Deferred, getMessageBytes, matchMaker, Protocol, type RoomException, ServerError } from '@colyseus/core';
-import type { Rejection } from '../errors.js';
-import type { Match } from '../match/match.js';
-import { arrive } from './arrivals.js';
-import type { BotDriver } from './bots.js';
-import { closeAfterFault, closeFenced, closeForRestart, release } from './closing.js';
-import type { Connections } from './connections.js';
-import { depart } from './departures.js';
-import { handlerContext, registerHandlers } from './dispatch.js';
-import { authorise, type Door } from './door.js';
-import type { FrameGate } from './gate.js';
-import type { AuthData } from './join.js';
-import type { Journal } from './journal.js';
-import { assemble, creationError, type Opened, openGame, settle } from './opening.js';
-import type { Outbox } from './outbox.js';
+import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, seatsOf } from '@djambi/shared';
+import { Match, type Phase } from '../match/match.js';
+import type { PressVisibility } from '../press/types.js';
+import type { GameStore } from '../store/types.js';
+import type { Connections } from '../table/connections.js';
+import { botConfigOf, type BotDriver, type BotSettings, DEFAULT_BOT_SETTINGS, seatCreationBots } from '../table/bots.js';
+import { CREATE_KEYS, parseRoomConfig, type RoomDefaults } from '../match/config.js';
+import { randomInt } from 'node:crypto';
+import {
+  type AuthContext,
+  type Client,
+  type Deferred,
+  getMessageBytes,
+  matchMaker,
+  type Presence,
+  Protocol,
+  type RoomException,
+  ServerError,
+} from '@colyseus/core';
+import { JoinRefused, type Rejection } from '../errors.js';
+import { type GameCodes, Journal } from '../table/journal.js';
+import type { Rematch } from '../table/rematch.js';
+import { type Publication, Table } from '../table/table.js';
+import { idleLifetime } from '../table/timers.js';
+import { handlerContext, registerHandlers } from './handlers.js';
+import {
+  type AdmissionLimits,
+  type AuthData,
+  authorise,
+  type BudgetLimits,
+  colyseusCap,
+  DEFAULT_ADMISSION,
+  DEFAULT_BUDGET,
+  Door,
+  FrameGate,
+  joinError,
+} from './admission.js';
 import { Mirror } from './mirror.js';
-import type { Pipeline } from './pipeline.js';
-import { Rematch } from './rematch.js';
-import type { RoomPort } from './port.js';
 import { DjambiState } from './schema.js';
-import { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, describeRoom, MAX_CLIENTS, type RoomListing } from './settings.js';
-import { Alarms, idleLifetime } from './timers.js';
+import { checkJoinOptions } from './validate.js';
 import { VendorRoom } from './vendor.js';
+import { restoreRequest } from '../games/directory.js';
 
-export { DEFAULT_ROOM_SETTINGS, type DjambiRoomSettings, type RoomListing } from './settings.js';
+/** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
+export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
+
+/** Server-side settings of the room class (see `createServer`). */
+export interface DjambiRoomSettings extends RoomDefaults {
+  /** Public base URL for invite links, e.g. `http://localhost:2567`; null = not known. */
+  readonly publicUrl: string | null;
+  /** The clock of the room, epoch ms (`Date.now`; tests move it forward). */
+  readonly now: () => number;
+  /** Live rooms one process holds at most; a create beyond it is refused with `server_full`. */
+  readonly maxRooms: number;
+  /** Seconds a room that nobody ever joined is kept. */
+  readonly unjoinedSeconds: number;
+  /** Seat, spectator and reservation caps. */
+  readonly admission: AdmissionLimits;
+  /** The message budget of every connection. */
+  readonly budget: BudgetLimits;
+  /** The game log (null: games live in memory only). */
+  readonly store: GameStore | null;
+  /**
+   * A per-process secret that only server code knows: a create with `{ restore: { code, token } }`
+   * re-opens a stored game (clients cannot ask for that).
+   */
+  readonly restoreToken: string;
+  /** Where the rooms count what happens (the process's `/metrics`); null: not counted. */
+  readonly metrics: RoomMetrics | null;
+  /** How the rooms' computer players think and how fast they answer (see `bots.ts`). */
+  readonly bots: BotSettings;
+}
+
+/** What the rooms report to the process's metrics (see `obs/metrics.ts`). */
+export interface RoomMetrics {
+  /** A client's message was refused with `code`. */
+  rejected(code: string): void;
+  /** A turn was accepted (saved, applied and published). */
+  turnAccepted(): void;
+  /** From a turn's arrival to the patch that shows it, in ms. */
+  observeTurnToPatch(ms: number): void;
+  /** A room hit an internal error in `where` (see `DjambiRoom.fault`). */
+  fault(where: string): void;
+}
+
+/** Defaults of the room settings (see `createServer`). */
+export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
+  graceSeconds: 20,
+  idleSeconds: 600,
+  publicUrl: null,
+  now: Date.now,
+  maxRooms: 5000,
+  unjoinedSeconds: 120,
+  admission: DEFAULT_ADMISSION,
+  budget: DEFAULT_BUDGET,
+  store: null,
+  restoreToken: '',
+  metrics: null,
+  bots: DEFAULT_BOT_SETTINGS,
+});
+
+/** Public description of a room (listing metadata and `GET /api/rooms/CODE`). */
+export interface RoomListing {
+  readonly code: string;
+  readonly phase: Phase;
+  readonly visibility: 'private' | 'public';
+  readonly press_visibility: PressVisibility;
+  readonly reveal_press_after_game: boolean;
+  readonly players: number;
+  readonly seats: { colour: Colour; name: string; presence: string }[];
+  readonly seatsTaken: number;
+  readonly spectators: number;
+  readonly clock: { initialSeconds: number; incrementSeconds: number } | null;
+  readonly rules: Record<string, unknown>;
+  readonly moves: number;
+  readonly createdAt: number;
+}
+
+/** The listing of a room. */
+export function describeRoom(code: string, match: Match, links: Connections, spectators: number, createdAt: number): RoomListing {
+  const config = match.config;
+  const clock = config.clock;
+  return {
+    code,
+    phase: match.phase,
+    visibility: config.visibility,
+    press_visibility: config.press.press_visibility,
+    reveal_press_after_game: config.press.reveal_press_after_game,
+    players: config.rules.players,
+    seats: [...match.seats.seats.values()].map((s) => ({ colour: s.colour, name: s.name, presence: links.of(s.colour).presence })),
+    seatsTaken: match.seats.takenCount(),
+    spectators,
+    clock: clock ? { initialSeconds: clock.initialMs / 1000, incrementSeconds: clock.incrementMs / 1000 } : null,
+    rules: { ...config.rules },
+    moves: match.game.length,
+    createdAt,
+  };
+}
 
 /**
- * No patch interval: a patch goes out right after every accepted intent (`commit`, the only
- * writer of the state), so an interval would find nothing to send. The room's timers are plain
- * Node timers (`timers.ts`); its Colyseus clock is not used.
+ * Room codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L; in shared, so
+ * the client checks codes alike), reserved through Colyseus presence so they stay unique across
+ * processes sharing a presence. The set holding the codes in use:
+ */
+const CODES_KEY = 'djambi:codes';
+
+/** A random code. */
+function randomCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+/** Reserves a fresh code in presence (released by `releaseCode` when the room is disposed). */
+async function reserveCode(presence: Presence): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const code = randomCode();
+    if (await presence.sismember(CODES_KEY, code)) continue;
+    // A shared (Redis) presence answers how many members were added: 0 means another process won.
+    const added = await presence.sadd(CODES_KEY, code);
+    if (added === 0) continue;
+    return code;
+  }
+  throw new Error('could not find a free room code');
+}
+
+/** Releases a code. */
+async function releaseCode(presence: Presence, code: string): Promise<void> {
+  await presence.srem(CODES_KEY, code);
+}
+
+/**
+ * No patch interval: a patch goes out right after every publication of the table, so an
+ * interval would find nothing to send. The table's timers are plain Node timers; the room's
+ * Colyseus clock is not used.
  */
 export class DjambiRoom extends VendorRoom<DjambiState> {
   /** Set by `createServer` through a subclass. */
@@ -48,107 +189,149 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
-  /** The synced state: undefined until the first join (see `commit`; Colyseus sends none before). */
+  /** The synced state: undefined until the first join (Colyseus sends none before). */
   declare state: DjambiState;
 
-  code = '';
-  links!: Connections;
-  readonly spectatorIds = new Set<string>();
-  readonly reconnecting = new Map<string, Deferred<Client>>();
-  private journal!: Journal;
-  private outbox!: Outbox;
+  /** The game; undefined until `onCreate` has opened it. */
+  private table!: Table;
   private door!: Door;
-  private pipeline!: Pipeline;
-  private port!: RoomPort;
   private gate!: FrameGate;
-  /** The room's computer players (see `bots.ts`). */
-  bots: BotDriver | null = null;
-  readonly rematch: Rematch = new Rematch(this, (intent, taken, client) =>
-    this.pipeline.step(intent, client, client ? 'rematch' : intent.type, undefined, taken),
-  );
+  /** Dropped seat holders' connections that may still come back, by session id. */
+  private readonly reconnecting = new Map<string, Deferred<Client>>();
   private createdAt = 0;
   private everJoined = false;
-  /** Writes the match into the state at each commit; null until the room has a state. */
+  /** Writes the match into the state at each publication; null until the room has a state. */
   private mirror: Mirror | null = null;
   /** The room hit an internal error and is closing (`fault`). */
   private faulted = false;
-  /** The flag timer and the idle timer (plain timers: no room runs a patch interval, so its Colyseus clock never ticks). */
-  private readonly alarms = new Alarms({
-    flag: () => this.pipeline.act({ type: 'flag' }),
-    empty: () => this.clients.length === 0 && this.reconnecting.size === 0,
-    idleSeconds: () => idleLifetime(this.match.config.idleSeconds, this.settings.unjoinedSeconds, this.everJoined, this.match.phase === 'over'),
-    expire: () => this.disconnect().catch(() => undefined),
-    fault: (e) => this.fault(e, 'timer'),
-  });
 
   /** Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate fails. */
   override async onCreate(options: unknown): Promise<void> {
+    this.patchRate = 0; // patches follow each publication: no interval (see the note above the class)
     try {
-      const settings = this.settings;
-      const opened = await openGame(options, settings, this.presence, () => settings.now());
-      this.setup(opened);
-      this.everJoined = await settle(opened, options, this.port);
+      const restored = await this.open(options);
       this.roomId = this.code;
       registerHandlers((type, listener) => this.onMessage(type, listener), {
-        context: (client) => handlerContext(this.match, this.links, client),
-        act: (intent, client, type) => this.pipeline.act(intent, client, type),
-        reply: (client, type, rejection) => this.outbox.reply(client, type, rejection),
-        rematch: this.rematch.listener(),
+        context: (client) => handlerContext(this.match, this.table.links, client),
+        act: (intent, client, type) => this.table.act(intent, { sessionId: client.sessionId, type }),
+        reply: (client, type, rejection) => this.reply(client, type, rejection),
+        rematch: (client, action) => this.table.rematch.request(client.sessionId, action),
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
-      this.patchRate = 0; // patches follow each commit: no interval (see the note above the class)
-      this.port.commit(true);
-      this.alarms.scheduleFlag();
-      this.alarms.armIdle();
-      this.rematch.resume();
+      if (restored) await this.table.resume();
+      else await seatCreationBots(options, this.match, (intent) => this.table.submit(intent));
+      this.everJoined = restored; // people were in a re-opened game: the room counts as joined
+      this.table.refresh(true);
+      this.table.alarms.scheduleFlag();
+      this.table.alarms.armIdle();
+      this.table.rematch.resume();
     } catch (e) {
-      this.patchRate = 0;
       this.clock.clear();
       this.clock.stop();
-      await release(this.alarms, this.presence, this.code).catch(() => undefined);
+      this.table?.dispose();
+      if (this.code) await releaseCode(this.presence, this.code).catch(() => undefined);
       throw creationError(e);
     }
   }
 
-  /** Builds the parts of the room around its opened game (see `opening.ts` `assemble`). */
-  private setup({ journal, createdAt }: Opened): void {
-    this.journal = journal;
-    this.code = journal.code;
-    this.createdAt = createdAt;
-    const parts = assemble(journal, this.settings, this.alarms, this.spectatorIds, this.reconnecting, {
-      clients: () => this.clients,
-      sendEach: (clients, type, payload) => this.sendEach(clients, type, payload),
-      hasReservation: (sid) => this.hasReservation(sid),
-      commit: (listing) => this.commit(listing),
-      fenced: () => closeFenced(this),
-      holdFor: (client, seconds) => this.holdFor(client, seconds),
-      fault: (e) => this.fault(e, 'intent'),
-    });
-    ({ links: this.links, outbox: this.outbox, door: this.door, gate: this.gate, pipeline: this.pipeline, bots: this.bots, port: this.port } = parts);
-    this.alarms.readFlagFrom(() => journal.match.msToFlag(this.now()));
+  /** Opens the game: a stored one re-opened from the log (server code only), or a new one from a client's create options. True when re-opened. */
+  private async open(options: unknown): Promise<boolean> {
+    const settings = this.settings;
+    if (matchMaker.stats.local.roomCount >= settings.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
+    const presence = this.presence;
+    const codes: GameCodes = {
+      reserve: () => reserveCode(presence),
+      release: (code) => releaseCode(presence, code),
+      claim: async (code) => {
+        await presence.sadd(CODES_KEY, code);
+      },
+    };
+    const now = () => settings.now();
+    const restore = restoreRequest(options, settings.restoreToken);
+    let journal: Journal;
+    if (restore) {
+      const reopened = await Journal.reopen(restore, codes, settings.store, now);
+      journal = reopened.journal;
+      this.createdAt = reopened.createdAt;
+    } else {
+      const join = checkJoinOptions(options, CREATE_KEYS);
+      if (!join.ok) throw joinError('bad_options', join.error.message);
+      const parsed = parseRoomConfig(options, settings);
+      if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
+      this.createdAt = now();
+      // The bots' options are part of the stored config: a game re-opened before its start keeps them.
+      const config = { ...parsed.value, bots: botConfigOf(options) };
+      journal = await Journal.create(new Match(config), this.createdAt, codes, settings.store, now);
+    }
+    const metrics = settings.metrics;
+    this.table = new Table(
+      journal,
+      {
+        now,
+        bots: settings.bots,
+        turnPublished: metrics
+          ? (ms) => {
+              metrics.turnAccepted();
+              metrics.observeTurnToPatch(ms);
+            }
+          : undefined,
+      },
+      {
+        publish: (publication) => this.publish(publication),
+        reply: (sessionId, type, rejection) => {
+          const client = this.clients.getById(sessionId);
+          if (client) this.reply(client, type, rejection);
+        },
+        fenced: () => this.closeFenced(),
+        fault: (e) => this.fault(e, 'intent'),
+        empty: () => this.clients.length === 0 && this.reconnecting.size === 0,
+        idleSeconds: () => idleLifetime(this.match.config.idleSeconds, settings.unjoinedSeconds, this.everJoined, this.match.phase === 'over'),
+        expire: () => this.disconnect().catch(() => undefined),
+        send: (sessionId, type, payload) => this.clients.getById(sessionId)?.send(type, payload),
+        broadcast: (type, payload) => this.broadcast(type, payload),
+        createGame: (createOptions) => createGame(createOptions),
+      },
+      seatsOf(journal.match.config.rules),
+    );
+    this.door = new Door(settings.admission, journal, (sid) => this.hasReservation(sid));
+    this.gate = new FrameGate(settings.budget);
+    return restore !== null;
+  }
+
+  /** The game code. */
+  get code(): string {
+    return this.table?.code ?? '';
+  }
+
+  /** The match (as every saved intent left it). */
+  get match(): Match {
+    return this.table.match;
+  }
+
+  /** The room's computer players. */
+  get bots(): BotDriver {
+    return this.table.bots;
+  }
+
+  /** The seat a connection holds, if any. */
+  seatOf(sessionId: string): Colour | null {
+    return this.table?.links.colourOf(sessionId) ?? null;
+  }
+
+  /** The rematch offer of this game (and the seats to claim when this game is a rematch). */
+  get rematch(): Rematch {
+    return this.table.rematch;
   }
 
   /** Every message frame spends its connection's budget before it is decoded (see `vendor.ts`). */
   protected admitFrame(client: Client, frame: Buffer): boolean {
     try {
       // No message before the room's parts exist (nobody can join before).
-      return this.gate?.admit(client, frame, this.now(), (c: Client, type: string, r: Rejection) => this.outbox.reply(c, type, r)) ?? false;
+      return this.gate?.admit(client, frame, this.now(), (c, type, r) => this.reply(c, type, r)) ?? false;
     } catch (e) {
       this.fault(e, 'frame');
       return false;
     }
-  }
-
-  /** Keeps a dropped connection's place for `seconds`; one that comes back gets the rematch offer again (it missed its broadcasts). */
-  private holdFor(client: Client, seconds: number): Deferred<Client> {
-    const back = this.allowReconnection(client, seconds);
-    back.then((again) => this.rematch.joined(again)).catch(() => undefined);
-    return back;
-  }
-
-  /** The match (as every saved intent left it). */
-  get match(): Match {
-    return this.journal.match;
   }
 
   /** The matchmaker's check of a join, before any reservation (see `door.ts` `authorise`). */
@@ -168,16 +351,46 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
     this.everJoined = true;
-    if (!this.state) this.port.commit(false);
     this.door.joined(client.sessionId, auth);
-    this.alarms.clearIdle();
-    await arrive(this.port, client.sessionId, auth);
-    this.rematch.joined(client);
+    this.table.alarms.clearIdle();
+    try {
+      await this.table.arrive(client.sessionId, auth.join, auth.address);
+    } catch (e) {
+      throw e instanceof JoinRefused ? joinError(e.code, e.message) : e;
+    }
+    this.table.rematch.joined(client.sessionId);
   }
 
+  /**
+   * A connection goes: a spectator leaves; a seat holder leaves on purpose, or drops and may come
+   * back through `client.reconnect` within the grace period, after which its seat shows as away.
+   */
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     // A faulted room records no departures: it is closing, and its game re-opens from the log.
-    if (!this.faulted) await depart(this.port, client, consented);
+    if (this.faulted) return;
+    const table = this.table;
+    const sid = client.sessionId;
+    if (table.spectatorIds.has(sid)) {
+      this.door.left(sid);
+      return table.spectatorLeft(sid);
+    }
+    const colour = table.links.colourOf(sid);
+    if (colour === null) return table.alarms.armIdle(); // replaced by a reclaim, or a join that failed
+    const graceSeconds = this.match.config.graceSeconds;
+    if (consented || graceSeconds <= 0) return table.left(sid, colour, consented);
+    table.dropped(sid);
+    const reconnection = this.allowReconnection(client, graceSeconds);
+    this.reconnecting.set(sid, reconnection);
+    try {
+      const again = await reconnection;
+      table.back(sid);
+      // It missed the broadcasts meanwhile: the rematch offer again.
+      table.rematch.joined(again.sessionId);
+    } catch {
+      table.gone(sid, colour);
+    } finally {
+      this.reconnecting.delete(sid);
+    }
   }
 
   /**
@@ -188,24 +401,28 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   override onUncaughtException(error: RoomException<this>, methodName: string): void {
     const cause = error.cause ?? error;
     // A refused join (or create) throws a `ServerError` on purpose: its caller answers it, no bug.
-    if (cause instanceof ServerError) return;
+    if (cause instanceof ServerError || cause instanceof JoinRefused) return;
     this.fault(cause, methodName);
   }
 
   /**
    * A bug thrown inside the room (`where`: the method, `intent`, `timer`, `frame`). It is logged
-   * and counted, and nothing else in the process is touched. Then the room closes
-   * (`closeAfterFault`): its memory may be inconsistent, its log is not, and its clients rejoin by
-   * code with their seat keys, which re-opens the game from the log. A throw in onCreate (the
-   * create is refused) or onDispose (the room is going) is only logged; so is any throw in a room
-   * without a store, which could not re-open its game.
+   * and counted, and nothing else in the process is touched. Then the room closes with
+   * `CLOSE_CODES.roomFault`: its memory may be inconsistent, its log is not, and its clients rejoin by code
+   * with their seat keys, which re-opens the game from the log. A throw in onCreate (the create is
+   * refused) or onDispose (the room is going) is only logged; so is any throw in a room without a
+   * store, which could not re-open its game.
    */
   fault(error: unknown, where: string): void {
     this.settings.metrics?.fault(where);
     this.logFault(error, where);
     if (this.faulted || where === 'onCreate' || where === 'onDispose' || !this.settings.store) return;
     this.faulted = true;
-    closeAfterFault(this);
+    try {
+      this.disconnect(CLOSE_CODES.roomFault).catch(() => undefined);
+    } catch {
+      // Still in onCreate (Colyseus refuses to disconnect then): the create fails by itself.
+    }
   }
 
   /** Logs a fault: the error and where, never a message's payload (`obs/rooms.ts` logs it as JSON). */
@@ -213,16 +430,22 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     console.error(`[djambi ${this.code}] internal error in ${where}:`, error);
   }
 
-  /** The process is stopping (SIGTERM): see `closeForRestart`. */
+  /**
+   * The process is stopping (SIGTERM): once the intents in progress are saved, every client is
+   * told `server_restart` and closed with `CLOSE_CODES.serverRestart` (not 4000, a voluntary leave). Nothing
+   * is lost: the game is in the log, and clients come back to wherever it is re-opened.
+   */
   override onBeforeShutdown(): void {
-    closeForRestart(this, this.journal.settled());
+    void this.table.journal.settled().then(() => {
+      this.broadcast('server_restart', { code: this.code });
+      return this.disconnect(CLOSE_CODES.serverRestart);
+    });
   }
 
   override async onDispose(): Promise<void> {
-    this.bots?.dispose();
-    this.rematch.dispose();
+    this.table?.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
-    await release(this.alarms, this.presence, this.code);
+    if (this.code) await releaseCode(this.presence, this.code);
   }
 
   /** Server time, epoch ms. */
@@ -232,7 +455,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   /** Public description of the room. */
   describe(): RoomListing {
-    return describeRoom(this.code, this.match, this.links, this.spectatorIds.size, this.createdAt);
+    return describeRoom(this.code, this.match, this.table.links, this.table.spectatorIds.size, this.createdAt);
   }
 
   /** The game record as text (for `GET /api/rooms/CODE/record`; called through the matchmaker). */
@@ -240,19 +463,36 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     return this.match.game.recordText();
   }
 
-  /** Mirrors the match into the schema and sends the patch now (and the listing when it changed); `port.commit` adds the bots' hooks. */
-  private commit(listing: boolean): void {
+  /** Another process appended to this game's log: this copy is stale and closes its clients. */
+  private closeFenced(): void {
+    console.error(`[djambi ${this.code}] fenced: another process holds this game; closing this copy`);
+    this.broadcast('server_moved', { code: this.code });
+    this.disconnect(CLOSE_CODES.fenced).catch(() => undefined);
+  }
+
+  /** Sends what the table published: seat keys, evictions, the state's patch (and the listing), then the deliveries. */
+  private publish({ seats, evictions, listing, deliveries }: Publication): void {
+    for (const s of seats) this.clients.getById(s.sessionId)?.send('seat', { colour: s.colour, seatKey: s.seatKey });
+    for (const e of evictions) this.evict(e.sessionId, e.colour, e.reason);
     const mirror = this.mirror ?? this.startState();
     if (mirror) {
-      mirror.write({ code: this.code, match: this.match, links: this.links, spectators: this.spectatorIds.size, standIns: this.bots?.standingIn });
+      const table = this.table;
+      mirror.write({ code: this.code, match: this.match, links: table.links, spectators: table.spectatorIds.size, standIns: table.bots.standingIn });
       this.broadcastPatch();
     }
     if (listing) this.setMetadata(this.describe()).catch(() => undefined);
+    for (const d of deliveries) {
+      try {
+        this.sendEach(d.sessionIds, d.type, d.payload);
+      } catch (e) {
+        console.error(`[djambi ${this.code}] could not deliver "${d.type}":`, e);
+      }
+    }
   }
 
   /**
-   * The schema, made at the first commit with somebody connected: a room nobody has joined yet
-   * (a game re-opened at boot, say) builds none, and its first client gets the whole state then.
+   * The schema, made at the first publication with somebody connected: a room nobody has joined
+   * yet (a game re-opened at boot, say) builds none, and its first client gets the whole state then.
    */
   private startState(): Mirror | null {
     if (this.clients.length === 0) return null;
@@ -262,12 +502,55 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     return this.mirror;
   }
 
-  /** Sends one message to several clients, encoded once (queued like `client.send` for joining clients). */
-  private sendEach(clients: Iterable<Client>, type: string, payload: unknown): void {
+  /** Disconnects the connection a seat reclaim replaced, or whose seat the host freed (or cancels its reconnection). */
+  private evict(sessionId: string, colour: string, reason: 'reclaimed' | 'removed'): void {
+    const pending = this.reconnecting.get(sessionId);
+    if (pending) {
+      this.reconnecting.delete(sessionId);
+      pending.reject(new Error('seat reclaimed'));
+    }
+    const old = this.clients.getById(sessionId);
+    if (old) {
+      old.send('seat_lost', { colour, reason });
+      old.leave(4000);
+    }
+  }
+
+  /** The `rejected` answer to a refused message. */
+  private reply(client: Client, type: string, rejection: Rejection): void {
+    const { code, message, retryAfterMs, path } = rejection;
+    this.settings.metrics?.rejected(code);
+    try {
+      client.send('rejected', { type, code, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), ...(path === undefined ? {} : { path }) });
+    } catch (e) {
+      console.error(`[djambi ${this.code}] could not send a rejection:`, e);
+    }
+  }
+
+  /** Sends one message to several connections, encoded once (queued like `client.send` for joining clients). */
+  private sendEach(sessionIds: readonly string[], type: string, payload: unknown): void {
     let bytes: Uint8Array | null = null;
-    for (const client of clients) {
+    for (const sid of sessionIds) {
+      const client = this.clients.getById(sid);
+      if (!client) continue;
       bytes ??= getMessageBytes.raw(Protocol.ROOM_DATA, type, payload);
       client.enqueueRaw(bytes);
     }
   }
+}
+
+/** Creates a rematch room in this process, as `POST /api/rooms` does: its code and its table's rematch. */
+async function createGame(options: Record<string, unknown>): Promise<{ code: string; rematch: Rematch }> {
+  const listing = await matchMaker.createRoom('djambi', options);
+  const room = matchMaker.getLocalRoomById(listing.roomId);
+  if (!(room instanceof DjambiRoom)) throw new Error(`rematch: the new room ${listing.roomId} is not in this process`);
+  return { code: listing.roomId, rematch: room.rematch };
+}
+
+/** What a create that threw answers: its own join error, or `internal_error` (logged). */
+function creationError(e: unknown): ServerError {
+  if (e instanceof ServerError) return e;
+  if (e instanceof JoinRefused) return joinError(e.code, e.message);
+  console.error('[djambi] room creation failed:', e);
+  return joinError('internal_error', 'the room could not be created');
 }

@@ -1,11 +1,18 @@
 /**
- * Who may hold a seat reservation in a room. Colyseus counts every client and every pending
- * reservation against one `maxClients`; here seat holders' capacity is kept apart from the
- * spectators': a seat key holder is always let back in, spectators are counted and capped, and
- * reservations nobody has used yet are capped per room and per client address. Plain logic: the
- * room calls it from its reservation hook with the facts it knows.
+ * The way into a room and the limits at its edge: the matchmaker's `onAuth` (join options
+ * checked, the client's address attached, the room's door asked when it lives in this process),
+ * the admission of every reservation (seat holders' capacity apart from the spectators'), and
+ * the message budget every connection spends before a frame is decoded (a flood is refused with
+ * `rate_limited`, then closed with 1008).
  */
-import type { JoinErrorCode } from '../errors.js';
+import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
+import { type AuthContext, type Client, Protocol, ServerError } from '@colyseus/core';
+import { normaliseAddress, rateKey } from '../http/address.js';
+import type { Match } from '../match/match.js';
+import { checkJoinOptions, type JoinOptions } from './validate.js';
+import { CREATE_KEYS } from '../match/config.js';
+import { TokenBucket } from '../tokenBucket.js';
+import { decode } from '@colyseus/schema';
 
 /** Limits of admission (documented in docs/PROTOCOL.md, "Limits"). */
 export interface AdmissionLimits {
@@ -116,5 +123,201 @@ export class Admission {
 
   private prune(live: (sessionId: string) => boolean): void {
     for (const sid of this.pending.keys()) if (!live(sid)) this.pending.delete(sid);
+  }
+}
+
+/** What the matchmaker's `onAuth` hands to the reservation and the join. */
+export interface AuthData {
+  readonly join: JoinOptions;
+  /** The client's address (the socket's, or the trusted proxy's forwarded one). */
+  readonly address: string;
+}
+
+/** A join error as the SDK sees it: a numeric code and `code: message`. */
+export function joinError(code: JoinErrorCode, message: string): ServerError {
+  return new ServerError(JOIN_ERROR_STATUS[code], `${code}: ${message}`);
+}
+
+/** The kind of a join, or why it cannot be admitted at all. */
+export function joinKind(match: Match, join: JoinOptions): Request | { code: JoinErrorCode; message: string } {
+  if (join.spectate) return { kind: 'spectate' };
+  if (join.seatKey !== undefined) {
+    const seat = match.seats.byKey(join.seatKey);
+    return seat ? { kind: 'reclaim', seat: seat.colour } : { code: 'bad_seat_key', message: 'no seat has this key' };
+  }
+  if (match.phase !== 'waiting') {
+    return { code: 'game_started', message: 'the game has started; join with { spectate: true } to watch or { seatKey } to return' };
+  }
+  if (match.seats.allTaken()) return { code: 'no_free_seat', message: 'every seat is taken; join with { spectate: true } to watch' };
+  return { kind: 'take' };
+}
+
+/**
+ * The address a join came from. Colyseus reads `x-real-ip`/`x-forwarded-for` first; the HTTP
+ * guard sets `x-real-ip` to the resolved address on every request (see `http/address.ts`).
+ * IPv6 clients are grouped by /64, as the HTTP limits do.
+ */
+export function clientAddress(context: AuthContext): string {
+  const raw = context.ip ?? context.req?.socket?.remoteAddress ?? '';
+  const first = (Array.isArray(raw) ? raw[0] : String(raw)).split(',')[0]?.trim() ?? '';
+  const address = normaliseAddress(first.slice(0, 64));
+  return address ? rateKey(address) : 'unknown';
+}
+
+/** The room id a `joinById` request names (from the matchmaker's URL), if any. */
+export function joinedRoomId(context: AuthContext): string | undefined {
+  return /\/matchmake\/joinById\/([A-Za-z0-9_-]+)/.exec(context.req?.url ?? '')?.[1];
+}
+
+/**
+ * Join options are checked by the matchmaker before any reservation; the answer carries the
+ * client's address. When the room named by a `joinById` lives in this process (`doorOf` finds
+ * it), its door is asked too, so that a refusal reaches the client with its code
+ * (`spectators_full`, `too_many_joins`...).
+ */
+export function authorise(options: unknown, context: AuthContext, doorOf: (roomId: string) => Door | undefined): AuthData {
+  const join = checkJoinOptions(options, CREATE_KEYS);
+  if (!join.ok) throw joinError('bad_options', join.error.message);
+  const auth: AuthData = { join: join.value, address: clientAddress(context) };
+  const roomId = joinedRoomId(context);
+  const refusal = roomId ? doorOf(roomId)?.refusal(auth) : null;
+  if (refusal) throw joinError(refusal.code, refusal.message);
+  return auth;
+}
+
+/** The admission of one room, asked with the kind of join its match allows. */
+export class Door {
+  private readonly admission: Admission;
+
+  /**
+   * `game.match`: the match as every saved intent left it (the journal); `live(sessionId)`:
+   * whether a pending reservation still stands (Colyseus drops unused ones).
+   */
+  constructor(
+    limits: AdmissionLimits,
+    private readonly game: { readonly match: Match },
+    private readonly live: (sessionId: string) => boolean,
+  ) {
+    this.admission = new Admission(limits);
+  }
+
+  /** Why a join with these options cannot have a reservation now, or null. */
+  refusal(auth: AuthData): Refusal | null {
+    const kind = joinKind(this.game.match, auth.join);
+    return 'code' in kind ? kind : this.admission.check(kind, auth.address, this.live);
+  }
+
+  /** Whether a (non-reconnection) reservation may be granted: seat key holders always get in. */
+  admits(authData: unknown): boolean {
+    const auth = authData as AuthData | undefined;
+    return auth?.join !== undefined && this.refusal(auth) === null;
+  }
+
+  /** A reservation was granted. */
+  reserved(sessionId: string, authData: unknown): void {
+    const auth = authData as AuthData;
+    const kind = joinKind(this.game.match, auth.join);
+    if (!('code' in kind)) this.admission.reserved(sessionId, kind, auth.address);
+  }
+
+  /** The reservation was used: the connection joined (a spectator counts from its address). */
+  joined(sessionId: string, auth: AuthData): void {
+    this.admission.joined(sessionId, auth.join.spectate ? auth.address : null);
+  }
+
+  /** A spectator left. */
+  left(sessionId: string): void {
+    this.admission.left(sessionId);
+  }
+}
+
+/** Limits of the message budget (documented in docs/PROTOCOL.md, "Limits"). */
+export interface BudgetLimits {
+  /** Messages a connection may send at once. */
+  readonly burst: number;
+  /** Messages earned per second after the burst. */
+  readonly perSecond: number;
+  /** Messages refused for the budget before the connection is closed. */
+  readonly strikes: number;
+  /** Strikes forgiven per second of calm. */
+  readonly strikesPerSecond: number;
+}
+
+/** Defaults: 40 messages at once, then 20 per second; 100 refused messages close the connection. */
+export const DEFAULT_BUDGET: BudgetLimits = Object.freeze({ burst: 40, perSecond: 20, strikes: 100, strikesPerSecond: 10 });
+
+/** What to do with one message: handle it, refuse it (`rate_limited`), or close the connection (1008). */
+export type BudgetVerdict = 'ok' | 'limited' | 'close';
+
+/** The budget of one connection. */
+export class MessageBudget {
+  private readonly tokens: TokenBucket;
+  private readonly strikes: TokenBucket;
+  /** The time of the last `take`, for `retryAfterMs`. */
+  private last = 0;
+
+  constructor(limits: BudgetLimits = DEFAULT_BUDGET) {
+    this.tokens = new TokenBucket(limits.burst, limits.perSecond / 1000);
+    this.strikes = new TokenBucket(limits.strikes, limits.strikesPerSecond / 1000);
+  }
+
+  /** Spends `cost` tokens for a message received at `now`. */
+  take(now: number, cost = 1): BudgetVerdict {
+    this.last = now;
+    if (this.tokens.take(now, cost)) return 'ok';
+    // The refusal that spends the last strike closes.
+    return this.strikes.take(now) && this.strikes.available(now) > 0 ? 'limited' : 'close';
+  }
+
+  /** Milliseconds until one message is affordable again. */
+  retryAfterMs(): number {
+    return this.tokens.waitMs(this.last);
+  }
+}
+
+/** Token cost of a frame: one per message, one more per started 2 KB beyond the first. */
+export function frameCost(bytes: number): number {
+  return 1 + Math.floor(Math.max(0, bytes - 1) / 2048);
+}
+
+/** Answers a refused frame to its sender. */
+export type Reply = (client: Client, type: string, rejection: Rejection) => void;
+
+/** The budgets of a room's connections. */
+export class FrameGate {
+  private readonly budgets = new WeakMap<Client, MessageBudget>();
+
+  constructor(private readonly limits: BudgetLimits) {}
+
+  /** True when Colyseus may decode and dispatch the frame. */
+  admit(client: Client, frame: Buffer, now: number, reply: Reply): boolean {
+    let budget = this.budgets.get(client);
+    if (!budget) this.budgets.set(client, (budget = new MessageBudget(this.limits)));
+    const verdict = budget.take(now, frameCost(frame.length));
+    if (verdict === 'close') {
+      client.leave(1008, 'message budget exceeded');
+      return false;
+    }
+    if (verdict === 'limited') {
+      // Every refused message is answered (never a silent drop): a client that waits
+      // `retryAfterMs` and resends gets through; one that keeps flooding runs out of strikes.
+      reply(client, typeOf(frame), { code: 'rate_limited', message: 'too many messages', retryAfterMs: budget.retryAfterMs() });
+      return false;
+    }
+    if (frame[0] === Protocol.ROOM_DATA_BYTES) {
+      reply(client, typeOf(frame), { code: 'bad_payload', message: 'raw byte messages are not part of the protocol' });
+      return false;
+    }
+    return true;
+  }
+}
+
+/** The message type a frame names, for a refusal ('?' if undecodable). */
+function typeOf(frame: Buffer): string {
+  try {
+    const it = { offset: 1 };
+    return String(decode.stringCheck(frame, it) ? decode.string(frame, it) : decode.number(frame, it)).slice(0, 64);
+  } catch {
+    return '?';
   }
 }

@@ -8,7 +8,7 @@
 import type { ArraySchema } from '@colyseus/schema';
 import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
 import type { Match, Phase } from '../match/match.js';
-import type { Connections } from './connections.js';
+import type { Connections } from '../table/connections.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
 
 /** Everything `mirror` reads: the match, the seats' connections, and what only the room knows. */

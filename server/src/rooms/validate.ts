@@ -17,13 +17,13 @@ import {
   isPlainObject,
   JOIN_KEYS,
   JoinOptions as JoinOptionsSchema,
+  RematchMessage as RematchMessageSchema,
+  type RematchMessage,
   type JoinOptions,
   MAX_NAME_CHARS,
-  MAX_SQUARE_CHARS,
   NameMessage,
   ok,
   ReadyMessage,
-  SQUARE_KEYS,
   RemoveBotMessage,
   RemoveSeatMessage,
   type Result,
@@ -118,40 +118,7 @@ function checkWith<S extends AnySchema>(schema: S, message: unknown, budget = MA
 
 /** Validates the shape of a `turn` message (legality is checked by the engine). */
 export function checkTurnMessage(message: unknown): Checked<TurnMessage> {
-  const fast = plainTurn(message);
-  return fast !== null ? ok(fast) : checkWith(TurnMessageSchema, message);
-}
-
-/**
- * The schema's output for the common `turn` (a plain object of squares with `from` and `to`, and
- * at most a `version`), found without valibot, which allocates a few KB per message; null for
- * anything else (a pass, a missing or odd field, a getter...), which the schema judges and words
- * the refusal of. Every value it accepts is tiny, so the size limit cannot be reached.
- */
-function plainTurn(message: unknown): TurnMessage | null {
-  try {
-    if (!isPlainObject(message)) return null;
-    for (const key in message) {
-      const value = message[key];
-      if (key === 'version') {
-        if (value === undefined || value === null) continue;
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return null;
-      } else if ((SQUARE_KEYS as readonly string[]).includes(key)) {
-        if (value === undefined || value === null) continue;
-        if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SQUARE_CHARS) return null;
-      } else return null;
-    }
-    if (typeof message.from !== 'string' || typeof message.to !== 'string') return null;
-    const turn: Record<string, string> = {};
-    for (const key of SQUARE_KEYS) {
-      const sq = message[key];
-      if (typeof sq === 'string') turn[key] = sq;
-    }
-    const version = message.version;
-    return (typeof version === 'number' ? { turn, version } : { turn }) as unknown as TurnMessage;
-  } catch {
-    return null;
-  }
+  return checkWith(TurnMessageSchema, message);
 }
 
 /** Validates a message that carries no data (`start`, `resign`). */
@@ -214,4 +181,9 @@ export function checkJoinOptions(options: unknown, extraKeys: readonly string[] 
     else if (!extraKeys.includes(key)) return err('bad_payload', `unknown option "${key.slice(0, 32)}"`, { path: key.slice(0, 32) });
   }
   return check(JoinOptionsSchema, join);
+}
+
+/** Validates a `rematch` message (`{ action: 'offer' | 'accept' | 'decline' }`). */
+export function checkRematch(message: unknown): Checked<RematchMessage> {
+  return checkWith(RematchMessageSchema, message);
 }

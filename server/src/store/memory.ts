@@ -97,8 +97,7 @@ export type FaultMode = 'ok' | 'read_only' | 'down';
 /**
  * Wraps a store and fails on demand: `failAppends(n)` fails the next `n` appends, `mode('read_only')`
  * rejects every write and `mode('down')` every call, all with `StoreUnavailable` (or `Fenced`).
- * Calls let through reach the wrapped store unchanged; over a synchronous store (SQLite) its
- * synchronous writes are offered and gated too.
+ * Calls let through reach the wrapped store unchanged.
  */
 export class FaultyStore implements GameStore {
   private current: FaultMode = 'ok';
@@ -107,24 +106,7 @@ export class FaultyStore implements GameStore {
   /** Appends attempted (including failed ones). */
   appendCalls = 0;
 
-  /** The inner store's synchronous writes, gated the same way (present when the inner store has them). */
-  readonly appendManySync?: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
-  readonly finishSync?: (code: string, finishedAt: number, summary: GameSummary) => void;
-
-  constructor(readonly inner: GameStore) {
-    const { appendManySync, finishSync } = inner;
-    if (appendManySync && finishSync) {
-      this.appendManySync = (code, firstSeq, events) => {
-        this.appendCalls++;
-        this.gateAppend(code, firstSeq);
-        appendManySync.call(inner, code, firstSeq, events);
-      };
-      this.finishSync = (code, finishedAt, summary) => {
-        this.gate('finish', true);
-        finishSync.call(inner, code, finishedAt, summary);
-      };
-    }
-  }
+  constructor(readonly inner: GameStore) {}
 
   /** Sets which calls pass: all (`ok`), reads only (`read_only`) or none (`down`). */
   mode(mode: FaultMode): this {

@@ -45,7 +45,7 @@ export interface StoredGame {
 
 /**
  * The storage port. Every method is async (the SQLite adapter does its work synchronously
- * inside, and also offers its writes as plain calls: `appendManySync`, `finishSync`). Failures
+ * inside). Failures
  * reject (or throw) with a `StoreError`: `CodeTaken`, `Fenced` or `StoreUnavailable`.
  */
 export interface GameStore {
@@ -60,16 +60,8 @@ export interface GameStore {
   append(code: string, seq: number, event: MatchEvent): Promise<void>;
   /** Appends `events` as seqs `firstSeq, firstSeq + 1, …` in one transaction: all or none, same errors as `append`. */
   appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void>;
-  /**
-   * A synchronous store only (SQLite): `appendMany` done before it returns, throwing what it
-   * would reject with. With it (and `finishSync`) the room saves, applies and publishes an
-   * intent in one tick, with no promise between the write and the patch.
-   */
-  appendManySync?(code: string, firstSeq: number, events: readonly MatchEvent[]): void;
   /** Marks a game finished with its summary; rejects with `StoreUnavailable` for an unknown code. */
   finish(code: string, finishedAt: number, summary: GameSummary): Promise<void>;
-  /** A synchronous store only: `finish` done before it returns, throwing what it would reject with. */
-  finishSync?(code: string, finishedAt: number, summary: GameSummary): void;
   /** The game and its whole log, or null when the code is unknown. */
   load(code: string): Promise<StoredGame | null>;
   /**

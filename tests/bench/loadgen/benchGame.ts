@@ -6,7 +6,7 @@
 import { Encoder } from '@colyseus/schema';
 import { randomTurn } from '../../../shared/src/index.js';
 import { type Accepted, Match } from '../../../server/src/match/match.js';
-import { Connections } from '../../../server/src/rooms/connections.js';
+import { Connections } from '../../../server/src/table/connections.js';
 import { Mirror } from '../../../server/src/rooms/mirror.js';
 import { parseRoomConfig } from '../../../server/src/match/config.js';
 import { DjambiState } from '../../../server/src/rooms/schema.js';

@@ -10,12 +10,15 @@ export type Cancel = () => void;
 /** The timers of one room. */
 export class RoomTimers {
   private readonly handles = new Set<NodeJS.Timeout>();
+  /** Cleared for good (the room went): no timer is set any more. */
+  private closed = false;
 
   /** `fault`: where a timer's throw goes (the room's fault handler), never to the process. */
   constructor(private readonly fault: (error: unknown) => void) {}
 
   /** Calls `fn` once after `ms` milliseconds (clamped to what Node timers accept). */
   later(ms: number, fn: () => void): Cancel {
+    if (this.closed) return () => undefined;
     const handle = setTimeout(
       () => {
         this.handles.delete(handle);
@@ -34,8 +37,9 @@ export class RoomTimers {
     };
   }
 
-  /** Clears every pending timer. */
+  /** Clears every pending timer, and sets none from now on (an intent saved after the room went must not keep the process alive). */
   clearAll(): void {
+    this.closed = true;
     for (const handle of this.handles) clearTimeout(handle);
     this.handles.clear();
   }

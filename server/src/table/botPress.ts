@@ -13,7 +13,7 @@ import type { Accepted, Intent, Match } from '../match/match.js';
 import { RATE_BURST, RATE_INTERVAL_MS } from '../press/rateLimit.js';
 import type { MemberId } from '../press/types.js';
 import type { Connections } from './connections.js';
-import type { BotSettings } from './settings.js';
+import type { BotPool } from '../bots/pool.js';
 
 /** Rate-limited press intents a bot seat sends in any `RATE_BURST` seconds (the bucket holds `RATE_BURST`, refilled one a second). */
 const PRESS_PER_WINDOW = 3;
@@ -23,6 +23,33 @@ const BEHIND_MARGIN = 2;
 
 /** What the press needs of its driver. */
 /** What the driver needs of its room. */
+/** The computer players of the rooms of one process. */
+export interface BotSettings {
+  /** The process's search worker (one per process); null: bots play the cheap fallback turn on the room's thread. */
+  readonly pool: BotPool | null;
+  /** Human-like delay before a bot's turn, drawn in [min, max] ms (tests: 0). */
+  readonly minDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Node-budget mode (reproducible, for tests); null: the level's wall-clock budget. */
+  readonly nodes: number | null;
+  /** Shortest gap between two table messages of a room's bots, ms. */
+  readonly tableMessageMs: number;
+  /** Stand-in: a bot plays for a player away this long (ms), or at once when its clock has less than `standInFlagMs` left. */
+  readonly standInMs: number;
+  readonly standInFlagMs: number;
+}
+
+/** Defaults of the bot settings (`createServer` adds the process's pool). */
+export const DEFAULT_BOT_SETTINGS: BotSettings = Object.freeze({
+  pool: null,
+  minDelayMs: 500,
+  maxDelayMs: 1000,
+  nodes: null,
+  tableMessageMs: 20_000,
+  standInMs: 60_000,
+  standInFlagMs: 3_000,
+});
+
 export interface BotRoomPort {
   readonly match: () => Match;
   readonly links: Connections;

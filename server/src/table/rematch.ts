@@ -16,46 +16,37 @@
  * links to it for good (`GET /api/games/CODE` → `rematch`). Only the new seat keys live in
  * memory (keys are never stored): an accepter away until a restart does not get its key.
  */
-import { type Client, matchMaker } from '@colyseus/core';
-import {
-  type BotSeatOption,
-  type Colour,
-  check,
-  RematchMessage,
-  type RematchSeatMessage,
-  type RematchStateMessage,
-  type RematchStatus,
-  rematchColour,
-  seatsOf,
-} from '@djambi/shared';
+import { type BotSeatOption, type Colour, type RematchSeatMessage, type RematchStateMessage, type RematchStatus, rematchColour, seatsOf } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
-import { ROOM_NAME } from '../games/directory.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
 import { type RematchVote, voteClosed } from '../match/rematchVote.js';
 import { defaultName, hashSeatKey, newSeatKey } from '../match/seats.js';
 import type { Connections } from './connections.js';
 import { hostOption } from '../match/config.js';
-import { checkSize } from './validate.js';
 
 /** How often an open offer checks its deadline against the room's clock, ms. */
 const POLL_MS = 1000;
 
-/** What the rematch needs of its room (the `DjambiRoom` itself). */
+/** What the rematch needs of its table and the table's host. */
 export interface RematchRoom {
   readonly code: string;
   readonly match: Match;
   readonly links: Connections;
-  readonly clients: Iterable<Client> & { getById(sessionId: string): Client | undefined };
-  broadcast(type: string, message?: unknown): void;
   /** Server time, epoch ms. */
   now(): number;
+  /** Sends a message to one connection. */
+  send(sessionId: string, type: string, message: unknown): void;
+  /** Sends a message to every connection. */
+  broadcast(type: string, message: unknown): void;
+  /** Creates the new game with these create options (as `POST /api/rooms` does): its code, and its rematch to claim seats in. */
+  createGame(options: Record<string, unknown>): Promise<{ readonly code: string; readonly rematch: Rematch }>;
 }
 
 /**
- * Passes an intent through the room's pipeline; `taken` runs once it is accepted, before it is
- * published; a refusal is answered to `client`, if any.
+ * Passes an intent through the table; `taken` runs once it is accepted, before it is
+ * published; a refusal is answered to `sessionId`, if any.
  */
-export type RematchStep = (intent: Intent, taken: (out: Accepted) => void, client?: Client) => Promise<Accepted | null>;
+export type RematchStep = (intent: Intent, taken: (out: Accepted) => void, sessionId?: string) => Promise<Accepted | null>;
 
 /** A seat to claim in the new game for an accepter. */
 export interface RematchClaim {
@@ -88,25 +79,15 @@ export class Rematch {
     private readonly step: RematchStep,
   ) {}
 
-  /** The `rematch` message listener (the options the rematch repeats are the stored config's, see `createOptions`). */
-  listener(): (client: Client, message: unknown) => Rejection | null {
-    return (client, message) => this.handle(client, message);
-  }
-
   /**
-   * A `rematch` message from `client`: null when passed on to the log, else the rejection. The
-   * match judges the offer or answer (seat, phase, open vote: `match/rematchVote.ts`); only the
-   * new game being made is this process's to refuse.
+   * A checked `rematch` message from `sessionId`: null when passed on to the log, else the
+   * rejection. The match judges the offer or answer (seat, phase, open vote:
+   * `match/rematchVote.ts`); only the new game being made is this process's to refuse.
    */
-  handle(client: Client, message: unknown): Rejection | null {
-    const size = checkSize(message);
-    if (!size.ok) return size.error;
-    const m = check(RematchMessage, message);
-    if (!m.ok) return m.error.path === undefined ? refuse('bad_payload', m.error.message) : { ...refuse('bad_payload', m.error.message), path: m.error.path };
+  request(sessionId: string, action: 'offer' | 'accept' | 'decline'): Rejection | null {
     if (this.status() === 'creating') return refuse('rematch_closed', 'the rematch offer is creating');
-    const colour = this.room.links.colourOf(client.sessionId);
-    const { action } = m.value;
-    this.submit(action === 'offer' ? { type: 'rematch_offer', colour } : { type: 'rematch_answer', colour, accept: action === 'accept' }, client);
+    const colour = this.room.links.colourOf(sessionId);
+    this.submit(action === 'offer' ? { type: 'rematch_offer', colour } : { type: 'rematch_answer', colour, accept: action === 'accept' }, sessionId);
     return null;
   }
 
@@ -114,13 +95,13 @@ export class Rematch {
    * A connection joined, or came back within the grace (it missed the broadcasts meanwhile): it
    * gets the offer, and its new seat if it accepted.
    */
-  joined(client: Client): void {
+  joined(sessionId: string): void {
     const view = this.view();
     if (!view) return;
-    client.send('rematch_state', view);
-    const colour = this.room.links.colourOf(client.sessionId);
+    this.room.send(sessionId, 'rematch_state', view);
+    const colour = this.room.links.colourOf(sessionId);
     const seat = colour ? this.seats.get(colour) : undefined;
-    if (seat) client.send('rematch_seat', seat);
+    if (seat) this.room.send(sessionId, 'rematch_seat', seat);
   }
 
   /**
@@ -177,8 +158,8 @@ export class Rematch {
   }
 
   /** An offer or answer through the room's log (a refusal there is answered to `client`); then where it stands. */
-  private submit(intent: Intent, client: Client): void {
-    this.step(intent, () => undefined, client)
+  private submit(intent: Intent, sessionId: string): void {
+    this.step(intent, () => undefined, sessionId)
       .then((out) => {
         if (out) this.settle();
       })
@@ -224,9 +205,8 @@ export class Rematch {
       bots[rematchColour(seat.colour, colours)] = { level: seat.bot, ...(personality ? { personality } : {}) };
     }
     const hostToken = newSeatKey();
-    const listing = await matchMaker.createRoom(ROOM_NAME, { ...this.createOptions(), bots, ...hostOption(hashSeatKey(hostToken)) });
-    const next = (matchMaker.getLocalRoomById(listing.roomId) as { rematch?: unknown } | undefined)?.rematch;
-    if (!(next instanceof Rematch)) throw new Error(`rematch: the new room ${listing.roomId} is not in this process`);
+    const created = await this.room.createGame({ ...this.createOptions(), bots, ...hostOption(hashSeatKey(hostToken)) });
+    const next = created.rematch;
     // The offerer hosts; if it declined after all, the first to accept does.
     const host = offer.accepted.includes(offer.by) ? offer.by : offer.accepted[0];
     const order = [host, ...offer.accepted.filter((c) => c !== host)];
@@ -240,16 +220,15 @@ export class Rematch {
     });
     const keys = await next.claim(claims);
     // This game's log keeps the link, so its page shows the rematch after the room is gone.
-    if (!(await this.step({ type: 'rematch_created', code: listing.roomId }, () => undefined))) {
-      throw new Error(`the rematch ${listing.roomId} could not be recorded in the log of ${this.room.code}`);
+    if (!(await this.step({ type: 'rematch_created', code: created.code }, () => undefined))) {
+      throw new Error(`the rematch ${created.code} could not be recorded in the log of ${this.room.code}`);
     }
     for (const c of order) {
       const colour = rematchColour(c, colours);
-      const seat: RematchSeatMessage = { code: listing.roomId, colour, seatKey: keys.get(colour)! };
+      const seat: RematchSeatMessage = { code: created.code, colour, seatKey: keys.get(colour)! };
       this.seats.set(c, seat);
       const sid = this.room.links.of(c).sessionId;
-      const client = sid === null ? undefined : this.room.clients.getById(sid);
-      client?.send('rematch_seat', seat);
+      if (sid !== null) this.room.send(sid, 'rematch_seat', seat);
     }
   }
 

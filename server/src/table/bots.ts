@@ -29,18 +29,14 @@ import {
 import { drawPersonality, PERSONALITY_WEIGHTS } from '../bots/pact.js';
 import { decisionSeed } from '../bots/rng.js';
 import { fallbackTurn, LEVEL_TIME_MS } from '../bots/search.js';
-import type { Rejection } from '../errors.js';
+import { JoinRefused, type Rejection } from '../errors.js';
 import type { Accepted, Intent, Match } from '../match/match.js';
 import type { MemberId } from '../press/types.js';
-import { type BotDriverStats, BotPress, type BotRoomPort } from './botPress.js';
+import { type BotDriverStats, BotPress, type BotRoomPort, type BotSettings } from './botPress.js';
 
-export type { BotDriverStats, BotRoomPort };
-import type { Connections } from './connections.js';
-import { joinError } from './join.js';
-import type { Journal } from './journal.js';
+export type { BotDriverStats, BotRoomPort, BotSettings };
+export { DEFAULT_BOT_SETTINGS } from './botPress.js';
 import type { RoomConfig } from '../match/config.js';
-import type { Pipeline } from './pipeline.js';
-import type { BotSettings } from './settings.js';
 
 /** The level of a stand-in bot. */
 const STAND_IN_LEVEL: BotLevel = 'normal';
@@ -329,7 +325,7 @@ export function seedOfCode(code: string): number {
  */
 export async function seatCreationBots(options: unknown, match: Match, submit: (intent: Intent) => Promise<Accepted | null>): Promise<void> {
   const parsed = check(BotsOption, isPlainObject(options) ? (options.bots ?? {}) : {});
-  if (!parsed.ok) throw joinError('bad_options', parsed.error.message);
+  if (!parsed.ok) throw new JoinRefused('bad_options', parsed.error.message);
   const bots = parsed.value;
   const intents: Intent[] = COLOURS.filter((c) => bots[c] !== undefined).map((c) => ({
     type: 'add_bot',
@@ -338,9 +334,9 @@ export async function seatCreationBots(options: unknown, match: Match, submit: (
     level: bots[c]!.level,
     atCreation: true,
   }));
-  for (const intent of intents) if (!(await submit(intent))) throw joinError('storage_unavailable', 'the bots could not be seated');
+  for (const intent of intents) if (!(await submit(intent))) throw new JoinRefused('storage_unavailable', 'the bots could not be seated');
   if (match.seats.allBots() && !(await submit({ type: 'start', colour: null, auto: true }))) {
-    throw joinError('storage_unavailable', 'the game could not be started');
+    throw new JoinRefused('storage_unavailable', 'the game could not be started');
   }
 }
 
@@ -357,29 +353,4 @@ export function botConfigOf(options: unknown): NonNullable<RoomConfig['bots']> {
   const personalities: Partial<Record<Colour, BotPersonality>> = {};
   for (const c of COLOURS) personalities[c] = named[c]?.personality ?? drawPersonality(seed, c);
   return { autostart: o.autostart === true, standIn: o.stand_in !== false, personalities };
-}
-
-/** The bot driver of a room with this journal, links and pipeline (its seed from the room's code). */
-export function roomBots(
-  journal: Journal,
-  links: Connections,
-  pipeline: Pipeline,
-  now: () => number,
-  settings: BotSettings,
-  fault: (error: unknown) => void,
-): BotDriver {
-  const port: BotRoomPort = {
-    match: () => journal.match,
-    links,
-    // Never rejects: a bug while publishing goes to the room's fault handler (the bot's intent is then lost with the room).
-    submit: (intent, refused) =>
-      pipeline.step(intent, undefined, intent.type, refused).catch((e: unknown) => {
-        fault(e);
-        return null;
-      }),
-    now,
-    seed: seedOfCode(journal.code),
-    fault,
-  };
-  return new BotDriver(port, settings);
 }

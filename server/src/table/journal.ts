@@ -1,0 +1,147 @@
+/**
+ * The journal of one table: its match, and every intent applied to it one at a time, in order
+ * (each judged in a per-table chain against the state every earlier one left), with the accepted
+ * events appended to the game log before anybody sees them. A failed append undoes the intent
+ * (the match is rebuilt from the log without it); a throw from the match (a broken invariant)
+ * does the same.
+ */
+import type { Colour } from '@djambi/shared';
+import { JoinRefused, type Rejection } from '../errors.js';
+import { type Accepted, type Intent, Match } from '../match/match.js';
+import { offerPending } from '../match/rematchVote.js';
+import { type GameStore, type GameSummary, isStoreError } from '../store/types.js';
+
+/** Where game codes are kept unique (the process's, or the cluster's, presence). */
+export interface GameCodes {
+  /** A fresh code, reserved. */
+  reserve(): Promise<string>;
+  /** Gives a code back. */
+  release(code: string): Promise<void>;
+  /** Marks a stored game's code as in use again (a re-open). */
+  claim(code: string): Promise<void>;
+}
+
+/** What the store keeps of a finished game for the lists: result, players' names, moves. */
+export function summaryOf(match: Match): GameSummary {
+  const players: Partial<Record<Colour, string>> = {};
+  for (const seat of match.seats.seats.values()) if (seat.keyHash !== null) players[seat.colour] = seat.name;
+  return { result: match.position.result, players, moves: match.game.length };
+}
+
+/** A store failure while creating or re-opening a game, as a join refusal. */
+function storageError(e: unknown): JoinRefused {
+  console.error('[djambi] store failure:', e);
+  return new JoinRefused('storage_unavailable', 'the game store is unavailable; try again');
+}
+
+/** What became of an intent: accepted and saved, or refused (with `fenced` when another process holds the game). */
+export type Entry = { readonly ok: true; readonly out: Accepted } | { readonly ok: false; readonly rejection: Rejection; readonly fenced?: true };
+
+const UNSAVED: Rejection = { code: 'storage_unavailable', message: 'the game could not be saved: nothing changed; try again' };
+const BROKEN: Rejection = { code: 'internal_error', message: 'the server could not process this message' };
+
+/** A match and its log. */
+export class Journal {
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Intents submitted to the chain and not yet done. */
+  private queued = 0;
+  /** The store knows the game is finished. */
+  private finished = false;
+
+  private constructor(
+    private current: Match,
+    readonly code: string,
+    private readonly store: GameStore | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new game under a fresh code, unique in `codes` and, with a store, in the log (its primary key). */
+  static async create(match: Match, createdAt: number, codes: GameCodes, store: GameStore | null, now: () => number): Promise<Journal> {
+    for (let attempt = 0; ; attempt++) {
+      const code = await codes.reserve();
+      if (!store) return new Journal(match, code, store, now);
+      try {
+        await store.createGame(code, match.config, createdAt);
+        return new Journal(match, code, store, now);
+      } catch (e) {
+        await codes.release(code);
+        if (!isStoreError(e, 'code_taken') || attempt >= 10) throw storageError(e);
+      }
+    }
+  }
+
+  /**
+   * A stored, unfinished game re-opened under its code (its match replayed from the log), or a
+   * finished one whose rematch offer is still open (`offerPending`).
+   */
+  static async reopen(code: string, codes: GameCodes, store: GameStore | null, now: () => number): Promise<{ journal: Journal; createdAt: number }> {
+    const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
+    const finished = stored?.status === 'finished';
+    if (!stored || (finished && !offerPending(stored.events, now()))) throw new JoinRefused('bad_options', `no unfinished game ${code} in the store`);
+    await codes.claim(code);
+    const journal = new Journal(Match.restore(stored.config, stored.events), code, store, now);
+    journal.finished = finished;
+    return { journal, createdAt: stored.createdAt };
+  }
+
+  /** The match as every saved intent left it. */
+  get match(): Match {
+    return this.current;
+  }
+
+  /** Resolves once every intent submitted so far is done. */
+  settled(): Promise<void> {
+    return this.queued === 0 ? Promise.resolve() : this.chain.then(() => undefined);
+  }
+
+  /** Applies `intent` after every earlier one; resolves once it is saved (or refused, or undone). */
+  submit(intent: Intent): Promise<Entry> {
+    this.queued++;
+    const run = this.chain.then(() => this.apply(intent)).finally(() => this.queued--);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(intent: Intent): Promise<Entry> {
+    const before = this.current.eventCount;
+    let out: ReturnType<Match['apply']>;
+    try {
+      out = this.current.apply(intent, this.now());
+    } catch (e) {
+      console.error(`[djambi ${this.code}] ${intent.type} threw:`, e);
+      this.undo(before);
+      return { ok: false, rejection: BROKEN };
+    }
+    if (!out.ok) return out;
+    if (this.store && this.current.eventCount > before) {
+      try {
+        await this.store.appendMany(this.code, before + 1, this.current.eventsFrom(before));
+      } catch (e) {
+        this.undo(before);
+        if (isStoreError(e, 'fenced')) return { ok: false, rejection: UNSAVED, fenced: true };
+        console.error(`[djambi ${this.code}] store append failed:`, e);
+        return { ok: false, rejection: UNSAVED };
+      }
+      await this.finishIfOver();
+    }
+    return { ok: true, out };
+  }
+
+  /**
+   * Marks the game finished in the store once its match is over (its events are saved already;
+   * a failure is logged and tried again when the game is re-opened from the log).
+   */
+  async finishIfOver(): Promise<void> {
+    if (!this.store || this.finished || this.current.phase !== 'over') return;
+    try {
+      await this.store.finish(this.code, this.now(), summaryOf(this.current));
+      this.finished = true;
+    } catch (e) {
+      console.error(`[djambi ${this.code}] could not mark the game finished:`, e);
+    }
+  }
+
+  private undo(events: number): void {
+    this.current = Match.restore(this.current.config, this.current.eventsFrom(0, events));
+  }
+}
