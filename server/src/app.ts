@@ -22,7 +22,7 @@ import { type ObservabilityOptions, observe } from './obs/index.js';
 import { disablePm2Io } from './obs/pm2.js';
 import { BotPool } from './bots/pool.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
-import { socketServerOf } from './rooms/vendor.js';
+import { keepClientsFast, socketServerOf } from './rooms/vendor.js';
 import type { GameStore } from './store/types.js';
 
 /**
@@ -109,6 +109,7 @@ The game server runs: see docs/PROTOCOL.md.</p></body></html>`;
 /** Starts the server. */
 export async function createServer(config: ServerConfig): Promise<RunningServer> {
   disablePm2Io(); // before Colyseus's matchmaker imports it (see obs/pm2.ts)
+  keepClientsFast(); // before any client connects (see rooms/vendor.ts)
   const app = express();
   const obs = await observe(app, config.observability);
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));

@@ -61,3 +61,13 @@ test("a patch handed to a socket keeps its bytes through later patches, of its r
   for (const s of sent) expect(s.bytes.toString('hex')).toBe(s.atSend);
   await leaveAll([...a.all, ...b.all]);
 });
+
+test('a joined client keeps its shape: Colyseus deletes its queue, which stays an own field set to undefined (keepClientsFast)', async () => {
+  const room = await started();
+  const client = roomOf(room.code).clients[0] as unknown as Record<string, unknown>;
+  expect(typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(client), '_enqueuedMessages')?.get).toBe('function');
+  expect(Object.hasOwn(client, '_enqueuedMessages')).toBe(false);
+  expect(Object.hasOwn(client, 'enqueued')).toBe(true);
+  expect(client._enqueuedMessages).toBeUndefined();
+  await leaveAll(room.all);
+});
