@@ -369,6 +369,8 @@ async function measure(target: Target, o: Options): Promise<TargetResult> {
       const patches = room.patches();
       const r0 = performance.now();
       mover.emit('message', frame);
+      // The room answers after its journal's promise (every store): wait for it, on both sides alike.
+      await yieldLoop();
       const r1 = performance.now();
       generatorMs += r0 - g0;
       roomMs += r1 - r0;
