@@ -2,7 +2,7 @@
  * The rematch vote of a finished game as its log keeps it (docs/PROTOCOL.md, "Rematch"): who
  * offered, who was asked, who accepted or declined, and until when. The match records each
  * offer and answer as an event, so an offer still open survives a restart with its answers and
- * its deadline; the room (`rooms/rematch.ts`) creates the new game once the vote closes.
+ * its deadline; the room (`table/rematch.ts`) creates the new game once the vote closes.
  */
 import { type Colour, REMATCH_SECONDS } from '@djambi/shared';
 import type { MatchEvent } from './types.js';

@@ -1,7 +1,7 @@
 /**
  * The game log with metrics: every append is timed (`djambi_store_append_seconds`) and a failed
  * one is counted by kind. Every other method passes through. (Accepted turns are counted where
- * the room publishes them, `rooms/opening.ts`, so a server without a store counts them too.)
+ * the table publishes them, `turnPublished` in `table/table.ts`, so a server without a store counts them too.)
  */
 import { isStoreError, type GameStore } from '../store/types.js';
 import type { Metrics } from './metrics.js';

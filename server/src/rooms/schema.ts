@@ -24,7 +24,7 @@ export class SeatState extends Schema {
   @type('string') swapWith = '';
   /** Before the start: the holder said it is ready to play (reset when the seat changes hands). */
   @type('boolean') ready = false;
-  /** A bot plays this seat's turns while its player is away (stand-in, see rooms/bots.ts). */
+  /** A bot plays this seat's turns while its player is away (stand-in, see table/bots.ts). */
   @type('boolean') standIn = false;
 }
 

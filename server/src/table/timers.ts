@@ -101,11 +101,7 @@ export class Alarms {
     this.idleTimer = new TimerSlot(this.timers);
   }
 
-  /**
-   * Where the flag timer reads the clock from, given once the room's game is open. It is read
-   * after every accepted intent: best a closure over the room's parts, not a read of the room
-   * object (in V8's dictionary mode: see `patcher.ts`).
-   */
+  /** Where the flag timer reads the clock from, given once the game is open (read after every accepted intent). */
   readFlagFrom(msToFlag: () => number | null): void {
     this.msToFlag = msToFlag;
   }
