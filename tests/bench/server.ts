@@ -31,7 +31,7 @@
  * that has run for a while is: with `--from-move 0` the Djambi server's optimising compiler (its
  * rules engine's and press's code, compiled and recompiled as rarer positions reach it) still spent
  * 360-400 ms of CPU in a 20 s window at 1,000 rooms, about 20 µs per turn, where the bare room's
- * spent 15 ms (docs/benchmarks.md, "Session 21").
+ * spent 15 ms (the benchmarks log at 1d9c9ed, "Session 21").
  *
  *   npm run bench:server [-- --rooms 200 --seconds 20 --interval 1000 --warmup 3 --json]
  *   npm run bench:server -- --baseline --pairs 2 --rooms 200 --seconds 20

@@ -56,7 +56,7 @@ export interface RedisConnectionOptions {
   /**
    * Commands issued in the same tick go out in one write: a takeover re-opens hundreds of games at
    * once, each with about ten presence and listing commands, and a socket write per command was
-   * the largest cost of a takeover (docs/benchmarks.md, "Cluster", session 11).
+   * the largest cost of a takeover (the benchmarks log at 1d9c9ed, "Cluster", session 11).
    */
   readonly enableAutoPipelining: true;
 }

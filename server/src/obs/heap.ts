@@ -4,7 +4,7 @@
  * second at one turn per room per second). With V8's default semi-space (16 MB on 64-bit) a
  * busy process scavenges several times a second, so those objects survive two scavenges and are
  * promoted: the old generation then fills with them, and each full collection's marking slows
- * every room for a few hundred milliseconds (docs/benchmarks.md, "The stall found"). With 64 MB,
+ * every room for a few hundred milliseconds (the benchmarks log at 1d9c9ed, "The stall found"). With 64 MB,
  * most die young: at 1,000 rooms the benchmark promoted a quarter as much per turn, and at 2,000
  * rooms p99 fell from 325 to 56 ms. It costs up to 96 MB more resident memory per process (two
  * semi-spaces of 64 MB instead of 16; measured: 35-75 MB more than with 32 MB at 1,000-2,000
@@ -15,7 +15,7 @@
  * rate low) and grows it back only step by step once the rooms play again. Measured in the
  * benchmark's window after 15 s without turns: a young generation of a few MB for the first ten
  * seconds of play, and 33 collections in 20 s instead of 6, two of them full ones
- * (docs/benchmarks.md, "Session 21"). It keeps up to 128 MB resident in a process that
+ * (the benchmarks log at 1d9c9ed, "Session 21"). It keeps up to 128 MB resident in a process that
  * was busy and no longer is; an idle process that never was holds 14 MB more.
  *
  * Node reads the setting only at start-up, so it is a command-line flag: `npm start`, the

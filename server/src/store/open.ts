@@ -31,7 +31,7 @@ export type StoreLocation =
 /**
  * PostgreSQL connections per process by default. Every room's appends queue for one of them, so
  * a busy process can want more (`DATABASE_POOL_MAX`): at 1,000 rooms per process a turn's
- * latency was the wait for a connection (docs/benchmarks.md, "Cluster").
+ * latency was the wait for a connection (the benchmarks log at 1d9c9ed, "Cluster").
  */
 export const DEFAULT_POOL_MAX = 10;
 
