@@ -45,7 +45,7 @@ import { Mirror } from './mirror.js';
 import { DjambiState } from './schema.js';
 import { checkJoinOptions } from './validate.js';
 import { VendorRoom } from './vendor.js';
-import { restoreRequest } from '../games/directory.js';
+import { restoreRequest, ROOM_NAME } from '../games/directory.js';
 
 /** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
 export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
@@ -356,7 +356,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     try {
       await this.table.arrive(client.sessionId, auth.join, auth.address);
     } catch (e) {
-      throw e instanceof JoinRefused ? joinError(e.code, e.message) : e;
+      throw e instanceof JoinRefused ? refusalError(e) : e;
     }
     this.table.rematch.joined(client.sessionId);
   }
@@ -401,7 +401,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   override onUncaughtException(error: RoomException<this>, methodName: string): void {
     const cause = error.cause ?? error;
     // A refused join (or create) throws a `ServerError` on purpose: its caller answers it, no bug.
-    if (cause instanceof ServerError || cause instanceof JoinRefused) return;
+    if (cause instanceof ServerError) return;
     this.fault(cause, methodName);
   }
 
@@ -541,7 +541,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
 /** Creates a rematch room in this process, as `POST /api/rooms` does: its code and its table's rematch. */
 async function createGame(options: Record<string, unknown>): Promise<{ code: string; rematch: Rematch }> {
-  const listing = await matchMaker.createRoom('djambi', options);
+  const listing = await matchMaker.createRoom(ROOM_NAME, options);
   const room = matchMaker.getLocalRoomById(listing.roomId);
   if (!(room instanceof DjambiRoom)) throw new Error(`rematch: the new room ${listing.roomId} is not in this process`);
   return { code: listing.roomId, rematch: room.rematch };
@@ -550,7 +550,12 @@ async function createGame(options: Record<string, unknown>): Promise<{ code: str
 /** What a create that threw answers: its own join error, or `internal_error` (logged). */
 function creationError(e: unknown): ServerError {
   if (e instanceof ServerError) return e;
-  if (e instanceof JoinRefused) return joinError(e.code, e.message);
+  if (e instanceof JoinRefused) return refusalError(e);
   console.error('[djambi] room creation failed:', e);
   return joinError('internal_error', 'the room could not be created');
+}
+
+/** A refusal of the table as the join error the SDK's promise rejects with. */
+function refusalError(e: JoinRefused): ServerError {
+  return joinError(e.code, e.message);
 }

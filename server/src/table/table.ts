@@ -193,8 +193,8 @@ export class Table {
   }
 
   /** Publishes what the table shows now (presence changed, a seat was reconnected...). */
-  refresh(listing: boolean, seats: readonly Colour[] = []): void {
-    this.publish({ ...EMPTY, listing, seats: this.notices(seats) });
+  refresh(listing: boolean): void {
+    this.publish({ ...EMPTY, listing });
   }
 
   /** The seat key notice of `colour` for its holder, with its press history (none if nobody holds it here). */
