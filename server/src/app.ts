@@ -22,6 +22,7 @@ import { type ObservabilityOptions, observe } from './obs/index.js';
 import { disablePm2Io } from './obs/pm2.js';
 import { BotPool } from './bots/pool.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
+import { roomCensus } from './obs/census.js';
 import { keepClientsFast, socketServerOf } from './rooms/vendor.js';
 import type { GameStore } from './store/types.js';
 
@@ -146,7 +147,8 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
 
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, ccu: matchMaker.stats.local.ccu });
+    // `roomObjects`: every room object Colyseus built and did not close; above `rooms`, a leak.
+    res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, roomObjects: roomCensus.held, ccu: matchMaker.stats.local.ccu });
   });
   app.use('/api', apiRouter(guard, games));
 

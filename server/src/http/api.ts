@@ -7,10 +7,10 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
-import { normaliseCode, parseJoinError } from '@djambi/shared';
+import { isPlainObject, JOIN_KEYS, normaliseCode, parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
-import { hostOption } from '../match/config.js';
+import { hostOption, parseCreateBody } from '../match/config.js';
 import { gamesRouter } from './games.js';
 import type { RoomListing } from '../rooms/DjambiRoom.js';
 import type { RateKind } from './limits.js';
@@ -97,22 +97,26 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
   });
 
   router.post('/rooms', edge.limit('create'), async (req: Request, res: Response) => {
-    const options = req.body ?? {};
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      res.status(400).json({ error: { code: 'bad_options', message: 'body must be a JSON object' } });
-      return;
-    }
-    for (const key of ['name', 'colour', 'spectate', 'seatKey', 'hostToken']) {
-      if (key in options) {
+    const options: unknown = req.body ?? {};
+    for (const key of JOIN_KEYS) {
+      if (isPlainObject(options) && key in options) {
         res.status(400).json({ error: { code: 'bad_options', message: `"${key}" is a join option; join the room to take a seat` } });
         return;
       }
+    }
+    // Checked here, before the matchmaker builds a room: it merges the body into a new room
+    // before `onCreate` runs, and a body it cannot merge would leave that room behind.
+    const parsed = parseCreateBody(options);
+    if (!parsed.ok) {
+      const { code, message, path } = parsed.error;
+      res.status(400).json({ error: path === undefined ? { code, message } : { code, message, path } });
+      return;
     }
     // The creator is the host: it gets a token (128 random bits) to join with; the room keeps its
     // hash only, given as a grant no client can send (a `hostHash` of the body is replaced).
     const hostToken = newSeatKey();
     try {
-      const room = await matchMaker.createRoom(ROOM_NAME, { ...options, ...hostOption(hashSeatKey(hostToken)) });
+      const room = await matchMaker.createRoom(ROOM_NAME, { ...(options as object), ...hostOption(hashSeatKey(hostToken)) });
       const code = room.roomId;
       res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, hostToken, room: describe(room) });
     } catch (e) {

@@ -51,6 +51,24 @@ export function hostOption(hash: string): { readonly hostHash: HostGrant } {
   return { hostHash: new HostGrant(hash) };
 }
 
+/**
+ * The body of `POST /api/rooms` checked before any room exists: a JSON object of create options
+ * only (a `hostHash` is ignored: the server's own grant replaces it), checked with the shared
+ * `CreateOptions` schema. A key of another kind (`hasOwnProperty`, a join option) is refused
+ * here, before the matchmaker builds a room it could not clean up.
+ */
+export function parseCreateBody(body: unknown): Parsed<RoomConfig> {
+  if (!isPlainObject(body)) return bad({ code: 'bad_options', message: 'body must be a JSON object' });
+  for (const key of Object.keys(body)) {
+    if (!(CREATE_KEYS as readonly string[]).includes(key)) {
+      const path = key.slice(0, 32);
+      return bad({ code: 'bad_options', message: `unknown option "${path}"`, path });
+    }
+  }
+  const { hostHash: _ignored, ...options } = body;
+  return parseRoomConfig(options, { graceSeconds: 0, idleSeconds: 0 });
+}
+
 /** Why create options were refused: `bad_rules` (the engine's) or `bad_options`, and the bad field's path. */
 export interface OptionsError {
   readonly code: JoinErrorCode;

@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { roomCensus } from './census.js';
 
 /** Latency buckets, seconds: 50 µs (an SQLite append) to 2.5 s. */
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -59,6 +60,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
     collect() {
       this.set(matchMaker.stats.local.roomCount);
+    },
+  });
+  new Gauge({
+    name: 'djambi_room_objects',
+    help: 'Room objects Colyseus built in this process and did not close (above djambi_rooms: a leaked room)',
+    registers,
+    collect() {
+      this.set(roomCensus.held);
     },
   });
   new Gauge({

@@ -4,6 +4,7 @@
  * table, sends what the table publishes (seat keys, evictions, the schema patch, deliveries),
  * keeps a dropped connection's place for its grace period, and closes. No game rule lives here.
  */
+import { roomCensus } from '../obs/census.js';
 import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, seatsOf } from '@djambi/shared';
 import { Match, type Phase } from '../match/match.js';
 import type { PressVisibility } from '../press/types.js';
@@ -189,6 +190,18 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   override maxClients = MAX_CLIENTS;
   override autoDispose = false;
+  /**
+   * No patch interval (0 is Colyseus's "none", like null): patches follow each publication (see
+   * the note above the class). Declared on the class, not in onCreate: Colyseus starts the
+   * interval in `__init`, before `onCreate`, and a create it refuses before `onCreate` (options
+   * it cannot merge) never reaches the room's cleanup; with no interval, that room holds nothing.
+   */
+  override patchRate = 0;
+
+  constructor() {
+    super();
+    roomCensus.built++;
+  }
   /** The synced state: undefined until the first join (Colyseus sends none before). */
   declare state: DjambiState;
 
@@ -207,7 +220,6 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   /** Any throw while creating cleans up: Colyseus 0.16 does not dispose a room whose onCreate fails. */
   override async onCreate(options: unknown): Promise<void> {
-    this.patchRate = 0; // patches follow each publication: no interval (see the note above the class)
     try {
       const restored = await this.open(options);
       this.roomId = this.code;
@@ -226,6 +238,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       this.table.alarms.armIdle();
       this.table.rematch.resume();
     } catch (e) {
+      roomCensus.closed++;
       this.clock.clear();
       this.clock.stop();
       this.table?.dispose();
@@ -443,6 +456,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   }
 
   override async onDispose(): Promise<void> {
+    roomCensus.closed++;
     this.table?.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
     if (this.code) await releaseCode(this.presence, this.code);
