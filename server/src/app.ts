@@ -77,8 +77,13 @@ export interface ServerConfig {
   readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget' | 'bots'>>;
   /** The game log (see `store/open.ts`); without one, games live in this process's memory only. The caller closes it. */
   readonly store?: GameStore;
-  /** Re-open every unfinished game of the store at boot (default true alone, false in a cluster: its sweep takes over). */
+  /** Re-open unfinished games of the store at boot (default true alone, false in a cluster: its sweep takes over). */
   readonly restoreOnBoot?: boolean;
+  /**
+   * The boot's working set: at most this many unfinished games people sat at are re-opened at
+   * boot, newest activity first (default 1000); the others re-open on their first join or lookup.
+   */
+  readonly bootRestoreLimit?: number;
   /** Redis presence and driver, public address, takeover (`cluster/`); default: this process alone. */
   readonly cluster?: ClusterConfig;
   /** Logs, metrics (`/metrics`) and the monitor (`/colyseus`), see `obs/index.ts`; default: silent logs, fresh metrics, no monitor. */
@@ -94,11 +99,14 @@ export interface RunningServer {
   readonly gameServer: Server;
   /** Live and stored games (re-opening, the archive). */
   readonly games: GameDirectory;
-  /** What the boot restore did. */
-  readonly restored: { readonly restored: number; readonly failed: number; readonly ms: number };
+  /** What the boot restore did (`swept`: games nobody sat at, deleted from the log). */
+  readonly restored: { readonly restored: number; readonly failed: number; readonly swept: number; readonly ms: number };
   /** Tells every client the server restarts, disposes every room, closes every connection and stops listening. */
   close(): Promise<void>;
 }
+
+/** Unfinished games re-opened at boot at most, by default (`bootRestoreLimit`). */
+export const DEFAULT_BOOT_RESTORE = 1000;
 
 /** Largest WebSocket frame accepted; bigger frames close the connection (code 1009). */
 export const MAX_FRAME_BYTES = 16 * 1024;
@@ -196,7 +204,13 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   await gameServer.listen(config.port, config.host, LISTEN_BACKLOG);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
-  const restored = (config.restoreOnBoot ?? !cluster.shared) ? await games.restoreAll() : { restored: 0, failed: 0, ms: 0 };
+  // Rooms nobody sat at live `unjoinedSeconds`, or `idleSeconds` while spectators watch: older
+  // ones with no event since are what a crash left behind.
+  const unseatedBefore = settings.now() - 1000 * Math.max(settings.unjoinedSeconds, settings.idleSeconds);
+  const restored =
+    (config.restoreOnBoot ?? !cluster.shared)
+      ? await games.restoreAll({ limit: config.bootRestoreLimit ?? DEFAULT_BOOT_RESTORE, unseatedBefore })
+      : { restored: 0, failed: 0, swept: 0, ms: 0 };
   cluster.start(games);
   const address = httpServer.address() as AddressInfo;
   const shownHost = !config.host || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

@@ -1,6 +1,6 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
  * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
@@ -81,6 +81,7 @@ const config: ServerConfig = {
   allowedHosts: list('ALLOWED_HOSTS'),
   allowedOrigins: origins === '*' ? '*' : list('ALLOWED_ORIGINS'),
   idleSeconds: int('IDLE_SECONDS'),
+  bootRestoreLimit: int('BOOT_RESTORE'),
   limits: limitsFromEnv(),
   observability: (() => {
     try {
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   const server = await createServer({ ...config, store });
   const r = server.restored;
   console.log(
-    `Djambi server listening on ${server.url} (invite links: /g/CODE); games in ${describeStore(location)}; ${r.restored} unfinished games restored in ${Math.round(r.ms)} ms${r.failed ? `, ${r.failed} failed` : ''}`,
+    `Djambi server listening on ${server.url} (invite links: /g/CODE); games in ${describeStore(location)}; ${r.restored} unfinished games restored in ${Math.round(r.ms)} ms${r.failed ? `, ${r.failed} failed` : ''}${r.swept ? `, ${r.swept} never joined deleted` : ''}`,
   );
   const heap = heapWarning();
   if (heap) console.warn(`Djambi server: ${heap}`);

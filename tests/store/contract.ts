@@ -185,6 +185,55 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(active).not.toContain(done);
     });
 
+    test('a game nobody sat at is new: markSeated keeps it, discardUnseated and sweepUnseated delete it (issue 43)', async () => {
+      const t = 5_000_000_000_000 + Math.floor(Math.random() * 1e9);
+      const junk = newCode();
+      const seated = newCode();
+      const moving = newCode();
+      const done = newCode();
+      const young = newCode();
+      for (const code of [junk, seated, moving, done]) await store.createGame(code, roomConfig(), t - 10_000);
+      await store.createGame(young, roomConfig(), t + 1);
+      expect((await store.load(junk))!.seated).toBe(false);
+      expect((await store.load(junk))!.status).toBe('open');
+      await store.markSeated(seated);
+      await store.markSeated(seated); // idempotent
+      await store.markSeated('NONE00'); // an unknown code is a no-op
+      await store.append(seated, 1, event(t - 9_000));
+      expect((await store.load(seated))!.seated).toBe(true);
+      await store.append(moving, 1, event(t + 5)); // bots playing: activity after the cut
+      await store.finish(done, t - 5_000, { result: null, players: {}, moves: 0 });
+      await store.append(junk, 1, event(t - 9_500));
+      expect(await store.resumable(1000)).toContain(seated);
+      expect(await store.resumable(1000)).not.toContain(junk);
+
+      expect(await store.discardUnseated(seated)).toBe(false);
+      expect(await store.discardUnseated(done)).toBe(false);
+      expect(await store.sweepUnseated(t)).toBeGreaterThanOrEqual(1);
+      expect(await store.load(junk)).toBeNull();
+      for (const kept of [seated, moving, done, young]) expect(await store.load(kept)).not.toBeNull();
+      expect(await store.discardUnseated(young)).toBe(true);
+      expect(await store.load(young)).toBeNull();
+      expect(await store.discardUnseated(young)).toBe(false);
+      // The code is free again.
+      await store.createGame(young, roomConfig(), t + 2);
+    });
+
+    test('resumable: games people sat at, newest activity first, at most the limit', async () => {
+      const t = 6_000_000_000_000 + Math.floor(Math.random() * 1e9);
+      const a = newCode();
+      const b = newCode();
+      const c = newCode();
+      await store.createGame(a, roomConfig(), t);
+      await store.createGame(b, roomConfig(), t + 1);
+      await store.createGame(c, roomConfig(), t + 2);
+      for (const code of [a, b, c]) await store.markSeated(code);
+      await store.append(a, 1, event(t + 100)); // a: the most recent activity
+      const order = (await store.resumable(10_000)).filter((code) => [a, b, c].includes(code));
+      expect(order).toEqual([a, c, b]);
+      expect(await store.resumable(2)).toHaveLength(2);
+    });
+
     test('after close every call rejects with StoreUnavailable; close is idempotent', async () => {
       const s = await factory.open();
       const code = newCode();

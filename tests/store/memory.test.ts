@@ -45,6 +45,18 @@ class Handle implements GameStore {
   async unfinished(o?: { activeSince?: number }) {
     return this.s.unfinished(o);
   }
+  async markSeated(code: string) {
+    return this.s.markSeated(code);
+  }
+  async resumable(limit: number) {
+    return this.s.resumable(limit);
+  }
+  async discardUnseated(code: string) {
+    return this.s.discardUnseated(code);
+  }
+  async sweepUnseated(before: number) {
+    return this.s.sweepUnseated(before);
+  }
   async listGames(codes: readonly string[]) {
     return this.s.listGames(codes);
   }

@@ -1,8 +1,8 @@
 /**
  * The games a process can serve: live rooms, and games in the log that it can re-open under
  * their code (a restart, an idle room disposed from memory, a process that died). A game in the
- * store but not live is re-opened on the first join or lookup of its code, and every unfinished
- * game at boot; a finished game is read from the store, and re-opened only while a rematch offer
+ * store but not live is re-opened on the first join or lookup of its code, and at boot the
+ * unfinished games people sat at, newest first, up to a working set; a finished game is read from the store, and re-opened only while a rematch offer
  * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
@@ -110,16 +110,25 @@ export class GameDirectory {
   }
 
   /**
-   * Re-opens every unfinished game of the store (at boot); returns how many and how long it took.
+   * The boot restore: deletes what crashed processes left of rooms nobody sat at (made before
+   * `unseatedBefore`, epoch ms, with no event since), then re-opens the working set: up to
+   * `limit` unfinished games somebody sat at, newest activity first. Any other unfinished game
+   * re-opens on the first join or lookup of its code. Returns how many and how long it took.
    * Games are re-opened in batches of `RESTORE_BATCH`, yielding to the event loop between
    * batches, so the server answers `/healthz`, lookups and joins during a long boot restore. A
    * code that a join is re-opening meanwhile (`reopen`) is waited for, not opened twice.
    */
-  async restoreAll(): Promise<{ restored: number; failed: number; ms: number }> {
+  async restoreAll(options: { readonly limit: number; readonly unseatedBefore: number }): Promise<{ restored: number; failed: number; swept: number; ms: number }> {
     const t0 = performance.now();
     let restored = 0;
     let failed = 0;
-    const codes = this.store ? await this.store.unfinished() : [];
+    let swept = 0;
+    try {
+      swept = this.store ? await this.store.sweepUnseated(options.unseatedBefore) : 0;
+    } catch (e) {
+      console.error('[djambi] could not sweep the games nobody joined:', e);
+    }
+    const codes = this.store ? await this.store.resumable(options.limit) : [];
     for (let i = 0; i < codes.length; i++) {
       if (i > 0 && i % RESTORE_BATCH === 0) await yieldToEventLoop();
       const code = codes[i];
@@ -131,7 +140,7 @@ export class GameDirectory {
         console.error(`[djambi] could not restore ${code}:`, e);
       }
     }
-    return { restored, failed, ms: performance.now() - t0 };
+    return { restored, failed, swept, ms: performance.now() - t0 };
   }
 
   /** Re-opens a game known to be unfinished (no store lookup before it), unless a join is opening it or it is live. */

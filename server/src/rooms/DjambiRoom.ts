@@ -232,7 +232,6 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       if (restored) await this.table.resume();
       else await seatCreationBots(options, this.match, (intent) => this.table.submit(intent));
-      this.everJoined = restored; // people were in a re-opened game: the room counts as joined
       this.table.refresh(true);
       this.table.alarms.scheduleFlag();
       this.table.alarms.armIdle();
@@ -459,6 +458,9 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     roomCensus.closed++;
     this.table?.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
+    // A room nobody sat at that stayed empty its lifetime leaves nothing in the log (not at a
+    // restart or a fault: its creator may still be sharing the link).
+    if (this.table?.expired) await this.table.journal.discardIfUnseated();
     if (this.code) await releaseCode(this.presence, this.code);
   }
 

@@ -9,6 +9,8 @@ import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, typ
 
 interface MemoryGame {
   info: GameInfo;
+  /** Somebody sat at the game (`markSeated`). */
+  seated: boolean;
   readonly config: string;
   readonly events: string[];
   readonly times: number[];
@@ -23,7 +25,7 @@ export class MemoryStore implements GameStore {
     this.checkOpen('createGame');
     if (this.games.has(code)) throw new CodeTaken(code);
     const info: GameInfo = { code, status: 'open', visibility: config.visibility, createdAt, finishedAt: null, summary: null };
-    this.games.set(code, { info, config: JSON.stringify(config), events: [], times: [] });
+    this.games.set(code, { info, seated: false, config: JSON.stringify(config), events: [], times: [] });
   }
 
   async append(code: string, seq: number, event: MatchEvent): Promise<void> {
@@ -56,7 +58,7 @@ export class MemoryStore implements GameStore {
     if (!game) return null;
     const { status, createdAt, finishedAt } = game.info;
     const events = game.events.map((e) => JSON.parse(e) as MatchEvent);
-    return { code, config: JSON.parse(game.config) as RoomConfig, status, createdAt, finishedAt, events };
+    return { code, config: JSON.parse(game.config) as RoomConfig, status, createdAt, finishedAt, events, seated: game.seated };
   }
 
   async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
@@ -66,6 +68,40 @@ export class MemoryStore implements GameStore {
       .filter((g) => g.info.status !== 'finished' && (since === undefined || g.info.createdAt >= since || g.times.some((t) => t >= since)))
       .sort((a, b) => a.info.createdAt - b.info.createdAt || (a.info.code < b.info.code ? -1 : 1))
       .map((g) => g.info.code);
+  }
+
+  async markSeated(code: string): Promise<void> {
+    this.checkOpen('markSeated');
+    const game = this.games.get(code);
+    if (game) game.seated = true;
+  }
+
+  async resumable(limit: number): Promise<string[]> {
+    this.checkOpen('resumable');
+    const active = (g: MemoryGame) => g.times[g.times.length - 1] ?? g.info.createdAt;
+    return [...this.games.values()]
+      .filter((g) => g.seated && g.info.status !== 'finished')
+      .sort((a, b) => active(b) - active(a) || (a.info.code < b.info.code ? -1 : 1))
+      .slice(0, Math.max(0, Math.floor(limit)))
+      .map((g) => g.info.code);
+  }
+
+  async discardUnseated(code: string): Promise<boolean> {
+    this.checkOpen('discardUnseated');
+    const game = this.games.get(code);
+    if (!game || game.seated || game.info.status === 'finished') return false;
+    return this.games.delete(code);
+  }
+
+  async sweepUnseated(before: number): Promise<number> {
+    this.checkOpen('sweepUnseated');
+    let swept = 0;
+    for (const [code, g] of this.games) {
+      if (g.seated || g.info.status === 'finished' || g.info.createdAt >= before || g.times.some((t) => t >= before)) continue;
+      this.games.delete(code);
+      swept++;
+    }
+    return swept;
   }
 
   async listGames(codes: readonly string[]): Promise<GameInfo[]> {
@@ -158,6 +194,26 @@ export class FaultyStore implements GameStore {
   async unfinished(options?: { readonly activeSince?: number }): Promise<string[]> {
     this.gate('unfinished', false);
     return this.inner.unfinished(options);
+  }
+
+  async markSeated(code: string): Promise<void> {
+    this.gate('markSeated', true);
+    return this.inner.markSeated(code);
+  }
+
+  async resumable(limit: number): Promise<string[]> {
+    this.gate('resumable', false);
+    return this.inner.resumable(limit);
+  }
+
+  async discardUnseated(code: string): Promise<boolean> {
+    this.gate('discardUnseated', true);
+    return this.inner.discardUnseated(code);
+  }
+
+  async sweepUnseated(before: number): Promise<number> {
+    this.gate('sweepUnseated', true);
+    return this.inner.sweepUnseated(before);
   }
 
   async listGames(codes: readonly string[]): Promise<GameInfo[]> {

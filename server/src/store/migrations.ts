@@ -51,6 +51,16 @@ export const SQL = {
   unfinished: "SELECT id FROM games WHERE status <> 'finished' ORDER BY created_at, id",
   unfinishedSince:
     "SELECT id FROM games g WHERE status <> 'finished' AND (created_at >= ? OR EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at >= ?)) ORDER BY created_at, id",
+  // A game nobody has sat at yet is 'new'; its first seat makes it 'open' (`markSeated`).
+  markSeated: "UPDATE games SET status = 'open' WHERE id = ? AND status = 'new'",
+  resumable: `SELECT id FROM games g WHERE status = 'open'
+    ORDER BY COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), created_at) DESC, id LIMIT ?`,
+  discardEvents: "DELETE FROM events WHERE game_id = ? AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'new')",
+  discardGame: "DELETE FROM games WHERE id = ? AND status = 'new'",
+  sweepEvents:
+    "DELETE FROM events WHERE game_id IN (SELECT id FROM games g WHERE status = 'new' AND created_at < ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at >= ?))",
+  sweepGames:
+    "DELETE FROM games WHERE status = 'new' AND created_at < ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = games.id AND e.at >= ?)",
   recentFinished: "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' ORDER BY finished_at DESC, id LIMIT ?",
   recentFinishedPublic:
     "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' AND visibility = 'public' ORDER BY finished_at DESC, id LIMIT ?",

@@ -12,7 +12,7 @@ import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } fro
 import { AppendQueue, type AppendStats, pgCode, UNIQUE_VIOLATION } from './pgAppends.js';
 import { type Loaded, LoadQueue } from './pgLoads.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 
 /** The advisory lock key of the migrations (any fixed 64-bit number; "djambi" in ASCII). */
 export const MIGRATION_LOCK_KEY = 0x646a616d6269;
@@ -78,7 +78,7 @@ export class PgStore implements GameStore {
   async createGame(code: string, config: RoomConfig, createdAt: number): Promise<void> {
     this.checkOpen('createGame');
     try {
-      await this.pool.query(Q.createGame, [code, 'open' satisfies GameStatus, config.visibility, JSON.stringify(config), createdAt]);
+      await this.pool.query(Q.createGame, [code, 'new', config.visibility, JSON.stringify(config), createdAt]);
     } catch (err) {
       if (pgCode(err) === UNIQUE_VIOLATION) throw new CodeTaken(code);
       throw this.unavailable('createGame', err);
@@ -128,7 +128,7 @@ export class PgStore implements GameStore {
     if (!loaded) return null;
     const info = gameInfo(loaded.row);
     const config = JSON.parse(loaded.row.options!) as RoomConfig;
-    return { code, config, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events: loaded.events };
+    return { code, config, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events: loaded.events, seated: loaded.row.status !== 'new' };
   }
 
   /** The load queue's counters (batches sent, loads answered). */
@@ -143,6 +143,50 @@ export class PgStore implements GameStore {
         ? await this.query<{ id: string }>('unfinished', Q.unfinished, [])
         : await this.query<{ id: string }>('unfinished', Q.unfinishedSince, [since, since]);
     return rows.map((r) => r.id);
+  }
+
+  async markSeated(code: string): Promise<void> {
+    await this.query('markSeated', Q.markSeated, [code]);
+  }
+
+  async resumable(limit: number): Promise<string[]> {
+    return (await this.query<{ id: string }>('resumable', Q.resumable, [Math.max(0, Math.floor(limit))])).map((r) => r.id);
+  }
+
+  async discardUnseated(code: string): Promise<boolean> {
+    return this.transaction('discardUnseated', async (client) => {
+      await client.query(Q.discardEvents, [code, code]);
+      return ((await client.query(Q.discardGame, [code])).rowCount ?? 0) > 0;
+    });
+  }
+
+  async sweepUnseated(before: number): Promise<number> {
+    return this.transaction('sweepUnseated', async (client) => {
+      await client.query(Q.sweepEvents, [before, before]);
+      return (await client.query(Q.sweepGames, [before, before])).rowCount ?? 0;
+    });
+  }
+
+  /** Runs `work` in one transaction on a pooled connection; failures become `StoreUnavailable`. */
+  private async transaction<T>(what: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    this.checkOpen(what);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw this.unavailable(what, err);
+    }
+    try {
+      await client.query('BEGIN');
+      const out = await work(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw this.unavailable(what, err);
+    } finally {
+      client.release();
+    }
   }
 
   /** Batched with the other lists and loads of the moment (`pgLoads.ts`), like `load`. */

@@ -12,7 +12,7 @@ export function toMs(value: number | string | bigint): number {
 export function gameInfo(row: GameRow): GameInfo {
   return {
     code: row.id,
-    status: row.status as GameStatus,
+    status: (row.status === 'finished' ? 'finished' : 'open') satisfies GameStatus,
     visibility: row.visibility as RoomConfig['visibility'],
     createdAt: toMs(row.created_at),
     finishedAt: row.finished_at === null ? null : toMs(row.finished_at),

@@ -13,7 +13,7 @@ import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
 import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
 import { byNewest, checkSeq, gameInfo } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStatus, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
 
 /** Bytes of the file SQLite reads through a memory map. */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -96,7 +96,7 @@ export class SqliteStore implements GameStore {
   async createGame(code: string, config: RoomConfig, createdAt: number): Promise<void> {
     this.run('createGame', () => {
       try {
-        this.stmt.createGame.run(code, 'open' satisfies GameStatus, config.visibility, JSON.stringify(config), createdAt);
+        this.stmt.createGame.run(code, 'new', config.visibility, JSON.stringify(config), createdAt);
       } catch (err) {
         const c = sqliteCode(err);
         if (c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === 'SQLITE_CONSTRAINT_UNIQUE') throw new CodeTaken(code);
@@ -139,7 +139,8 @@ export class SqliteStore implements GameStore {
       const payloads = this.eventPayloads.all(code) as string[];
       const events = JSON.parse(`[${payloads.join(',')}]`) as MatchEvent[];
       const info = gameInfo(row);
-      return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events };
+      const seated = row.status !== 'new';
+      return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events, seated };
     });
   }
 
@@ -149,6 +150,32 @@ export class SqliteStore implements GameStore {
       const rows = (since === undefined ? this.stmt.unfinished.all() : this.stmt.unfinishedSince.all(since, since)) as { id: string }[];
       return rows.map((r) => r.id);
     });
+  }
+
+  async markSeated(code: string): Promise<void> {
+    this.run('markSeated', () => this.stmt.markSeated.run(code));
+  }
+
+  async resumable(limit: number): Promise<string[]> {
+    return this.run('resumable', () => (this.stmt.resumable.all(Math.max(0, Math.floor(limit))) as { id: string }[]).map((r) => r.id));
+  }
+
+  async discardUnseated(code: string): Promise<boolean> {
+    return this.run('discardUnseated', () =>
+      this.db.transaction(() => {
+        this.stmt.discardEvents.run(code, code);
+        return this.stmt.discardGame.run(code).changes > 0;
+      })(),
+    );
+  }
+
+  async sweepUnseated(before: number): Promise<number> {
+    return this.run('sweepUnseated', () =>
+      this.db.transaction(() => {
+        this.stmt.sweepEvents.run(before, before);
+        return this.stmt.sweepGames.run(before, before).changes;
+      })(),
+    );
   }
 
   async listGames(codes: readonly string[]): Promise<GameInfo[]> {

@@ -7,7 +7,10 @@ import type { ByColour, GameResult } from '@djambi/shared';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
 
-/** A stored game's status: `open` (waiting or playing) until `finish` marks it `finished`. */
+/**
+ * A stored game's status: `open` (waiting or playing) until `finish` marks it `finished`. (Inside
+ * the store, an open game nobody has sat at yet is kept as `new`, see `markSeated`; callers see `open`.)
+ */
 export type GameStatus = 'open' | 'finished';
 
 /** What `finish` keeps of a game for the lists ("Your games", recent games). */
@@ -41,6 +44,8 @@ export interface StoredGame {
   readonly finishedAt: number | null;
   /** The log, in order: `events[i]` was appended with seq `i + 1`. */
   readonly events: MatchEvent[];
+  /** Somebody has sat at this game (`markSeated`); false for a game only made, or played by bots alone. */
+  readonly seated: boolean;
 }
 
 /**
@@ -69,6 +74,20 @@ export interface GameStore {
    * with an event at or after it (boot restore, periodic sweep).
    */
   unfinished(options?: { readonly activeSince?: number }): Promise<string[]>;
+  /**
+   * Marks that a person took a seat in the game (before its `take_seat` event is appended, so a
+   * crash between the two keeps a game that may have a player). Idempotent; an unknown code is a no-op.
+   */
+  markSeated(code: string): Promise<void>;
+  /** Up to `limit` open games somebody has sat at, newest activity (last event, else creation) first: the boot's working set. */
+  resumable(limit: number): Promise<string[]>;
+  /** Deletes the game and its log if nobody ever sat at it and it is not finished; true when deleted (a room nobody joined expired). */
+  discardUnseated(code: string): Promise<boolean>;
+  /**
+   * Deletes every unfinished game nobody sat at, made before `before` (epoch ms) and with no
+   * event since: what crashed processes left of rooms nobody joined. Returns how many.
+   */
+  sweepUnseated(before: number): Promise<number>;
   /** The rows of the given codes that exist, newest first ("Your games"). */
   listGames(codes: readonly string[]): Promise<GameInfo[]>;
   /** The most recently finished games, newest first; `publicOnly` keeps the public ones. */

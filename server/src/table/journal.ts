@@ -47,6 +47,8 @@ export class Journal {
   private queued = 0;
   /** The store knows the game is finished. */
   private finished = false;
+  /** Somebody has sat at the game (the store knows it: `markSeated`). */
+  private seated = false;
 
   private constructor(
     private current: Match,
@@ -81,7 +83,28 @@ export class Journal {
     await codes.claim(code);
     const journal = new Journal(Match.restore(stored.config, stored.events), code, store, now);
     journal.finished = finished;
+    journal.seated = stored.seated;
     return { journal, createdAt: stored.createdAt };
+  }
+
+  /** Whether a person has ever sat at this game (a game only made, or played by bots alone, has none). */
+  get hasSeated(): boolean {
+    return this.seated;
+  }
+
+  /**
+   * Forgets the game if nobody ever sat at it and it is not over: the log keeps no room nobody
+   * joined (their creator can make another; a restart brings none of them back). A failure is
+   * logged: the boot's sweep (`GameStore.sweepUnseated`) deletes what is left.
+   */
+  async discardIfUnseated(): Promise<void> {
+    if (this.seated || this.finished || this.current.phase === 'over') return;
+    await this.settled();
+    try {
+      await this.store?.discardUnseated(this.code);
+    } catch (e) {
+      console.error(`[djambi ${this.code}] could not discard a game nobody joined:`, e);
+    }
   }
 
   /** The match as every saved intent left it. */
@@ -115,6 +138,9 @@ export class Journal {
     if (!out.ok) return out;
     if (this.store && this.current.eventCount > before) {
       try {
+        // The store learns a person sat here before the seat is saved: a crash between the two
+        // keeps a game that may have a player (never the other way round).
+        if (!this.seated && intent.type === 'take_seat') await this.store.markSeated(this.code);
         await this.store.appendMany(this.code, before + 1, this.current.eventsFrom(before));
       } catch (e) {
         this.undo(before);
@@ -124,6 +150,7 @@ export class Journal {
       }
       await this.finishIfOver();
     }
+    if (intent.type === 'take_seat') this.seated = true;
     return { ok: true, out };
   }
 

@@ -101,6 +101,8 @@ export class Table {
   readonly rematch: Rematch;
   /** The room went: intents still in the journal are saved, but nothing is published any more. */
   private disposed = false;
+  /** The room closed because it stayed empty for its idle lifetime (not a restart, not a fault). */
+  expired = false;
 
   constructor(
     readonly journal: Journal,
@@ -113,7 +115,10 @@ export class Table {
       flag: () => this.act({ type: 'flag' }),
       empty: () => host.empty(),
       idleSeconds: () => host.idleSeconds(),
-      expire: () => host.expire(),
+      expire: () => {
+        this.expired = true;
+        host.expire();
+      },
       fault: (e) => host.fault(e),
     });
     this.alarms.readFlagFrom(() => this.match.msToFlag(this.now()));
