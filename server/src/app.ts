@@ -16,6 +16,7 @@ import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http
 import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
 import { HttpGuard } from './http/guard.js';
+import { rateKey } from './http/address.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
 import { type ObservabilityOptions, observe } from './obs/index.js';
@@ -23,6 +24,7 @@ import { disablePm2Io } from './obs/pm2.js';
 import { BotPool } from './bots/pool.js';
 import { DEFAULT_ROOM_SETTINGS, DjambiRoom, type DjambiRoomSettings } from './rooms/DjambiRoom.js';
 import { roomCensus } from './obs/census.js';
+import { DEFAULT_QUOTA, RoomQuota } from './games/quota.js';
 import { keepClientsFast, socketServerOf } from './rooms/vendor.js';
 import type { GameStore } from './store/types.js';
 
@@ -74,7 +76,10 @@ export interface ServerConfig {
   /** The WebSocket heartbeat (staggered pings; dead connections dropped), see `http/heartbeat.ts`. */
   readonly heartbeat?: Partial<HeartbeatOptions>;
   /** Room limits: live rooms, unjoined-room lifetime, admission caps, message budget (defaults in DEFAULT_ROOM_SETTINGS). */
-  readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget' | 'bots'>>;
+  readonly rooms?: Partial<Pick<DjambiRoomSettings, 'maxRooms' | 'unjoinedSeconds' | 'admission' | 'budget' | 'bots'>> & {
+    /** The shares of `maxRooms` (defaults in `DEFAULT_QUOTA`, `games/quota.ts`). */
+    readonly quota?: Partial<typeof DEFAULT_QUOTA>;
+  };
   /** The game log (see `store/open.ts`); without one, games live in this process's memory only. The caller closes it. */
   readonly store?: GameStore;
   /** Re-open unfinished games of the store at boot (default true alone, false in a cluster: its sweep takes over). */
@@ -124,9 +129,14 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));
   // The process's bot worker (started on the first bot turn), unless the caller brings one.
   const ownBotPool = config.rooms?.bots?.pool ? null : new BotPool();
+  const limits = resolveLimits(config.limits);
   const settings: DjambiRoomSettings = {
     ...DEFAULT_ROOM_SETTINGS,
     ...config.rooms,
+    quota: new RoomQuota(
+      { ...DEFAULT_QUOTA, ...config.rooms?.quota, maxRooms: config.rooms?.maxRooms ?? DEFAULT_ROOM_SETTINGS.maxRooms },
+      new Set(limits.exempt.map(rateKey)),
+    ),
     bots: { ...(config.rooms?.bots ?? DEFAULT_ROOM_SETTINGS.bots), pool: config.rooms?.bots?.pool ?? ownBotPool },
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
@@ -139,8 +149,8 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
   const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined, settings.now);
   obs.metrics.watchReopens(() => games.reopens);
+  obs.metrics.watchQuota(() => settings.quota.counts);
 
-  const limits = resolveLimits(config.limits);
   const guard = new HttpGuard({
     limits,
     trustProxy: config.trustProxy ?? [],

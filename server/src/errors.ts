@@ -53,6 +53,7 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
   game_started: 4410,
   spectators_full: 4409,
   too_many_joins: 4429,
+  too_many_rooms: 4429,
   server_full: 4503,
   storage_unavailable: 4504,
   internal_error: 4500,

@@ -1,6 +1,6 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, UNJOINED_PER_ADDRESS, UNJOINED_SHARE, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
  * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
@@ -40,6 +40,15 @@ function int(name: string): number | undefined {
   if (!v) return undefined;
   if (!/^\d+$/.test(v) || Number(v) <= 0) fail(`${name} must be a positive integer (got "${v}")`);
   return Number(v);
+}
+
+/** A share in (0, 1]. */
+function share(name: string): number | undefined {
+  const v = env[name]?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!/^(0?\.\d+|1(\.0*)?)$/.test(v) || !(n > 0 && n <= 1)) fail(`${name} must be a number in (0, 1] (got "${v}")`);
+  return n;
 }
 
 function fail(message: string): never {
@@ -97,7 +106,12 @@ const config: ServerConfig = {
       return fail((e as Error).message);
     }
   })(),
-  rooms: Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
+  rooms: {
+    ...Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
+    quota: Object.fromEntries(
+      Object.entries({ unseatedPerAddress: int('UNJOINED_PER_ADDRESS'), unseatedShare: share('UNJOINED_SHARE') }).filter(([, v]) => v !== undefined),
+    ),
+  },
 };
 
 /** Seconds a stopping process may take before it exits anyway (Colyseus 0.16 can hang on shutdown). */

@@ -9,6 +9,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { matchMaker, ServerError } from '@colyseus/core';
 import { isPlainObject, JOIN_KEYS, normaliseCode, parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
+import { creatorOption } from '../games/quota.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
 import { hostOption, parseCreateBody } from '../match/config.js';
 import { gamesRouter } from './games.js';
@@ -27,6 +28,8 @@ export const PAGE_MAX = 100;
 export interface ApiEdge {
   /** Largest JSON body, bytes. */
   readonly limits: { readonly bodyBytes: number };
+  /** The client's address key for a request (an IPv6 client: its /64), as the rate limits see it. */
+  addressOf(req: IncomingMessage): string;
   /** Base URL of invite links for a request (never an untrusted `Host`). */
   baseUrl(req: IncomingMessage): string;
   /** Middleware spending a token of `kind` for the client address (429 `rate_limited`). */
@@ -116,7 +119,7 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
     // hash only, given as a grant no client can send (a `hostHash` of the body is replaced).
     const hostToken = newSeatKey();
     try {
-      const room = await matchMaker.createRoom(ROOM_NAME, { ...(options as object), ...hostOption(hashSeatKey(hostToken)) });
+      const room = await matchMaker.createRoom(ROOM_NAME, { ...(options as object), ...hostOption(hashSeatKey(hostToken)), ...creatorOption(edge.addressOf(req)) });
       const code = room.roomId;
       res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, hostToken, room: describe(room) });
     } catch (e) {

@@ -119,6 +119,11 @@ export class HttpGuard {
     done(true);
   };
 
+  /** The client's address key (an IPv6 client: its /64), as the rate limits see it. */
+  addressOf(req: IncomingMessage): string {
+    return rateKey(this.peer(req).address);
+  }
+
   /** Express middleware: spends a token of `kind`, or answers 429. */
   limit(kind: RateKind): RequestHandler {
     return (req, res, next) => {

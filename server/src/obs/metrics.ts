@@ -42,6 +42,8 @@ export interface Metrics {
   appendFailed(kind: string): void;
   /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
+  /** Where the live rooms nobody sat at are counted (`games/quota.ts`), read at scrape time. */
+  watchQuota(read: () => { readonly unseated: number }): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
   fault(where: string): void;
   /** The text exposition of every metric. */
@@ -121,6 +123,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set({ state: 'waiting' }, load.waiting);
     },
   });
+  let readQuota: (() => { readonly unseated: number }) | null = null;
+  new Gauge({
+    name: 'djambi_rooms_unseated',
+    help: 'Live rooms nobody has sat at (made and never joined, or played by bots alone): capped per address and to a share of MAX_ROOMS',
+    registers,
+    collect() {
+      this.set(readQuota?.().unseated ?? 0);
+    },
+  });
   const faults = new Counter({
     name: 'djambi_room_faults_total',
     help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
@@ -136,6 +147,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
     watchReopens: (read) => {
       readReopens = read;
+    },
+    watchQuota: (read) => {
+      readQuota = read;
     },
     fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),

@@ -4,6 +4,7 @@
  * table, sends what the table publishes (seat keys, evictions, the schema patch, deliveries),
  * keeps a dropped connection's place for its grace period, and closes. No game rule lives here.
  */
+import { creatorOf, creatorOption, DEFAULT_QUOTA, QuotaTicket, RoomQuota } from '../games/quota.js';
 import { roomCensus } from '../obs/census.js';
 import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, seatsOf } from '@djambi/shared';
 import { Match, type Phase } from '../match/match.js';
@@ -12,6 +13,7 @@ import type { GameStore } from '../store/types.js';
 import type { Connections } from '../table/connections.js';
 import { botConfigOf, type BotDriver, type BotSettings, DEFAULT_BOT_SETTINGS, seatCreationBots } from '../table/bots.js';
 import { CREATE_KEYS, parseRoomConfig, type RoomDefaults } from '../match/config.js';
+import { isPlainObject } from '@djambi/shared';
 import { randomInt } from 'node:crypto';
 import {
   type AuthContext,
@@ -48,6 +50,9 @@ import { checkJoinOptions } from './validate.js';
 import { VendorRoom } from './vendor.js';
 import { restoreRequest, ROOM_NAME } from '../games/directory.js';
 
+/** The create options a room accepts: the clients' (`CREATE_KEYS`) and the maker's address, set by server code. */
+const SERVER_CREATE_KEYS: readonly string[] = [...CREATE_KEYS, 'creator'];
+
 /** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
 export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
 
@@ -59,6 +64,8 @@ export interface DjambiRoomSettings extends RoomDefaults {
   readonly now: () => number;
   /** Live rooms one process holds at most; a create beyond it is refused with `server_full`. */
   readonly maxRooms: number;
+  /** Every live room's ticket: `maxRooms`, the share of rooms nobody sat at, per address (`games/quota.ts`). */
+  readonly quota: RoomQuota;
   /** Seconds a room that nobody ever joined is kept. */
   readonly unjoinedSeconds: number;
   /** Seat, spectator and reservation caps. */
@@ -97,6 +104,7 @@ export const DEFAULT_ROOM_SETTINGS: DjambiRoomSettings = Object.freeze({
   publicUrl: null,
   now: Date.now,
   maxRooms: 5000,
+  quota: new RoomQuota({ maxRooms: 5000, ...DEFAULT_QUOTA }),
   unjoinedSeconds: 120,
   admission: DEFAULT_ADMISSION,
   budget: DEFAULT_BUDGET,
@@ -212,6 +220,8 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   /** Dropped seat holders' connections that may still come back, by session id. */
   private readonly reconnecting = new Map<string, Deferred<Client>>();
   private createdAt = 0;
+  /** The room's place in the process's quota (released at dispose). */
+  private ticket: QuotaTicket | null = null;
   private everJoined = false;
   /** Writes the match into the state at each publication; null until the room has a state. */
   private mirror: Mirror | null = null;
@@ -238,6 +248,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       this.table.rematch.resume();
     } catch (e) {
       roomCensus.closed++;
+      this.ticket?.release();
       this.clock.clear();
       this.clock.stop();
       this.table?.dispose();
@@ -249,7 +260,6 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   /** Opens the game: a stored one re-opened from the log (server code only), or a new one from a client's create options. True when re-opened. */
   private async open(options: unknown): Promise<boolean> {
     const settings = this.settings;
-    if (matchMaker.stats.local.roomCount >= settings.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
     const presence = this.presence;
     const codes: GameCodes = {
       reserve: () => reserveCode(presence),
@@ -262,14 +272,25 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     const restore = restoreRequest(options, settings.restoreToken);
     let journal: Journal;
     if (restore) {
+      if (settings.quota.counts.rooms >= settings.quota.limits.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
       const reopened = await Journal.reopen(restore, codes, settings.store, now);
       journal = reopened.journal;
       this.createdAt = reopened.createdAt;
+      // A game people sat at comes back within `maxRooms`; one nobody sat at, within the share of those.
+      const ticket = settings.quota.take(journal.hasSeated, null);
+      if (!(ticket instanceof QuotaTicket)) {
+        await codes.release(restore).catch(() => undefined);
+        throw joinError(ticket.code, ticket.message);
+      }
+      this.ticket = ticket;
     } else {
-      const join = checkJoinOptions(options, CREATE_KEYS);
+      const join = checkJoinOptions(options, SERVER_CREATE_KEYS);
       if (!join.ok) throw joinError('bad_options', join.error.message);
       const parsed = parseRoomConfig(options, settings);
       if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
+      const ticket = settings.quota.take(false, creatorOf(options));
+      if (!(ticket instanceof QuotaTicket)) throw joinError(ticket.code, ticket.message);
+      this.ticket = ticket;
       this.createdAt = now();
       // The bots' options are part of the stored config: a game re-opened before its start keeps them.
       const config = { ...parsed.value, bots: botConfigOf(options) };
@@ -348,10 +369,14 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   /** The matchmaker's check of a join, before any reservation (see `door.ts` `authorise`). */
   static override async onAuth(_token: string, options: unknown, context: AuthContext): Promise<AuthData> {
-    return authorise(options, context, (roomId) => {
+    const auth = authorise(options, context, (roomId) => {
       const room = matchMaker.getLocalRoomById(roomId);
       return room instanceof DjambiRoom ? room.door : undefined;
     });
+    // A create (`create`, `joinOrCreate`) hands these very options to the new room: its maker's
+    // address goes with them, as a grant no client can send (see `games/quota.ts`).
+    if (isPlainObject(options)) Object.assign(options, creatorOption(auth.address));
+    return auth;
   }
 
   /** Admission decides every reservation (see `vendor.ts`): seat key holders always get in. */
@@ -370,6 +395,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     } catch (e) {
       throw e instanceof JoinRefused ? refusalError(e) : e;
     }
+    if (this.table.journal.hasSeated) this.ticket?.seat();
     this.table.rematch.joined(client.sessionId);
   }
 
@@ -456,6 +482,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   override async onDispose(): Promise<void> {
     roomCensus.closed++;
+    this.ticket?.release();
     this.table?.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
     // A room nobody sat at that stayed empty its lifetime leaves nothing in the log (not at a

@@ -14,6 +14,7 @@ export const JOIN_ERROR_CODES = [
   'game_started',
   'spectators_full',
   'too_many_joins',
+  'too_many_rooms',
   'server_full',
   'storage_unavailable',
   'internal_error',
