@@ -36,7 +36,7 @@ export interface Rejection {
   readonly message: string;
   /** With `rate_limited`: milliseconds until the sender may act again. */
   readonly retryAfterMs?: number;
-  /** With `bad_payload` and `payload_too_large`: the bad field as a dotted path (`"from"`, `"clock.initialSeconds"`). */
+  /** With `bad_payload`: the bad field as a dotted path (`"from"`, `"clock.initialSeconds"`). */
   readonly path?: string;
 }
 

@@ -5,7 +5,7 @@
  * `PRESS_CLIENT_SCHEMAS`; the client decodes every press message with `PRESS_SERVER_SCHEMAS`.
  */
 import * as v from 'valibot';
-import { ColourSchema, PRESS_VISIBILITIES } from './protocol/game.js';
+import { ColourSchema, MAX_PAYLOAD_BYTES, PRESS_VISIBILITIES } from './protocol/game.js';
 import { message, type Output } from './protocol/schema.js';
 import type { Colour } from './types.js';
 
@@ -66,6 +66,12 @@ export const MAX_PAGE_MESSAGES = 100;
 export const MAX_PRESS_ID_CHARS = 40;
 /** Longest pact, in rounds (`pact_propose.rounds`). */
 export const MAX_PACT_ROUNDS = 1000;
+/**
+ * Largest payload of a press message from a client (`press_*`, `pact_*`, `draw_*`), in bytes:
+ * the msgpack after the frame's type, measured by the server before decoding (`payload_too_large`).
+ * A legal `press_send` (2000 UTF-16 units of text at most, 3 bytes each in UTF-8) fits.
+ */
+export const MAX_PRESS_PAYLOAD_BYTES = 8 * 1024;
 
 // ---- pacts and draws: value lists -------------------------------------------------------------
 
@@ -305,7 +311,17 @@ export const PRESS_CLIENT_MESSAGES = [
 /** A client → server press message type. */
 export type PressClientMessage = (typeof PRESS_CLIENT_MESSAGES)[number];
 
-// The three builders below are marked free of side effects so that a bundle which imports this
+const PRESS_CLIENT_TYPES: ReadonlySet<unknown> = /* @__PURE__ */ new Set(PRESS_CLIENT_MESSAGES);
+/**
+ * Largest payload a client may send with a message of `type`, in bytes (`payload_too_large`
+ * past it): `MAX_PRESS_PAYLOAD_BYTES` for the press's messages, `MAX_PAYLOAD_BYTES` for every
+ * other type, known or not.
+ */
+export function maxPayloadBytes(type: unknown): number {
+  return PRESS_CLIENT_TYPES.has(type) ? MAX_PRESS_PAYLOAD_BYTES : MAX_PAYLOAD_BYTES;
+}
+
+// The builders below are marked free of side effects so that a bundle which imports this
 // module only to decode server messages (the client) drops the client → server schemas.
 
 /** A channel or pact id in a client payload: a string of 1..`MAX_PRESS_ID_CHARS` units (`what`: its name in the refusal). */
@@ -318,12 +334,24 @@ const clientId = /* @__NO_SIDE_EFFECTS__ */ (what: string) =>
 /** A safe integer from `min` (and up to `max`), refused with `text`. */
 const integer = /* @__NO_SIDE_EFFECTS__ */ (text: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(v.number(text), v.safeInteger(text), v.minValue(min, text), v.maxValue(max, text));
-/** A list of 1..4 seat colours (checked against the game's seats by the server: `bad_members`). */
-const seatList = /* @__NO_SIDE_EFFECTS__ */ (what: string) =>
+/**
+ * A list of 1..4 strings of at most `MAX_PRESS_ID_CHARS` units, its length checked before its
+ * items (the colours are checked against the game's seats by the server: `bad_members`).
+ */
+const seatList = /* @__NO_SIDE_EFFECTS__ */ (what: string) => {
+  const text = `"${what}" must be a list of 1 to 4 seat colours`;
+  return v.pipe(
+    v.custom<unknown[]>(Array.isArray, text),
+    v.minLength(1, text),
+    v.maxLength(4, text),
+    v.array(v.pipe(v.string(text), v.maxLength(MAX_PRESS_ID_CHARS, text)), text),
+  );
+};
+/** Message text: a string that fits a press payload (the server's own text rules then give `message_too_long`, `bad_text`…). */
+const messageText = /* @__NO_SIDE_EFFECTS__ */ () =>
   v.pipe(
-    v.array(v.string(`"${what}" must be a list of 1 to 4 seat colours`), `"${what}" must be a list of 1 to 4 seat colours`),
-    v.minLength(1, `"${what}" must be a list of 1 to 4 seat colours`),
-    v.maxLength(4, `"${what}" must be a list of 1 to 4 seat colours`),
+    v.string('"text" must be a string'),
+    v.maxLength(MAX_PRESS_PAYLOAD_BYTES, `"text" must be a string of at most ${MAX_PRESS_PAYLOAD_BYTES} UTF-16 units`),
   );
 
 /** `press_page` from the client: up to `limit` messages of `channel` older than message id `before`. */
@@ -343,10 +371,12 @@ const offerRef = message({ offer: v.optional(integer('"offer" must be an offer i
  * The shape of each client → server press message (docs/PROTOCOL.md, "Client → server"): the
  * server's `Press.handle` checks every payload with these first (`bad_payload`, with the path of
  * the bad field), then the press's own rules give their codes (`bad_members`, `message_too_long`,
- * `bad_text`…: the text is a string here; its length and characters are the server's `cleanText`).
+ * `bad_text`…: here the text is only a string that fits a press payload; its length in characters
+ * and its characters are the server's `cleanText`). Every string, list and number is bounded and
+ * every object strict, so a check reads a few fields whatever it is given.
  */
 export const PRESS_CLIENT_SCHEMAS = {
-  press_send: message({ channel: clientId('channel'), text: v.string('"text" must be a string') }),
+  press_send: message({ channel: clientId('channel'), text: messageText() }),
   press_open: message({ members: seatList('members') }),
   press_read: message({ channel: clientId('channel'), upTo: integer('"upTo" must be a message id (an integer from 0)', 0) }),
   press_page: PressPageRequest,

@@ -1,5 +1,5 @@
 /** Channels: history and unread counts (as after a reconnect), rejections with codes that change nothing, rate limits, text. */
-import { initialPosition, resign } from '@djambi/shared';
+import { initialPosition, MAX_PRESS_PAYLOAD_BYTES, resign } from '@djambi/shared';
 import { MAX_MESSAGE_CHARS, Press, RateLimiter, cleanText, parseChannelId, parsePressOptions } from '../../server/src/press/index.js';
 import { Inbox, act, counterIds, fingerprint, ok, refused } from './helpers.js';
 
@@ -111,7 +111,9 @@ describe('rejections: codes, and nothing changes', () => {
     ['empty', 'R', 'press_send', { channel: 'table', text: '' }, 'empty_message'],
     ['blank', 'R', 'press_send', { channel: 'table', text: ' \n\t \u200B ' }, 'empty_message'],
     ['501 characters', 'R', 'press_send', { channel: 'table', text: 'x'.repeat(501) }, 'message_too_long'],
-    ['a huge string', 'R', 'press_send', { channel: 'table', text: 'x'.repeat(1_000_000) }, 'message_too_long'],
+    ['2001 UTF-16 units', 'R', 'press_send', { channel: 'table', text: 'x'.repeat(2001) }, 'message_too_long'],
+    ['as long as a payload may be', 'R', 'press_send', { channel: 'table', text: 'x'.repeat(MAX_PRESS_PAYLOAD_BYTES) }, 'message_too_long'],
+    ['longer than a payload may be', 'R', 'press_send', { channel: 'table', text: 'x'.repeat(1_000_000) }, 'bad_payload'],
     ['a control character', 'R', 'press_send', { channel: 'table', text: 'bell\u0007' }, 'bad_text'],
     ['a bidi override', 'R', 'press_send', { channel: 'table', text: 'abc\u202Edef' }, 'bad_text'],
     ['a lone surrogate', 'R', 'press_send', { channel: 'table', text: 'a\uD800b' }, 'bad_text'],

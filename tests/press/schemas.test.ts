@@ -3,7 +3,15 @@
  * any rule: a bad shape is `bad_payload` with the path of the bad field and a readable message,
  * changes nothing and spends no token; a well-shaped payload goes on to the press's own codes.
  */
-import { check, initialPosition, MAX_PACT_ROUNDS, MAX_PRESS_ID_CHARS, PRESS_CLIENT_MESSAGES, PRESS_CLIENT_SCHEMAS } from '@djambi/shared';
+import {
+  check,
+  initialPosition,
+  MAX_PACT_ROUNDS,
+  MAX_PRESS_ID_CHARS,
+  MAX_PRESS_PAYLOAD_BYTES,
+  PRESS_CLIENT_MESSAGES,
+  PRESS_CLIENT_SCHEMAS,
+} from '@djambi/shared';
 import { Press } from '../../server/src/press/index.js';
 import { MAX_PACT_ROUNDS as SERVER_MAX_PACT_ROUNDS } from '../../server/src/press/pacts.js';
 import { MAX_ID_CHARS } from '../../server/src/press/text.js';
@@ -30,6 +38,7 @@ const cases: [string, unknown, string | undefined, RegExp][] = [
   ['press_send', 'hello', undefined, /must be an object/],
   ['press_send', { channel: 'table' }, 'text', /"text" is missing/],
   ['press_send', { channel: 'table', text: 42 }, 'text', /"text" must be a string/],
+  ['press_send', { channel: 'table', text: 'x'.repeat(MAX_PRESS_PAYLOAD_BYTES + 1) }, 'text', /at most 8192 UTF-16 units/],
   ['press_send', { channel: long, text: 'hi' }, 'channel', /"channel" must be a channel id/],
   ['press_send', { channel: '', text: 'hi' }, 'channel', /"channel" must be a channel id/],
   ['press_send', { channel: 'table', text: 'hi', html: '<b>' }, 'html', /unexpected field "html"/],
@@ -69,7 +78,7 @@ test.each(cases)('%s %j: bad_payload at %s, nothing changes, no token spent', (t
 
 test.each([
   ['an unknown channel', 'press_send', { channel: 'general', text: 'hi' }, 'no_such_channel'],
-  ['a huge text', 'press_send', { channel: 'table', text: 'x'.repeat(1_000_000) }, 'message_too_long'],
+  ['a text as long as a payload may be', 'press_send', { channel: 'table', text: 'x'.repeat(MAX_PRESS_PAYLOAD_BYTES) }, 'message_too_long'],
   ['a stranger', 'press_open', { members: ['Z'] }, 'bad_members'],
   ['a pact alone', 'pact_propose', { with: ['R'] }, 'bad_members'],
   ['an unknown pact', 'pact_accept', { pact: 'nonexistent' }, 'no_such_pact'],

@@ -122,7 +122,10 @@ test('the server checks never throw', () => {
     validate.checkReady,
     validate.checkRename,
     (m: unknown) => validate.checkJoinOptions(m, ['rules', 'clock']),
-    (m: unknown) => validate.checkObject(m, ['from']),
+    validate.checkAddBot,
+    validate.checkRemoveBot,
+    validate.checkRemoveSeat,
+    validate.checkRematch,
     (m: unknown) => parseRoomConfig(m, { graceSeconds: 1, idleSeconds: 1 }),
   ];
   for (let i = 0; i < 1500; i++) {

@@ -9,7 +9,13 @@ import {
   CreateOptions,
   EmptyMessage,
   JoinOptions,
+  MAX_PAYLOAD_BYTES,
+  MAX_PRESS_ID_CHARS,
+  MAX_PRESS_PAYLOAD_BYTES,
+  MAX_RAW_NAME_CHARS,
+  maxPayloadBytes,
   NameMessage,
+  PRESS_CLIENT_MESSAGES,
   PRESS_CLIENT_SCHEMAS,
   ReadyMessage,
   SwapMessage,
@@ -76,9 +82,9 @@ describe('TurnMessage', () => {
     expect(refusal(TurnMessage, input)).toEqual(path === undefined ? { code: 'bad_payload' } : { code: 'bad_payload', path });
   });
 
-  test('the server check is the schema after the size limit', () => {
-    expect(checkTurnMessage({ from: 'a'.repeat(2000), to: 'a8' })).toMatchObject({ ok: false, error: { code: 'payload_too_large' } });
-    expect(checkTurnMessage({ from: 'a9', to: 'a8', junk: 'x'.repeat(8000) })).toMatchObject({ ok: false, error: { code: 'payload_too_large' } });
+  test('the server check is the schema (the bytes were bounded before decoding)', () => {
+    expect(checkTurnMessage({ from: 'a'.repeat(2000), to: 'a8' })).toMatchObject({ ok: false, error: { code: 'bad_payload', path: 'from' } });
+    expect(checkTurnMessage({ from: 'a9', to: 'a8', junk: 'x'.repeat(8000) })).toMatchObject({ ok: false, error: { code: 'bad_payload', path: 'junk' } });
     expect(checkTurnMessage({ from: 'a9', to: 5 })).toEqual({
       ok: false,
       error: { code: 'bad_payload', message: '"to" must be a square such as "e5"', path: 'to' },
@@ -190,7 +196,7 @@ describe('JoinOptions', () => {
     const opts = { name: 'ann', rules: { players: 2 }, clock: null };
     expect(checkJoinOptions(opts)).toMatchObject({ ok: false, error: { code: 'bad_payload', path: 'rules' } });
     expect(checkJoinOptions(opts, CREATE_KEYS)).toMatchObject({ ok: true, value: { name: 'ann', spectate: false } });
-    expect(checkJoinOptions({ x: 'y'.repeat(5000) })).toMatchObject({ ok: false, error: { code: 'bad_payload', message: 'options too large' } });
+    expect(checkJoinOptions({ x: 'y'.repeat(5000) })).toMatchObject({ ok: false, error: { code: 'bad_payload', path: 'x', message: 'unknown option "x"' } });
   });
 });
 
@@ -283,5 +289,33 @@ describe('press client payloads', () => {
     ['draw_accept', { offer: 'one' }, 'offer'],
   ] as const)('%s refuses %j at %s', (type, input, path) => {
     expect(refusal(PRESS_CLIENT_SCHEMAS[type], input)).toEqual({ code: 'bad_payload', path });
+  });
+});
+
+describe('every client message is bounded', () => {
+  const long = (n: number) => 'x'.repeat(n);
+  test.each([
+    ['turn', TurnMessage, { from: long(5), to: 'a8' }, 'from'],
+    ['turn', TurnMessage, { from: 'a9', to: 'a8', version: 2 ** 53 }, 'version'],
+    ['name', NameMessage, { name: `${'\u200b'.repeat(MAX_RAW_NAME_CHARS)}ann` }, 'name'],
+    ['join', JoinOptions, { name: `${' '.repeat(MAX_RAW_NAME_CHARS)}ann` }, 'name'],
+    ['join', JoinOptions, { hostToken: long(65) }, 'hostToken'],
+    ['create', CreateOptions, { hostHash: long(10_000) }, 'hostHash'],
+    ['press_send', PRESS_CLIENT_SCHEMAS.press_send, { channel: 'table', text: long(MAX_PRESS_PAYLOAD_BYTES + 1) }, 'text'],
+    ['press_open', PRESS_CLIENT_SCHEMAS.press_open, { members: [long(MAX_PRESS_ID_CHARS + 1)] }, 'members.0'],
+    // The list's length is checked before its items.
+    ['press_open', PRESS_CLIENT_SCHEMAS.press_open, { members: Array.from({ length: 1000 }, () => 7) }, 'members'],
+    ['pact_propose', PRESS_CLIENT_SCHEMAS.pact_propose, { with: ['B'], rounds: 2 ** 53 }, 'rounds'],
+  ] as [string, AnySchema, unknown, string][])('%s refuses %j at %s', (_type, schema, input, path) => {
+    expect(refusal(schema, input)).toEqual({ code: 'bad_payload', path });
+  });
+
+  test('a name may carry invisible characters and spaces up to its raw bound', () => {
+    expect(accepts(NameMessage, { name: `${'\u200b'.repeat(MAX_RAW_NAME_CHARS - 3)}ann` })).toEqual({ name: 'ann' });
+  });
+
+  test('the payload byte limit of each message type', () => {
+    for (const type of PRESS_CLIENT_MESSAGES) expect(maxPayloadBytes(type)).toBe(MAX_PRESS_PAYLOAD_BYTES);
+    for (const type of ['turn', 'name', 'rematch', 'nope', 7, 'toString']) expect(maxPayloadBytes(type)).toBe(MAX_PAYLOAD_BYTES);
   });
 });

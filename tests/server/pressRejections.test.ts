@@ -96,12 +96,15 @@ test('oversized, empty, malformed and non-member messages are refused to the sen
     [R, 'press_send', dm(''), 'empty_message'],
     [R, 'press_send', dm('  \n\n\t  '), 'empty_message'],
     [R, 'press_send', dm('\u200B\u2060\uFEFF'), 'empty_message'],
-    // Too long: 501 characters; over 2000 UTF-16 units; over the room's 8 KB payload bound.
+    // Too long: 501 characters; over 2000 UTF-16 units; a payload over 8 KB (2800 × 3 bytes), refused before it is decoded.
     [R, 'press_send', dm('x'.repeat(501)), 'message_too_long'],
     [R, 'press_send', dm('€'.repeat(501)), 'message_too_long'],
     [R, 'press_send', dm('x'.repeat(2001)), 'message_too_long'],
-    [R, 'press_send', dm('x'.repeat(3000)), 'payload_too_large'],
-    [R, 'press_send', { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }, 'payload_too_large'],
+    [R, 'press_send', dm('x'.repeat(3000)), 'message_too_long'],
+    [R, 'press_send', dm('€'.repeat(2800)), 'payload_too_large'],
+    [R, 'press_send', dm('x'.repeat(9000)), 'payload_too_large'],
+    // Nested: refused at the first unknown field, whatever it holds.
+    [R, 'press_send', { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }, 'bad_payload'],
     // Not plain text.
     [R, 'press_send', dm('ring \u0007'), 'bad_text'],
     [R, 'press_send', dm('\u202Egnirts'), 'bad_text'],

@@ -3,8 +3,10 @@
  * rejected with codes to the sender only and change nothing; a junk flood neither crashes nor
  * stalls the room; two rooms in parallel do not interfere.
  */
-import { legalDestinations, makeSquare, parseRules, pieces, randomTurn, SQUARE_COUNT } from '@djambi/shared';
-import type { RunningServer } from '../../server/src/app.js';
+import { pack } from '@colyseus/msgpackr';
+import { legalDestinations, MAX_PAYLOAD_BYTES, MAX_PRESS_PAYLOAD_BYTES, makeSquare, parseRules, pieces, randomTurn, SQUARE_COUNT } from '@djambi/shared';
+import { MAX_FRAME_BYTES, type RunningServer } from '../../server/src/app.js';
+import { joinRaw, type RawConnection, roomData } from '../bench/loadgen/protocol.js';
 import {
   fullRoom,
   holder,
@@ -112,7 +114,8 @@ test('bad turns are rejected with codes and change nothing', async () => {
   // Oversized.
   await expectRejected(r, others(r), 'turn', { from: 'a'.repeat(2000), to: 'a8' }, 'payload_too_large');
   await expectRejected(r, others(r), 'turn', { from: 'a9', to: 'a8', junk: 'x'.repeat(8000) }, 'payload_too_large');
-  await expectRejected(r, others(r), 'turn', { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }, 'payload_too_large');
+  // Nested: the strict schema refuses the first unknown field without reading what it holds.
+  await expectRejected(r, others(r), 'turn', { a: { b: { c: { d: { e: { f: { g: { h: { i: { j: 1 } } } } } } } } } }, 'bad_payload');
   // Unknown message types, string or numeric.
   await expectRejected(r, others(r), 'move', { from: 'a9', to: 'a8' }, 'unknown_message');
   await expectRejected(spec, others(spec), 7, 'x', 'unknown_message');
@@ -131,6 +134,72 @@ test('bad turns are rejected with codes and change nothing', async () => {
   const v = r.state.version;
   r.room.send('turn', legal);
   await Promise.all(room.all.map((c) => c.waitState((s) => s.version === v + 1, 'legal turn accepted')));
+  await leaveAll(room.all);
+});
+
+/** Sends `frame` on `conn` and resolves with its answer: the rejection, or the code the connection closed with. */
+function answerTo(conn: RawConnection, frame: Buffer): Promise<{ type: string; code: string; path?: string } | { closed: number }> {
+  return new Promise((resolve) => {
+    conn.onMessage = (type, payload) => {
+      if (type === 'rejected') resolve(payload() as { type: string; code: string; path?: string });
+    };
+    conn.onClose = (closed) => resolve({ closed });
+    conn.sendBytes(frame);
+  });
+}
+
+/** `depth` msgpack arrays of one item, each inside the last, around a nil. */
+function nestedArrays(depth: number): Buffer {
+  const bytes = Buffer.alloc(depth + 1, 0x91);
+  bytes[depth] = 0xc0;
+  return bytes;
+}
+
+test('payloads are bounded by their exact bytes before decoding; deep nesting and huge maps are refused cheaply', async () => {
+  const room = await started(2, 0);
+  const [r] = room.players;
+  const spy = await joinRaw(`http://127.0.0.1:${server.port}`, 'joinById', room.code, { spectate: true });
+  const send = (type: string, payload: Buffer) => answerTo(spy, Buffer.concat([roomData(type), payload]));
+  /** A `{ [key]: 'x' × n }` payload of exactly `bytes` bytes. */
+  const sized = (bytes: number, key: string, extra: Record<string, unknown> = {}) => {
+    const n = bytes - pack({ ...extra, [key]: '' }).length;
+    const out = pack({ ...extra, [key]: 'x'.repeat(n - 2) }); // str16: 2 header bytes more than an empty fixstr
+    expect(out.length).toBe(bytes);
+    return out;
+  };
+
+  // The limit is exact: at the limit the schema reads the payload, one byte over it is refused unread.
+  expect(await send('turn', sized(MAX_PAYLOAD_BYTES, 'junk'))).toMatchObject({ type: 'turn', code: 'bad_payload', path: 'junk' });
+  expect(await send('turn', sized(MAX_PAYLOAD_BYTES + 1, 'junk'))).toMatchObject({ type: 'turn', code: 'payload_too_large' });
+  expect(await send('rematch', sized(MAX_PAYLOAD_BYTES + 1, 'action'))).toMatchObject({ type: 'rematch', code: 'payload_too_large' });
+  expect(await send('nope', sized(MAX_PAYLOAD_BYTES + 1, 'x'))).toMatchObject({ type: 'nope', code: 'payload_too_large' });
+  const chat = { channel: 'spectators' };
+  expect(await send('press_send', sized(MAX_PRESS_PAYLOAD_BYTES, 'text', chat))).toMatchObject({ code: 'message_too_long' });
+  expect(await send('press_send', sized(MAX_PRESS_PAYLOAD_BYTES + 1, 'text', chat))).toMatchObject({ code: 'payload_too_large' });
+
+  // A 16 KB frame (the transport's largest) of nested arrays or maps is refused before msgpack reads it.
+  const head = roomData('press_send').length;
+  expect(await send('press_send', nestedArrays(MAX_FRAME_BYTES - head - 1))).toMatchObject({ code: 'payload_too_large' });
+  expect(await send('turn', nestedArrays(MAX_FRAME_BYTES - roomData('turn').length - 1))).toMatchObject({ code: 'payload_too_large' });
+  // Under the limit: decoded, then refused by the schema at its first look.
+  expect(await send('turn', nestedArrays(MAX_PAYLOAD_BYTES - 1))).toMatchObject({ code: 'bad_payload' });
+  const maps = Buffer.alloc(3 * Math.floor((MAX_PAYLOAD_BYTES - 1) / 3) + 1, 0xc0); // { a: { a: … nil } }
+  for (let i = 0; i + 1 < maps.length; i += 3) maps.set([0x81, 0xa1, 0x61], i);
+  expect(await send('turn', maps)).toMatchObject({ code: 'bad_payload', path: 'a' });
+  const huge = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i]));
+  expect(pack(huge).length).toBeLessThanOrEqual(MAX_PRESS_PAYLOAD_BYTES);
+  expect(await send('press_send', pack(huge))).toMatchObject({ code: 'bad_payload' });
+  expect(await send('pact_propose', pack({ with: Array.from({ length: 1000 }, () => 'B') }))).toMatchObject({ code: 'bad_payload', path: 'with' });
+  // 8 KB of nested arrays, within the press's limit: msgpack decodes it and the schema refuses
+  // it, or, past msgpack's recursion, Colyseus closes that connection (4002). Never a crash.
+  const deep = await send('press_send', nestedArrays(MAX_PRESS_PAYLOAD_BYTES - 1));
+  expect('closed' in deep ? deep.closed : deep.code).toBe('closed' in deep ? 4002 : 'bad_payload');
+  await spy.close();
+
+  // The room plays on at once.
+  const v = r.state.version;
+  r.room.send('turn', randomTurnFor(r.state, seeded(5)));
+  await Promise.all(room.all.map((c) => c.waitState((s) => s.version === v + 1, 'a turn after the frames')));
   await leaveAll(room.all);
 });
 

@@ -3,7 +3,8 @@
  * checked, the client's address attached, the room's door asked when it lives in this process),
  * the admission of every reservation (seat holders' capacity apart from the spectators'), and
  * the message budget every connection spends before a frame is decoded (a flood is refused with
- * `rate_limited`, then closed with 1008).
+ * `rate_limited`, then closed with 1008), and the byte limit of each message type's payload
+ * (`payload_too_large`, before decoding).
  */
 import { JOIN_ERROR_STATUS, type JoinErrorCode, type Rejection } from '../errors.js';
 import { type AuthContext, type Client, Protocol, ServerError } from '@colyseus/core';
@@ -13,6 +14,7 @@ import { checkJoinOptions, type JoinOptions } from './validate.js';
 import { CREATE_KEYS } from '../match/config.js';
 import { TokenBucket } from '../tokenBucket.js';
 import { decode } from '@colyseus/schema';
+import { MAX_PAYLOAD_BYTES, maxPayloadBytes } from '@djambi/shared';
 
 /** Limits of admission (documented in docs/PROTOCOL.md, "Limits"). */
 export interface AdmissionLimits {
@@ -308,16 +310,32 @@ export class FrameGate {
       reply(client, typeOf(frame), { code: 'bad_payload', message: 'raw byte messages are not part of the protocol' });
       return false;
     }
+    // The payload's exact bytes, before msgpack reads any: a frame no larger than the smallest
+    // limit needs no look at its type.
+    if (frame.length > MAX_PAYLOAD_BYTES) {
+      const head = headOf(frame);
+      const limit = maxPayloadBytes(head.type);
+      if (frame.length - head.payloadAt > limit) {
+        reply(client, String(head.type).slice(0, 64), { code: 'payload_too_large', message: `payload over ${limit} bytes` });
+        return false;
+      }
+    }
     return true;
+  }
+}
+
+/** The message type a frame names ('?' if undecodable) and where its payload starts. */
+function headOf(frame: Buffer): { type: string | number; payloadAt: number } {
+  try {
+    const it = { offset: 1 };
+    const type = decode.stringCheck(frame, it) ? decode.string(frame, it) : decode.number(frame, it);
+    return { type, payloadAt: it.offset };
+  } catch {
+    return { type: '?', payloadAt: frame.length };
   }
 }
 
 /** The message type a frame names, for a refusal ('?' if undecodable). */
 function typeOf(frame: Buffer): string {
-  try {
-    const it = { offset: 1 };
-    return String(decode.stringCheck(frame, it) ? decode.string(frame, it) : decode.number(frame, it)).slice(0, 64);
-  } catch {
-    return '?';
-  }
+  return String(headOf(frame).type).slice(0, 64);
 }

@@ -15,12 +15,20 @@ import { isPlainObject, isRecord, message, type Output } from './schema.js';
 export const MAX_SQUARE_CHARS = 4;
 /** Longest display name, after cleaning. */
 export const MAX_NAME_CHARS = 24;
+/** Longest display name a client may send, before cleaning (UTF-16 units: room for invisible characters and spaces). */
+export const MAX_RAW_NAME_CHARS = 4 * MAX_NAME_CHARS;
 /** A seat key is 32 hex characters; some slack is allowed, anything longer is refused. */
 export const MAX_SEAT_KEY_CHARS = 64;
 /** Longest clock total, seconds (7 days). */
 export const MAX_CLOCK_SECONDS = 7 * 24 * 3600;
 /** Largest clock increment, seconds (1 day). */
 export const MAX_INCREMENT_SECONDS = 24 * 3600;
+/**
+ * Largest payload of a game or lobby message (every client message but the press's), in bytes:
+ * the msgpack after the frame's type. The server measures the frame before decoding it and
+ * refuses a larger one unread (`payload_too_large`); a legal message is a few hundred bytes at most.
+ */
+export const MAX_PAYLOAD_BYTES = 1024;
 
 // ---- names ------------------------------------------------------------------------------------
 
@@ -54,7 +62,7 @@ const square = /* @__NO_SIDE_EFFECTS__ */ (key: string) => {
 
 const version = /* @__NO_SIDE_EFFECTS__ */ () => {
   const text = '"version" must be a non-negative integer';
-  return v.nullish(v.pipe(v.number(text), v.integer(text), v.minValue(0, text)));
+  return v.nullish(v.pipe(v.number(text), v.safeInteger(text), v.minValue(0, text)));
 };
 
 /** The square fields of a turn message, in the order its checked `turn` has them. */
@@ -122,7 +130,13 @@ export type ReadyMessage = Output<typeof ReadyMessage>;
 const nameText = `"name" must be 1..${MAX_NAME_CHARS} printable characters`;
 /** `name { name }`: renames the sender's seat; the name is cleaned (`cleanDisplayName`), 1..24 characters. */
 export const NameMessage = message({
-  name: v.pipe(v.string(nameText), v.transform(cleanDisplayName), v.minLength(1, nameText), v.maxLength(MAX_NAME_CHARS, nameText)),
+  name: v.pipe(
+    v.string(nameText),
+    v.maxLength(MAX_RAW_NAME_CHARS, nameText),
+    v.transform(cleanDisplayName),
+    v.minLength(1, nameText),
+    v.maxLength(MAX_NAME_CHARS, nameText),
+  ),
 });
 /** A checked `name` message (the name cleaned). */
 export type NameMessage = Output<typeof NameMessage>;
@@ -186,7 +200,9 @@ const hostTokenText = '"hostToken" must be a host token string';
 export const JoinOptions = v.pipe(
   message(
     {
-      name: v.nullish(v.pipe(v.string(joinName), v.transform(cleanDisplayName), v.maxLength(MAX_NAME_CHARS, joinName))),
+      name: v.nullish(
+        v.pipe(v.string(joinName), v.maxLength(MAX_RAW_NAME_CHARS, joinName), v.transform(cleanDisplayName), v.maxLength(MAX_NAME_CHARS, joinName)),
+      ),
       colour: v.nullish(ColourField),
       spectate: v.nullish(v.boolean('"spectate" must be a boolean')),
       seatKey: v.nullish(v.pipe(v.string(seatKeyText), v.minLength(1, seatKeyText), v.maxLength(MAX_SEAT_KEY_CHARS, seatKeyText))),
@@ -310,7 +326,7 @@ export const CreateOptions = v.pipe(
       visibility: v.nullish(v.picklist(ROOM_VISIBILITIES, '"visibility" must be "private" or "public"'), 'private'),
       press_visibility: v.nullish(v.picklist(PRESS_VISIBILITIES, '"press_visibility" must be "hidden" or "existence"'), 'hidden'),
       reveal_press_after_game: v.nullish(v.boolean('"reveal_press_after_game" must be true or false'), true),
-      hostHash: v.nullish(v.pipe(v.string(hostHashText), v.regex(/^[0-9a-f]{64}$/, hostHashText)), null),
+      hostHash: v.nullish(v.pipe(v.string(hostHashText), v.maxLength(64, hostHashText), v.regex(/^[0-9a-f]{64}$/, hostHashText)), null),
       bots: v.nullish(BotsOption, {}),
       autostart: v.nullish(v.boolean('"autostart" must be true or false'), false),
       stand_in: v.nullish(v.boolean('"stand_in" must be true or false'), true),
