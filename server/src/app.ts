@@ -135,7 +135,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     ...config.rooms,
     quota: new RoomQuota(
       { ...DEFAULT_QUOTA, ...config.rooms?.quota, maxRooms: config.rooms?.maxRooms ?? DEFAULT_ROOM_SETTINGS.maxRooms },
-      new Set(limits.exempt.map(rateKey)),
+      new Set(limits.exempt.map((a) => rateKey(a))),
     ),
     bots: { ...(config.rooms?.bots ?? DEFAULT_ROOM_SETTINGS.bots), pool: config.rooms?.bots?.pool ?? ownBotPool },
     graceSeconds: config.graceSeconds ?? 20,

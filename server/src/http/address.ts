@@ -31,17 +31,18 @@ function ipv6Groups(a: string): string[] | null {
 }
 
 /**
- * The key a client's buckets are kept under: the IPv4 address, or the /64 network of an IPv6
- * address (one subscriber usually holds a whole /64, so per-address keys would be free to rotate).
+ * The key a client's buckets are kept under: the IPv4 address, or the network of an IPv6 address,
+ * by default its /64 (one subscriber usually holds a whole /64, so per-address keys would be free
+ * to rotate); a room's own admission limits use the /48 (`prefix` 48), a whole site's allocation.
  */
-export function rateKey(address: string): string {
+export function rateKey(address: string, prefix: 48 | 64 = 64): string {
   if (isIP(address) !== 6) return address;
   const g = ipv6Groups(address);
   return g
     ? `${g
-        .slice(0, 4)
+        .slice(0, prefix / 16)
         .map((x) => x.padStart(4, '0'))
-        .join(':')}::/64`
+        .join(':')}::/${prefix}`
     : address;
 }
 

@@ -326,7 +326,9 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       },
       seatsOf(journal.match.config.rules),
     );
-    this.door = new Door(settings.admission, journal, (sid) => this.hasReservation(sid));
+    this.door = new Door(settings.admission, journal, (sid) => this.hasReservation(sid), now);
+    // Colyseus's own cap, above what admission lets in while unused reservations live their time.
+    this.maxClients = colyseusCap(settings.admission, this.seatReservationTime);
     this.gate = new FrameGate(settings.budget);
     return restore !== null;
   }
@@ -387,8 +389,10 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   }
 
   override async onJoin(client: Client, _options: unknown, auth: AuthData): Promise<void> {
+    // A spectator whose reservation outlived its count is refused if the room filled up meanwhile.
+    const refusal = this.door.joined(client.sessionId, auth);
+    if (refusal) throw joinError(refusal.code, refusal.message);
     this.everJoined = true;
-    this.door.joined(client.sessionId, auth);
     this.table.alarms.clearIdle();
     try {
       await this.table.arrive(client.sessionId, auth.join, auth.address);

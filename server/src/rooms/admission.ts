@@ -18,16 +18,24 @@ import { MAX_PAYLOAD_BYTES, maxPayloadBytes } from '@djambi/shared';
 
 /** Limits of admission (documented in docs/PROTOCOL.md, "Limits"). */
 export interface AdmissionLimits {
-  /** Spectators connected or on their way in. */
+  /** Spectators connected (checked again when a spectator's socket opens). */
   readonly spectators: number;
-  /** Spectators from one client address in one room. */
+  /** Spectators from one client network (IPv6: its /48) in one room. */
   readonly spectatorsPerAddress: number;
   /** Unused reservations (seat takers and spectators) in one room. */
   readonly pending: number;
-  /** Unused reservations of one client address in one room. */
+  /** Unused reservations of one client network in one room. */
   readonly pendingPerAddress: number;
   /** Unused reservations made with one seat's key. */
   readonly pendingPerSeat: number;
+  /**
+   * A reservation counts against the room's limits until its socket opens, for this long at
+   * most (ms): a join whose socket never opens holds nothing after it (Colyseus still keeps the
+   * reservation for a slow client; its join is checked again when it arrives).
+   */
+  readonly connectMs: number;
+  /** Reservations of one network left unused within a minute after which it may hold one unused reservation only. */
+  readonly noShows: number;
 }
 
 export const DEFAULT_ADMISSION: AdmissionLimits = Object.freeze({
@@ -36,15 +44,22 @@ export const DEFAULT_ADMISSION: AdmissionLimits = Object.freeze({
   pending: 32,
   pendingPerAddress: 6,
   pendingPerSeat: 4,
+  connectMs: 3000,
+  noShows: 2,
 });
+
+/** How long a network's unused reservations are remembered (ms). */
+const NO_SHOW_MEMORY_MS = 60_000;
 
 /**
  * Colyseus's own cap (`maxClients`, clients plus reservations): above every sum the limits allow
- * (4 seats with a reconnection and their reclaims, the spectators, the pending reservations), so
- * Colyseus never locks a room against a seat holder.
+ * (4 seats with a reconnection and their reclaims, the spectators, the reservations a room may
+ * hold while each lives its full reservation time), so Colyseus never locks a room against a
+ * seat holder.
  */
-export function colyseusCap(limits: AdmissionLimits): number {
-  return 4 * (2 + limits.pendingPerSeat) + limits.spectators + limits.pending + 16;
+export function colyseusCap(limits: AdmissionLimits, reservationSeconds = 15): number {
+  const lives = Math.max(1, Math.ceil((reservationSeconds * 1000) / limits.connectMs));
+  return 4 * (2 + limits.pendingPerSeat) + limits.spectators + lives * limits.pending + 16;
 }
 
 /** What a reservation is for. */
@@ -53,6 +68,8 @@ export type Request = { readonly kind: 'reclaim'; readonly seat: string } | { re
 interface Pending {
   readonly request: Request;
   readonly address: string;
+  /** When it was granted (ms). */
+  readonly at: number;
 }
 
 /** A refusal: the join error code and a sentence. */
@@ -61,13 +78,24 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** The reservations of one room that no connection has used yet, and the spectators it has. */
+/**
+ * The reservations of one room that no connection has used yet, and the spectators it has. A
+ * reservation counts for `connectMs` at most; one left unused that long is a no-show of its
+ * network, and a network with `noShows` of them in the last minute may hold one unused
+ * reservation only. Spectators are counted once connected: a reservation that never opens its
+ * socket holds no spectator's place.
+ */
 export class Admission {
   private readonly pending = new Map<string, Pending>();
   /** Connected spectators: session id → address. */
   private readonly spectators = new Map<string, string>();
+  /** Unused reservations per network: how many, and the last one's time. */
+  private readonly noShows = new Map<string, { count: number; at: number }>();
 
-  constructor(readonly limits: AdmissionLimits = DEFAULT_ADMISSION) {}
+  constructor(
+    readonly limits: AdmissionLimits = DEFAULT_ADMISSION,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * May `request` from `address` get a reservation? `live(sessionId)` tells whether a pending
@@ -82,25 +110,19 @@ export class Admission {
         return { code: 'too_many_joins', message: 'too many joins with this seat key at once; try again in a few seconds' };
       return null;
     }
+    if (request.kind === 'spectate') {
+      const full = this.spectatorsFull(address);
+      if (full) return full;
+    }
     let total = 0;
     let fromAddress = 0;
-    let spectating = this.spectators.size;
-    let spectatingFromAddress = 0;
-    for (const a of this.spectators.values()) if (a === address) spectatingFromAddress++;
     for (const p of this.pending.values()) {
       if (p.request.kind === 'reclaim') continue;
       total++;
       if (p.address === address) fromAddress++;
-      if (p.request.kind === 'spectate') {
-        spectating++;
-        if (p.address === address) spectatingFromAddress++;
-      }
     }
-    if (request.kind === 'spectate') {
-      if (spectating >= this.limits.spectators) return { code: 'spectators_full', message: `this game has ${this.limits.spectators} spectators already` };
-      if (spectatingFromAddress >= this.limits.spectatorsPerAddress) return { code: 'spectators_full', message: 'too many spectators from your address' };
-    }
-    if (total >= this.limits.pending || fromAddress >= this.limits.pendingPerAddress) {
+    const allowed = (this.noShows.get(address)?.count ?? 0) >= this.limits.noShows ? 1 : this.limits.pendingPerAddress;
+    if (total >= this.limits.pending || fromAddress >= allowed) {
       return { code: 'too_many_joins', message: 'too many joins at once; try again in a few seconds' };
     }
     return null;
@@ -108,13 +130,20 @@ export class Admission {
 
   /** Records a granted reservation. */
   reserved(sessionId: string, request: Request, address: string): void {
-    this.pending.set(sessionId, { request, address });
+    this.pending.set(sessionId, { request, address, at: this.now() });
   }
 
-  /** The reservation was used: the connection joined (as a spectator or not). */
-  joined(sessionId: string, spectatorAddress: string | null): void {
+  /**
+   * The reservation was used: the connection joined (`spectatorAddress`: as a spectator from that
+   * network). A spectator is refused here when the room filled up meanwhile.
+   */
+  joined(sessionId: string, spectatorAddress: string | null): Refusal | null {
     this.pending.delete(sessionId);
-    if (spectatorAddress !== null) this.spectators.set(sessionId, spectatorAddress);
+    if (spectatorAddress === null) return null;
+    const full = this.spectatorsFull(spectatorAddress);
+    if (full) return full;
+    this.spectators.set(sessionId, spectatorAddress);
+    return null;
   }
 
   /** A spectator left. */
@@ -123,16 +152,36 @@ export class Admission {
     this.pending.delete(sessionId);
   }
 
+  private spectatorsFull(address: string): Refusal | null {
+    if (this.spectators.size >= this.limits.spectators) return { code: 'spectators_full', message: `this game has ${this.limits.spectators} spectators already` };
+    let fromAddress = 0;
+    for (const a of this.spectators.values()) if (a === address) fromAddress++;
+    if (fromAddress >= this.limits.spectatorsPerAddress) return { code: 'spectators_full', message: 'too many spectators from your address' };
+    return null;
+  }
+
+  /** Drops reservations Colyseus dropped, and those unused past `connectMs` (no-shows of their network). */
   private prune(live: (sessionId: string) => boolean): void {
-    for (const sid of this.pending.keys()) if (!live(sid)) this.pending.delete(sid);
+    const now = this.now();
+    for (const [sid, p] of this.pending) {
+      const late = now - p.at >= this.limits.connectMs;
+      if (live(sid) && !late) continue;
+      this.pending.delete(sid);
+      if (p.request.kind === 'reclaim') continue;
+      const seen = this.noShows.get(p.address);
+      this.noShows.set(p.address, { count: seen && now - seen.at < NO_SHOW_MEMORY_MS ? seen.count + 1 : 1, at: now });
+    }
+    for (const [address, seen] of this.noShows) if (now - seen.at >= NO_SHOW_MEMORY_MS) this.noShows.delete(address);
   }
 }
 
 /** What the matchmaker's `onAuth` hands to the reservation and the join. */
 export interface AuthData {
   readonly join: JoinOptions;
-  /** The client's address (the socket's, or the trusted proxy's forwarded one). */
+  /** The client's address key (the socket's, or the trusted proxy's forwarded one; IPv6: its /64). */
   readonly address: string;
+  /** The client's network for a room's own limits: the IPv4 address, or the /48 of an IPv6 one. */
+  readonly network: string;
 }
 
 /** A join error as the SDK sees it: a numeric code and `code: message`. */
@@ -159,11 +208,11 @@ export function joinKind(match: Match, join: JoinOptions): Request | { code: Joi
  * guard sets `x-real-ip` to the resolved address on every request (see `http/address.ts`).
  * IPv6 clients are grouped by /64, as the HTTP limits do.
  */
-export function clientAddress(context: AuthContext): string {
+export function clientAddress(context: AuthContext): { readonly address: string; readonly network: string } {
   const raw = context.ip ?? context.req?.socket?.remoteAddress ?? '';
   const first = (Array.isArray(raw) ? raw[0] : String(raw)).split(',')[0]?.trim() ?? '';
   const address = normaliseAddress(first.slice(0, 64));
-  return address ? rateKey(address) : 'unknown';
+  return address ? { address: rateKey(address), network: rateKey(address, 48) } : { address: 'unknown', network: 'unknown' };
 }
 
 /** The room id a `joinById` request names (from the matchmaker's URL), if any. */
@@ -180,7 +229,7 @@ export function joinedRoomId(context: AuthContext): string | undefined {
 export function authorise(options: unknown, context: AuthContext, doorOf: (roomId: string) => Door | undefined): AuthData {
   const join = checkJoinOptions(options, CREATE_KEYS);
   if (!join.ok) throw joinError('bad_options', join.error.message);
-  const auth: AuthData = { join: join.value, address: clientAddress(context) };
+  const auth: AuthData = { join: join.value, ...clientAddress(context) };
   const roomId = joinedRoomId(context);
   const refusal = roomId ? doorOf(roomId)?.refusal(auth) : null;
   if (refusal) throw joinError(refusal.code, refusal.message);
@@ -199,14 +248,15 @@ export class Door {
     limits: AdmissionLimits,
     private readonly game: { readonly match: Match },
     private readonly live: (sessionId: string) => boolean,
+    now: () => number = Date.now,
   ) {
-    this.admission = new Admission(limits);
+    this.admission = new Admission(limits, now);
   }
 
   /** Why a join with these options cannot have a reservation now, or null. */
   refusal(auth: AuthData): Refusal | null {
     const kind = joinKind(this.game.match, auth.join);
-    return 'code' in kind ? kind : this.admission.check(kind, auth.address, this.live);
+    return 'code' in kind ? kind : this.admission.check(kind, auth.network, this.live);
   }
 
   /** Whether a (non-reconnection) reservation may be granted: seat key holders always get in. */
@@ -219,12 +269,12 @@ export class Door {
   reserved(sessionId: string, authData: unknown): void {
     const auth = authData as AuthData;
     const kind = joinKind(this.game.match, auth.join);
-    if (!('code' in kind)) this.admission.reserved(sessionId, kind, auth.address);
+    if (!('code' in kind)) this.admission.reserved(sessionId, kind, auth.network);
   }
 
-  /** The reservation was used: the connection joined (a spectator counts from its address). */
-  joined(sessionId: string, auth: AuthData): void {
-    this.admission.joined(sessionId, auth.join.spectate ? auth.address : null);
+  /** The reservation was used: the connection joined (a spectator counts from its network, and is refused if the room filled up meanwhile). */
+  joined(sessionId: string, auth: AuthData): Refusal | null {
+    return this.admission.joined(sessionId, auth.join.spectate ? auth.network : null);
   }
 
   /** A spectator left. */
