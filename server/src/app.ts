@@ -15,6 +15,7 @@ import { type ClusterConfig, DEFAULT_CLUSTER } from './cluster/config.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http/heartbeat.js';
 import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
+import { RoomListings } from './http/listing.js';
 import { HttpGuard } from './http/guard.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
@@ -148,7 +149,8 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, ccu: matchMaker.stats.local.ccu });
   });
-  app.use('/api', apiRouter(guard, games));
+  const listings = new RoomListings({ now: settings.now });
+  app.use('/api', apiRouter(guard, games, listings));
 
   const indexFile = path.join(clientDir, 'index.html');
   const sendIndex = (_req: Request, res: Response) => {
@@ -190,7 +192,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   class ConfiguredDjambiRoom extends DjambiRoom {
     static override settings = settings;
   }
-  gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom));
+  listings.watch(gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom)));
   await gameServer.listen(config.port, config.host, LISTEN_BACKLOG);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction
