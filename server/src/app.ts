@@ -112,7 +112,21 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   disablePm2Io(); // before Colyseus's matchmaker imports it (see obs/pm2.ts)
   keepClientsFast(); // before any client connects (see rooms/vendor.ts)
   const app = express();
-  const obs = await observe(app, config.observability);
+  const now = config.now ?? Date.now;
+  const limits = resolveLimits(config.limits);
+  const guard = new HttpGuard({
+    limits,
+    trustProxy: config.trustProxy ?? [],
+    origins: new OriginPolicy({
+      publicUrl: config.publicUrl ?? null,
+      allowedHosts: config.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+      allowedOrigins: config.allowedOrigins ?? null,
+    }),
+    now,
+    // Called on a join, once the server listens (`games` exists by then).
+    beforeJoin: (roomId) => games.reopen(roomId),
+  });
+  const obs = await observe(app, guard, config.observability);
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));
   // The process's bot worker (started on the first bot turn), unless the caller brings one.
   const ownBotPool = config.rooms?.bots?.pool ? null : new BotPool();
@@ -123,7 +137,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
-    now: config.now ?? Date.now,
+    now,
     store: obs.store(config.store ?? null),
     restoreToken: randomBytes(18).toString('base64url'),
     metrics: obs.metrics,
@@ -131,19 +145,6 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
   const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined, settings.now);
   obs.metrics.watchReopens(() => games.reopens);
-
-  const limits = resolveLimits(config.limits);
-  const guard = new HttpGuard({
-    limits,
-    trustProxy: config.trustProxy ?? [],
-    origins: new OriginPolicy({
-      publicUrl: settings.publicUrl,
-      allowedHosts: config.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
-      allowedOrigins: config.allowedOrigins ?? null,
-    }),
-    now: settings.now,
-    beforeJoin: (roomId) => games.reopen(roomId),
-  });
 
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {

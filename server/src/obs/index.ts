@@ -4,7 +4,8 @@
  * the room class). `createServer` calls `observe` once; `index.ts` reads the settings from the
  * environment with `observabilityFromEnv` (LOG_LEVEL, METRICS_TOKEN, MONITOR_PASSWORD, NODE_NAME).
  */
-import type { Express } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Express, RequestHandler } from 'express';
 import type { DjambiRoom } from '../rooms/DjambiRoom.js';
 import type { GameStore } from '../store/types.js';
 import { accessLog, mountMonitor } from './http.js';
@@ -31,6 +32,17 @@ export interface ObservabilityOptions {
   readonly monitorPassword?: string;
 }
 
+/**
+ * What the routes behind a secret (`/metrics` with a token, the monitor) need from the HTTP edge
+ * (an `HttpGuard`): the budget of failed credentials per client address.
+ */
+export interface CredentialEdge {
+  /** Middleware: 429 `rate_limited` for an address out of failed credentials, before they are read. */
+  readonly credentialGate: RequestHandler;
+  /** Counts a refused credential of the request's client. */
+  credentialFailed(req: IncomingMessage): void;
+}
+
 /** The pieces `createServer` plugs in. */
 export interface Observed {
   readonly log: Logger;
@@ -44,15 +56,16 @@ export interface Observed {
 }
 
 /**
- * Installs the access log and the `/metrics` route (and the monitor, with a password) on `app`;
- * call it before the other routes.
+ * Installs the access log and the `/metrics` route (and the monitor, with a password) on `app`,
+ * their failed credentials limited by `edge`; call it before the other routes.
  */
-export async function observe(app: Express, options: ObservabilityOptions = {}): Promise<Observed> {
+export async function observe(app: Express, edge: CredentialEdge, options: ObservabilityOptions = {}): Promise<Observed> {
   const log = options.log ?? createLogger({ level: 'silent' });
   const metrics = options.metrics ?? createMetrics();
   app.use(accessLog(log));
-  app.get('/metrics', metricsRoute(metrics, options.metricsToken));
-  if (options.monitorPassword) await mountMonitor(app, options.monitorPassword, log);
+  if (options.metricsToken) app.get('/metrics', edge.credentialGate, metricsRoute(metrics, options.metricsToken, edge));
+  else app.get('/metrics', metricsRoute(metrics));
+  if (options.monitorPassword) await mountMonitor(app, options.monitorPassword, log, edge);
   return {
     log,
     metrics,

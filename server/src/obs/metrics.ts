@@ -7,6 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -142,14 +143,16 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * The `/metrics` route. With a token (`METRICS_TOKEN`), only `Authorization: Bearer <token>`
- * gets the metrics; anything else gets 401 `unauthorized`.
+ * gets the metrics; anything else gets 401 `unauthorized`, and a wrong `Authorization` is told to
+ * `edge` (which limits them per address).
  */
-export function metricsRoute(metrics: Metrics, token?: string): (req: Request, res: Response) => void {
+export function metricsRoute(metrics: Metrics, token?: string, edge?: { credentialFailed(req: IncomingMessage): void }): (req: Request, res: Response) => void {
   return (req, res) => {
     if (token) {
       const auth = req.headers.authorization ?? '';
       if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice('Bearer '.length), token)) {
         metrics.rejected('unauthorized');
+        if (req.headers.authorization !== undefined) edge?.credentialFailed(req);
         res
           .status(401)
           .set('WWW-Authenticate', 'Bearer')
