@@ -145,6 +145,8 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   const cluster = new Cluster(config.cluster ?? DEFAULT_CLUSTER);
   const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined, settings.now);
   obs.metrics.watchReopens(() => games.reopens);
+  const botPool = settings.bots.pool;
+  if (botPool) obs.metrics.watchBots(() => botPool.stats);
 
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {

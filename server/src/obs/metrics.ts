@@ -42,6 +42,11 @@ export interface Metrics {
   appendFailed(kind: string): void;
   /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
+  /**
+   * Where the bot pool's figures are read at scrape time: the requests waiting for its worker,
+   * and the turns played with the fallback, by reason (`BotPool.stats`).
+   */
+  watchBots(read: () => { readonly queued: number; readonly fallbacksBy: Readonly<Record<string, number>> }): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
   fault(where: string): void;
   /** The text exposition of every metric. */
@@ -113,6 +118,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set({ state: 'waiting' }, load.waiting);
     },
   });
+  let readBots: (() => { readonly queued: number; readonly fallbacksBy: Readonly<Record<string, number>> }) | null = null;
+  new Gauge({
+    name: 'djambi_bot_queue',
+    help: "Bot requests (turns, pact valuations) waiting for the process's bot worker, besides the one it is on",
+    registers,
+    collect() {
+      this.set(readBots?.().queued ?? 0);
+    },
+  });
+  const fallbacksSeen: Record<string, number> = {};
+  new Counter({
+    name: 'djambi_bot_fallbacks_total',
+    help: 'Bot turns played with the greedy fallback instead of a search, by reason: busy (queue full), late (deadline passed), failed (worker crashed), closed',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      for (const [reason, total] of Object.entries(readBots?.().fallbacksBy ?? {})) {
+        const seen = fallbacksSeen[reason] ?? 0;
+        this.inc({ reason }, Math.max(0, total - seen));
+        fallbacksSeen[reason] = Math.max(seen, total);
+      }
+    },
+  });
   const faults = new Counter({
     name: 'djambi_room_faults_total',
     help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
@@ -128,6 +156,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
     watchReopens: (read) => {
       readReopens = read;
+    },
+    watchBots: (read) => {
+      readBots = read;
     },
     fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),
