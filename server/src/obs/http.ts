@@ -4,10 +4,21 @@
  * its API can call any method of any room (`/colyseus/api/room/call`), so it is never open, and
  * wrong passwords are limited per client address (`CredentialEdge`).
  */
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
-import type { CredentialEdge } from './index.js';
 import type { Logger } from './log.js';
+
+/**
+ * What the routes behind a secret (`/metrics` with a token, the monitor) need from the HTTP edge
+ * (an `HttpGuard`): the budget of failed credentials per client address.
+ */
+export interface CredentialEdge {
+  /** Middleware: 429 `rate_limited` for an address out of failed credentials, before they are read. */
+  readonly credentialGate: RequestHandler;
+  /** Counts a refused credential of the request's client. */
+  credentialFailed(req: IncomingMessage): void;
+}
 
 /** Where the monitor is mounted. */
 export const MONITOR_PATH = '/colyseus';

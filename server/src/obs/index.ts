@@ -4,16 +4,16 @@
  * the room class). `createServer` calls `observe` once; `index.ts` reads the settings from the
  * environment with `observabilityFromEnv` (LOG_LEVEL, METRICS_TOKEN, MONITOR_PASSWORD, NODE_NAME).
  */
-import type { IncomingMessage } from 'node:http';
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import type { DjambiRoom } from '../rooms/DjambiRoom.js';
 import type { GameStore } from '../store/types.js';
-import { accessLog, mountMonitor } from './http.js';
+import { accessLog, type CredentialEdge, mountMonitor } from './http.js';
 import { type ColyseusLogger, colyseusLogger, createLogger, isLogLevel, LOG_LEVELS, type Logger } from './log.js';
 import { createMetrics, type Metrics, metricsRoute } from './metrics.js';
 import { loggedRoom } from './rooms.js';
 import { observeStore } from './store.js';
 
+export type { CredentialEdge } from './http.js';
 export { createLogger, type Logger, type LogLevel } from './log.js';
 export { createMetrics, type Metrics } from './metrics.js';
 
@@ -30,17 +30,6 @@ export interface ObservabilityOptions {
   readonly metricsToken?: string;
   /** When set, `@colyseus/monitor` is served at `/colyseus` behind basic auth (`admin` / this). */
   readonly monitorPassword?: string;
-}
-
-/**
- * What the routes behind a secret (`/metrics` with a token, the monitor) need from the HTTP edge
- * (an `HttpGuard`): the budget of failed credentials per client address.
- */
-export interface CredentialEdge {
-  /** Middleware: 429 `rate_limited` for an address out of failed credentials, before they are read. */
-  readonly credentialGate: RequestHandler;
-  /** Counts a refused credential of the request's client. */
-  credentialFailed(req: IncomingMessage): void;
 }
 
 /** The pieces `createServer` plugs in. */
