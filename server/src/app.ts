@@ -15,6 +15,7 @@ import { type ClusterConfig, DEFAULT_CLUSTER } from './cluster/config.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './http/heartbeat.js';
 import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
+import { RoomListings } from './http/listing.js';
 import { HttpGuard } from './http/guard.js';
 import { rateKey } from './http/address.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
@@ -125,11 +126,24 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   disablePm2Io(); // before Colyseus's matchmaker imports it (see obs/pm2.ts)
   keepClientsFast(); // before any client connects (see rooms/vendor.ts)
   const app = express();
-  const obs = await observe(app, config.observability);
+  const now = config.now ?? Date.now;
+  const limits = resolveLimits(config.limits);
+  const guard = new HttpGuard({
+    limits,
+    trustProxy: config.trustProxy ?? [],
+    origins: new OriginPolicy({
+      publicUrl: config.publicUrl ?? null,
+      allowedHosts: config.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+      allowedOrigins: config.allowedOrigins ?? null,
+    }),
+    now,
+    // Called on a join, once the server listens (`games` exists by then).
+    beforeJoin: (roomId) => games.reopen(roomId),
+  });
+  const obs = await observe(app, guard, config.observability);
   const clientDir = path.resolve(config.clientDir ?? path.join(process.cwd(), 'client', 'dist'));
   // The process's bot worker (started on the first bot turn), unless the caller brings one.
   const ownBotPool = config.rooms?.bots?.pool ? null : new BotPool();
-  const limits = resolveLimits(config.limits);
   const settings: DjambiRoomSettings = {
     ...DEFAULT_ROOM_SETTINGS,
     ...config.rooms,
@@ -141,7 +155,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     graceSeconds: config.graceSeconds ?? 20,
     idleSeconds: config.idleSeconds ?? 600,
     publicUrl: config.publicUrl ?? null,
-    now: config.now ?? Date.now,
+    now,
     store: obs.store(config.store ?? null),
     restoreToken: randomBytes(18).toString('base64url'),
     metrics: obs.metrics,
@@ -150,25 +164,16 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   const games = new GameDirectory(settings.store, settings.restoreToken, cluster.peers() ?? undefined, settings.now);
   obs.metrics.watchReopens(() => games.reopens);
   obs.metrics.watchQuota(() => settings.quota.counts);
-
-  const guard = new HttpGuard({
-    limits,
-    trustProxy: config.trustProxy ?? [],
-    origins: new OriginPolicy({
-      publicUrl: settings.publicUrl,
-      allowedHosts: config.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
-      allowedOrigins: config.allowedOrigins ?? null,
-    }),
-    now: settings.now,
-    beforeJoin: (roomId) => games.reopen(roomId),
-  });
+  const botPool = settings.bots.pool;
+  if (botPool) obs.metrics.watchBots(() => botPool.stats);
 
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     // `roomObjects`: every room object Colyseus built and did not close; above `rooms`, a leak.
     res.json({ ok: true, uptime: process.uptime(), rooms: matchMaker.stats.local.roomCount, roomObjects: roomCensus.held, ccu: matchMaker.stats.local.ccu });
   });
-  app.use('/api', apiRouter(guard, games));
+  const listings = new RoomListings({ now: settings.now });
+  app.use('/api', apiRouter(guard, games, listings));
 
   const indexFile = path.join(clientDir, 'index.html');
   const sendIndex = (_req: Request, res: Response) => {
@@ -210,7 +215,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   class ConfiguredDjambiRoom extends DjambiRoom {
     static override settings = settings;
   }
-  gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom));
+  listings.watch(gameServer.define(ROOM_NAME, obs.room(ConfiguredDjambiRoom)));
   await gameServer.listen(config.port, config.host, LISTEN_BACKLOG);
   const stopHeartbeat = startHeartbeat(socketServerOf(transport), { ...DEFAULT_HEARTBEAT, ...config.heartbeat });
   guard.install(httpServer); // around Colyseus's matchmaker router, which it installed at construction

@@ -4,7 +4,7 @@
  * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
- * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API,
+ * ALLOWED_HOSTS, ALLOWED_ORIGINS, HTTP_BODY_LIMIT, RATE_LIMIT_CREATE / _RESERVE / _LOOKUP / _API / _AUTH,
  * RATE_LIMIT_EXEMPT, RATE_LIMIT_MAX_ADDRESSES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS,
  * KEEP_ALIVE_TIMEOUT_MS; and observability's (`obs/index.ts`): LOG_LEVEL, NODE_NAME,
  * METRICS_TOKEN, MONITOR_PASSWORD; and the cluster's (`cluster/config.ts`): REDIS_URL,
@@ -12,7 +12,7 @@
  */
 import { createServer, type RunningServer, type ServerConfig } from './app.js';
 import { clusterFromEnv } from './cluster/config.js';
-import { parseRate, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
+import { parseRate, RATE_KINDS, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
 import { heapWarning } from './obs/heap.js';
 import { observabilityFromEnv } from './obs/index.js';
 import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
@@ -59,7 +59,7 @@ function fail(message: string): never {
 /** The HTTP limits set in the environment (the rest keep their defaults). */
 function limitsFromEnv(): HttpLimitsInput {
   const rates: Partial<Record<RateKind, Rate | null>> = {};
-  for (const kind of ['create', 'reserve', 'lookup', 'api'] as const) {
+  for (const kind of RATE_KINDS) {
     const name = `RATE_LIMIT_${kind.toUpperCase()}`;
     const v = env[name]?.trim();
     if (!v) continue;

@@ -4,6 +4,8 @@
  * - a game with a clock: both pages show both clocks, the one of the player to move counts down,
  *   a move adds the increment, and when Yellow's time runs out the game ends as a loss on time
  *   for Yellow (result, "Out" list and move list) on both pages;
+ * - device clocks an hour fast and an hour slow (`Date` skewed in the page): both show the
+ *   server's remaining time (the client estimates the offset with `time` round trips);
  * - a game without a clock: a page in the background (visibility emulated in the page) gets a
  *   title mark when its turn comes, restored when it is shown again; the beep (an oscillator,
  *   observed through a stub) sounds only for the page that switched the sound on.
@@ -83,9 +85,28 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
   const fixture = browserFixture({ graceSeconds: 0 });
   const errors = fixture.errors;
 
-  /** A page in a fresh context, with every oscillator start counted in `window.__beeps`. */
-  async function newPage(): Promise<Page> {
+  /**
+   * A page in a fresh context, with every oscillator start counted in `window.__beeps`; its
+   * device clock (`Date`) is `skewMs` off the real one.
+   */
+  async function newPage(skewMs = 0): Promise<Page> {
     const page = await fixture.newPage();
+    if (skewMs !== 0) {
+      await page.addInitScript((skew) => {
+        const RealDate = Date;
+        const realNow = Date.now.bind(Date);
+        class SkewedDate extends RealDate {
+          constructor(...args: ConstructorParameters<typeof Date> | []) {
+            if (args.length === 0) super(realNow() + skew);
+            else super(...(args as ConstructorParameters<typeof Date>));
+          }
+          static override now(): number {
+            return realNow() + skew;
+          }
+        }
+        window.Date = SkewedDate as DateConstructor;
+      }, skewMs);
+    }
     await page.addInitScript(() => {
       const w = window as unknown as { __beeps: number };
       w.__beeps = 0;
@@ -108,13 +129,13 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
     played: number;
   }
 
-  async function seatTwo(clock: { initialSeconds: number; incrementSeconds: number } | null): Promise<Game> {
+  async function seatTwo(clock: { initialSeconds: number; incrementSeconds: number } | null, skews: Partial<Record<Colour, number>> = {}): Promise<Game> {
     const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 }, clock });
     const rules = parseRules({ players: 2 });
     if (!rules.ok) throw new Error('rules');
     const pages = new Map<Colour, Page>();
     for (const colour of ['R', 'Y'] as Colour[]) {
-      const page = await newPage();
+      const page = await newPage(skews[colour]);
       pages.set(colour, page);
       // Red created the game: the host, who starts it.
       if (colour === 'R') await keepHostToken(page, code, hostToken);
@@ -216,6 +237,26 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
       }
       expect(errors).toEqual([]);
     });
+  });
+
+  test("device clocks an hour fast and an hour slow show the server's remaining time", async () => {
+    const HOUR = 3_600_000;
+    const skews: Partial<Record<Colour, number>> = { R: HOUR, Y: -HOUR };
+    const game = await seatTwo({ initialSeconds: 600, incrementSeconds: 0 }, skews);
+    for (const [colour, skew] of Object.entries(skews) as [Colour, number][]) {
+      const pageNow = await game.pages.get(colour)!.evaluate(() => Date.now());
+      expect(Math.abs(pageNow - Date.now() - skew)).toBeLessThan(5000); // the page's clock is off indeed
+    }
+    await start(game);
+    // Red's clock runs: 9:5x on both pages (the device clocks alone would show 0:00 and 1:09:5x).
+    for (const page of game.pages.values()) {
+      await waitForCount(runningClock(page, 'R'), 1, 5000);
+      await waitForText(clockOf(page, 'R'), /^9:5\d$/, 5000);
+      expect(await clockOf(page, 'Y').textContent()).toBe('10:00');
+    }
+    // And it keeps counting down from there, on the server's time.
+    for (const page of game.pages.values()) await waitForText(clockOf(page, 'R'), /^9:5[0-7]$/, 10_000);
+    expect(errors).toEqual([]);
   });
 
   describe('the your-turn signal', () => {

@@ -22,11 +22,13 @@ import {
   RejectedMessage,
   SeatLostMessage,
   SeatMessage,
+  TimeMessage,
   type Turn,
 } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { closeAction, rejoin } from './rejoin.js';
 import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
+import { ServerClock } from './serverClock.js';
 
 /**
  * Why the page comes back by itself: the server is restarting (or another process took the game:
@@ -110,6 +112,8 @@ export function endpoint(): string {
 
 /** One room connection. */
 export class GameConnection {
+  /** The server's clock as seen from here, probed on each connection: read server epoch times with it. */
+  readonly clock = new ServerClock();
   private readonly client = new Client(endpoint());
   private room: Room | null = null;
   private seat: StoredSeat | null;
@@ -274,7 +278,14 @@ export class GameConnection {
     });
     room.onMessage('rejected', (payload: unknown) => {
       const msg = decodeMessage('rejected', RejectedMessage, payload);
-      if (msg) this.events.rejected(msg.code, msg.message, String(msg.type), msg.retryAfterMs);
+      // A refused clock probe only ends the probe: nothing the player asked for.
+      if (msg && msg.type !== 'time') this.events.rejected(msg.code, msg.message, String(msg.type), msg.retryAfterMs);
+    });
+    // The clock probe of this connection (`time` round trips, one at a time).
+    const answered = this.clock.probe(() => this.room === room && this.send('time'));
+    room.onMessage('time', (payload: unknown) => {
+      const msg = this.room === room ? decodeMessage('time', TimeMessage, payload) : undefined;
+      if (msg) answered(msg.now);
     });
     for (const type of PRESS_SERVER_MESSAGES) {
       room.onMessage(type, (payload: unknown) => {

@@ -66,7 +66,7 @@ class GamePage {
   private readonly status: StatusView;
   private readonly actions = new ActionsView((type, message) => this.sendAction(type, message));
   private readonly moves: MovesView;
-  private readonly result = new ResultView({ rematch: (action) => this.sendAction('rematch', { action }) });
+  private readonly result = new ResultView({ rematch: (action) => this.sendAction('rematch', { action }) }, () => this.conn.clock.now());
   private readonly boardCol = h('section', { class: 'board-col' });
   private readonly live = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announce' });
 
@@ -285,7 +285,7 @@ class GamePage {
     const snap = v.snapshot;
     if (!snap) return;
     this.press.setContext({ seat: v.mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
-    this.status.render(v, snap.phase === 'waiting' && !v.mySeat && this.join.mode !== 'joining', this.press.partners());
+    this.status.render(v, snap.phase === 'waiting' && !v.mySeat && this.join.mode !== 'joining', this.press.partners(), this.conn.clock.now());
     this.seatLink.render(snap.phase === 'over' ? null : v.seat);
     this.status.seats.appendChild(this.seatLink.menu);
     this.moves.render(v);

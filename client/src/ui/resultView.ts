@@ -121,7 +121,11 @@ export class ResultView {
   private closed = false;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly actions: ResultActions) {
+  /** `now`: the server's clock (the rematch deadline is a server time). */
+  constructor(
+    private readonly actions: ResultActions,
+    private readonly now: () => number = Date.now,
+  ) {
     this.element.appendChild(this.panel);
     this.element.addEventListener('keydown', (e) => e.key === 'Escape' && this.close());
   }
@@ -238,7 +242,7 @@ export class ResultView {
       lines.push(t.offeredBy(names([r.by])));
       if (r.accepted.length) lines.push(t.accepted(names(r.accepted)));
       if (r.declined.length) lines.push(t.declined(names(r.declined)));
-      if (waiting.length) lines.push(t.waiting(names(waiting), Math.max(0, Math.ceil((r.deadline - Date.now()) / 1000))));
+      if (waiting.length) lines.push(t.waiting(names(waiting), Math.max(0, Math.ceil((r.deadline - this.now()) / 1000))));
     } else if (r.status === 'creating') lines.push(t.creating);
     else if (r.status === 'created' && r.code) {
       lines.push(model.choice === 'accepted' ? t.moving : t.created);

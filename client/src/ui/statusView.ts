@@ -27,8 +27,8 @@ export class StatusView {
 
   constructor(private readonly actions: SeatActions) {}
 
-  /** `canSit`: a seat may be taken now; `partners`: the seats the viewer may talk with. */
-  render(v: SessionView, canSit: boolean, partners: readonly Colour[], now = Date.now()): void {
+  /** `canSit`: a seat may be taken now; `partners`: the seats the viewer may talk with; `now`: the server's clock. */
+  render(v: SessionView, canSit: boolean, partners: readonly Colour[], now: number): void {
     const snap = v.snapshot;
     if (!snap) return;
     const a = this.actions;

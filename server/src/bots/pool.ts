@@ -42,11 +42,23 @@ export interface BotAnswer {
   readonly ms: number;
 }
 
-/** Counters for monitoring and tests. */
+/**
+ * Why a turn was played with the fallback: `busy` (the queue was full), `late` (its deadline
+ * passed while it waited or while the worker searched), `failed` (the worker crashed, or its
+ * answer could not be sent or used), `closed` (the pool was stopping).
+ */
+export const FALLBACK_REASONS = ['busy', 'late', 'failed', 'closed'] as const;
+/** Why a turn was played with the fallback. */
+export type FallbackReason = (typeof FALLBACK_REASONS)[number];
+
+/** Counters for monitoring (`/metrics`) and tests. */
 export interface BotPoolStats {
   served: number;
   fallbacks: number;
+  /** Turns played with the fallback, by reason (a position nobody is to move in is not counted). */
+  readonly fallbacksBy: Record<FallbackReason, number>;
   restarts: number;
+  /** Requests waiting for the worker (not the one it is on). */
   queued: number;
 }
 
@@ -56,8 +68,8 @@ interface Pending {
   readonly budget: number;
   readonly start: number;
   readonly deadline: number;
-  /** The worker's reply, or null (deadline, crash, full queue, closed pool). */
-  readonly settle: (reply: WorkerReply | null) => void;
+  /** The worker's reply, or null and why (none: nothing to ask). */
+  readonly settle: (reply: WorkerReply | null, why?: FallbackReason) => void;
 }
 
 /** Where the worker lives: compiled `worker.js` next to this file, or `worker.ts` through tsx. */
@@ -77,7 +89,7 @@ function spawnWorker(testHooks: boolean): Worker {
 
 /** One worker, one queue, a deadline per request. */
 export class BotPool {
-  readonly stats: BotPoolStats = { served: 0, fallbacks: 0, restarts: 0, queued: 0 };
+  readonly stats: BotPoolStats = { served: 0, fallbacks: 0, fallbacksBy: { busy: 0, late: 0, failed: 0, closed: 0 }, restarts: 0, queued: 0 };
   private worker: Worker | null = null;
   private online: Promise<void> | null = null;
   private readonly queue: Pending[] = [];
@@ -108,11 +120,15 @@ export class BotPool {
     const fallback = () => fallbackTurn(position, options.personality?.treacherous ? [] : options.partners);
     const request: ThinkRequest = { id: this.nextId++, position, options, ...(test ? { test } : {}) };
     return new Promise<BotAnswer>((resolve) => {
-      const settle = (reply: WorkerReply | null) => {
+      const settle = (reply: WorkerReply | null, why?: FallbackReason) => {
         // The room validates every intent anyway; checking here keeps the fallback promise exact.
         const decision = reply?.decision && playTurn(position, reply.decision.turn).ok ? reply.decision : null;
         this.stats.served++;
-        if (!decision) this.stats.fallbacks++;
+        if (!decision) {
+          this.stats.fallbacks++;
+          const reason = why ?? (reply ? 'failed' : null);
+          if (reason) this.stats.fallbacksBy[reason]++;
+        }
         resolve({ turn: decision?.turn ?? fallback(), source: decision ? 'worker' : 'fallback', decision, ms: performance.now() - start });
       };
       this.enqueue({ request, budget: options.timeMs ?? LEVEL_TIME_MS[options.level], start, deadline: 0, settle }, position.toMove === null);
@@ -150,7 +166,9 @@ export class BotPool {
   /** Queues `p` (its deadline counted from now), or settles it at once when it cannot be served. */
   private enqueue(p: Pending, answerNow: boolean): void {
     const queued: Pending = { ...p, deadline: p.start + p.budget + this.graceMs };
-    if (this.closed || this.queue.length >= this.maxQueue || answerNow) return queued.settle(null);
+    if (answerNow) return queued.settle(null);
+    if (this.closed) return queued.settle(null, 'closed');
+    if (this.queue.length >= this.maxQueue) return queued.settle(null, 'busy');
     this.queue.push(queued);
     this.stats.queued = this.queue.length;
     this.pump();
@@ -159,8 +177,9 @@ export class BotPool {
   /** Stop the worker; waiting requests get their fallback. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.settle(null);
-    if (this.current) this.current.settle(null);
+    for (const p of this.queue.splice(0)) p.settle(null, 'closed');
+    this.stats.queued = 0;
+    if (this.current) this.current.settle(null, 'closed');
     this.current = null;
     this.clearTimer();
     const w = this.worker;
@@ -201,7 +220,7 @@ export class BotPool {
       if (!p) return;
       const left = p.deadline - performance.now() - this.graceMs;
       if (left <= 1) {
-        p.settle(null);
+        p.settle(null, 'late');
         continue;
       }
       const w = this.ensureWorker();
@@ -215,7 +234,7 @@ export class BotPool {
         // Not cloneable (a position carrying something other than plain data): answer at once.
         this.current = null;
         w.unref();
-        p.settle(null);
+        p.settle(null, 'failed');
         continue;
       }
       this.timer = setTimeout(() => this.timeout(w), Math.max(1, p.deadline - performance.now()));
@@ -238,18 +257,18 @@ export class BotPool {
     this.timer = null;
     if (w !== this.worker) return;
     void w.terminate();
-    this.fail(w);
+    this.fail(w, 'late');
   }
 
   /** The worker died or was stopped: answer its request with the fallback and start afresh. */
-  private fail(w: Worker): void {
+  private fail(w: Worker, why: FallbackReason = 'failed'): void {
     if (w !== this.worker) return;
     this.worker = null;
     this.online = null;
     this.clearTimer();
     const p = this.current;
     this.current = null;
-    if (p) p.settle(null);
+    if (p) p.settle(null, why);
     if (this.closed) return;
     this.stats.restarts++;
     if (this.queue.length) this.pump();

@@ -13,7 +13,7 @@ import { creatorOption } from '../games/quota.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
 import { hostOption, parseCreateBody } from '../match/config.js';
 import { gamesRouter } from './games.js';
-import type { RoomListing } from '../rooms/DjambiRoom.js';
+import { type Cursor, describe, parseCursor, type RoomListings } from './listing.js';
 import type { RateKind } from './limits.js';
 
 import { ROOM_NAME } from '../games/directory.js';
@@ -38,21 +38,6 @@ export interface ApiEdge {
   readonly sameOrigin: RequestHandler;
 }
 
-/** A position in the listing: rooms are ordered by creation time, then code. */
-interface Cursor {
-  readonly createdAt: number;
-  readonly code: string;
-}
-
-function makeCursor(room: { createdAt: number; code: string }): string {
-  return `${room.createdAt}.${room.code}`;
-}
-
-function parseCursor(text: string): Cursor | null {
-  const m = /^(\d{1,16})\.([0-9A-Z]{1,16})$/.exec(text);
-  return m ? { createdAt: Number(m[1]), code: m[2] } : null;
-}
-
 /** `?limit=` and `?cursor=` of the listing; null for a malformed one. */
 function parsePage(query: Request['query']): { limit: number; after: Cursor | null } | null {
   const { limit, cursor } = query;
@@ -64,22 +49,14 @@ function parsePage(query: Request['query']): { limit: number; after: Cursor | nu
   };
 }
 
-function isAfter(room: { createdAt: number; code: string }, c: Cursor): boolean {
-  return room.createdAt > c.createdAt || (room.createdAt === c.createdAt && room.code > c.code);
-}
-
-function describe(room: { roomId: string; clients: number; metadata?: unknown }): RoomListing & { clients: number } {
-  return { ...(room.metadata as RoomListing), code: room.roomId, clients: room.clients };
-}
-
 /** The listing of the game room `code`, if any. */
 async function listed(code: string): Promise<{ roomId: string; clients: number; metadata?: unknown } | undefined> {
   const room = await matchMaker.getRoomById(code);
   return room && room.name === ROOM_NAME ? room : undefined;
 }
 
-/** The `/api` router. */
-export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
+/** The `/api` router; `listings` serves `GET /api/rooms`. */
+export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomListings): Router {
   const router = express.Router();
   router.use(edge.limit('api'), edge.sameOrigin, express.json({ limit: edge.limits.bodyBytes }));
 
@@ -89,14 +66,11 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory): Router {
       res.status(400).json({ error: { code: 'bad_query', message: `limit must be 1..${PAGE_MAX}; cursor must be a "next" value of this listing` } });
       return;
     }
-    const rooms = await matchMaker.query({ name: ROOM_NAME, private: false });
-    const listed = rooms
-      .filter((r) => r.metadata && (r.metadata as RoomListing).phase !== 'over')
-      .map((r) => describe(r))
-      .sort((a, b) => a.createdAt - b.createdAt || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    const rest = page.after ? listed.filter((r) => isAfter(r, page.after as Cursor)) : listed;
-    const list = rest.slice(0, page.limit);
-    res.json({ rooms: list, next: rest.length > list.length ? makeCursor(list[list.length - 1]) : null });
+    try {
+      res.json(await listings.page(page.limit, page.after));
+    } catch (e) {
+      res.status(500).json({ error: { code: 'internal_error', message: e instanceof Error ? e.message : String(e) } });
+    }
   });
 
   router.post('/rooms', edge.limit('create'), async (req: Request, res: Response) => {

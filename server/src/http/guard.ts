@@ -131,6 +131,24 @@ export class HttpGuard {
     };
   }
 
+  /**
+   * Express middleware in front of a route behind a secret (`/metrics` with a token, the
+   * monitor): a client address that has used up its budget of failed credentials (`auth`) gets
+   * 429 `rate_limited` before its credentials are read, the right ones included, until a token
+   * is back. Exempt addresses are not exempt from it: they are spared request volume, not guessing.
+   */
+  readonly credentialGate: RequestHandler = (req, res, next) => {
+    const limiter = this.limiters.auth;
+    const wait = limiter ? limiter.waitMs(rateKey(this.peer(req).address), this.settings.now()) : 0;
+    if (wait === 0) return next();
+    this.fail(req, res, 429, 'rate_limited', `too many failed credentials; retry in ${wait} ms`, { 'Retry-After': String(Math.ceil(wait / 1000)) }, wait);
+  };
+
+  /** Counts a refused credential of the request's client against its `auth` budget. */
+  credentialFailed(req: IncomingMessage): void {
+    this.limiters.auth?.take(rateKey(this.peer(req).address), this.settings.now());
+  }
+
   /** Express middleware: refuses writing requests (not GET/HEAD/OPTIONS) from a foreign origin with 403. */
   readonly sameOrigin: RequestHandler = (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || this.settings.origins.isAllowedOrigin(req, this.peer(req))) next();

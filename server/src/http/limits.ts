@@ -10,8 +10,11 @@ export interface Rate {
   readonly intervalMs: number;
 }
 
-/** The buckets kept per client address, one per kind of request. */
-export const RATE_KINDS = ['create', 'reserve', 'lookup', 'api'] as const;
+/**
+ * The buckets kept per client address, one per kind of request; `auth` is spent by failed
+ * credentials only (`/metrics` with a token, the monitor), see `HttpGuard.credentialGate`.
+ */
+export const RATE_KINDS = ['create', 'reserve', 'lookup', 'api', 'auth'] as const;
 /** A kind of request with its own per-address budget. */
 export type RateKind = (typeof RATE_KINDS)[number];
 
@@ -41,6 +44,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
     reserve: { burst: 20, intervalMs: 1_000 },
     lookup: { burst: 30, intervalMs: 500 },
     api: { burst: 60, intervalMs: 100 },
+    auth: { burst: 5, intervalMs: 60_000 }, // 5 wrong secrets, then one more try a minute
   },
   exempt: ['127.0.0.1', '::1'],
   maxAddresses: 10_000,
@@ -102,6 +106,11 @@ export class RateLimiter {
     readonly maxKeys: number,
   ) {}
 
+  /** Ms from `now` until `key` has a token (0: it has one); spends nothing. */
+  waitMs(key: string, now: number): number {
+    return this.buckets.get(key)?.waitMs(now) ?? 0;
+  }
+
   /** Spends a token of `key` at `now` and returns 0, or returns the ms to wait (nothing spent). */
   take(key: string, now: number): number {
     this.sweep(now);
@@ -137,5 +146,5 @@ export function rateLimiters(limits: HttpLimits): RateLimiters {
     const rate = limits.rates[kind];
     return rate ? new RateLimiter(rate, limits.maxAddresses) : null;
   };
-  return { create: make('create'), reserve: make('reserve'), lookup: make('lookup'), api: make('api') };
+  return { create: make('create'), reserve: make('reserve'), lookup: make('lookup'), api: make('api'), auth: make('auth') };
 }

@@ -1,11 +1,24 @@
 /**
  * The HTTP side of observability: an access log (method, path without its query, status, time),
  * and `@colyseus/monitor` at `/colyseus` behind basic auth, mounted only when a password is set:
- * its API can call any method of any room (`/colyseus/api/room/call`), so it is never open.
+ * its API can call any method of any room (`/colyseus/api/room/call`), so it is never open, and
+ * wrong passwords are limited per client address (`CredentialEdge`).
  */
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import type { Logger } from './log.js';
+
+/**
+ * What the routes behind a secret (`/metrics` with a token, the monitor) need from the HTTP edge
+ * (an `HttpGuard`): the budget of failed credentials per client address.
+ */
+export interface CredentialEdge {
+  /** Middleware: 429 `rate_limited` for an address out of failed credentials, before they are read. */
+  readonly credentialGate: RequestHandler;
+  /** Counts a refused credential of the request's client. */
+  credentialFailed(req: IncomingMessage): void;
+}
 
 /** Where the monitor is mounted. */
 export const MONITOR_PATH = '/colyseus';
@@ -27,10 +40,22 @@ export function accessLog(log: Logger): (req: Request, res: Response, next: Next
   };
 }
 
-/** Mounts the monitor at `/colyseus` behind basic auth (`admin` / `password`). */
-export async function mountMonitor(app: Express, password: string, log: Logger): Promise<void> {
+/**
+ * Mounts the monitor at `/colyseus` behind basic auth (`admin` / `password`); `edge` refuses
+ * addresses out of failed credentials and counts each refused `Authorization`.
+ */
+export async function mountMonitor(app: Express, password: string, log: Logger, edge: CredentialEdge): Promise<void> {
   // Imported only here: the monitor patches Colyseus's Room prototype when it loads.
   const { monitor } = await import('@colyseus/monitor');
-  app.use(MONITOR_PATH, basicAuth({ users: { [MONITOR_USER]: password }, challenge: true, realm: 'djambi-monitor' }), monitor());
+  const auth = basicAuth({
+    users: { [MONITOR_USER]: password },
+    challenge: true,
+    realm: 'djambi-monitor',
+    unauthorizedResponse: (req: Request) => {
+      if (req.headers.authorization !== undefined) edge.credentialFailed(req);
+      return '';
+    },
+  });
+  app.use(MONITOR_PATH, edge.credentialGate, auth, monitor());
   log.info({ path: MONITOR_PATH }, 'monitor mounted (basic auth)');
 }

@@ -7,12 +7,13 @@
 import type { Express } from 'express';
 import type { DjambiRoom } from '../rooms/DjambiRoom.js';
 import type { GameStore } from '../store/types.js';
-import { accessLog, mountMonitor } from './http.js';
+import { accessLog, type CredentialEdge, mountMonitor } from './http.js';
 import { type ColyseusLogger, colyseusLogger, createLogger, isLogLevel, LOG_LEVELS, type Logger } from './log.js';
 import { createMetrics, type Metrics, metricsRoute } from './metrics.js';
 import { loggedRoom } from './rooms.js';
 import { observeStore } from './store.js';
 
+export type { CredentialEdge } from './http.js';
 export { createLogger, type Logger, type LogLevel } from './log.js';
 export { createMetrics, type Metrics } from './metrics.js';
 
@@ -44,15 +45,16 @@ export interface Observed {
 }
 
 /**
- * Installs the access log and the `/metrics` route (and the monitor, with a password) on `app`;
- * call it before the other routes.
+ * Installs the access log and the `/metrics` route (and the monitor, with a password) on `app`,
+ * their failed credentials limited by `edge`; call it before the other routes.
  */
-export async function observe(app: Express, options: ObservabilityOptions = {}): Promise<Observed> {
+export async function observe(app: Express, edge: CredentialEdge, options: ObservabilityOptions = {}): Promise<Observed> {
   const log = options.log ?? createLogger({ level: 'silent' });
   const metrics = options.metrics ?? createMetrics();
   app.use(accessLog(log));
-  app.get('/metrics', metricsRoute(metrics, options.metricsToken));
-  if (options.monitorPassword) await mountMonitor(app, options.monitorPassword, log);
+  if (options.metricsToken) app.get('/metrics', edge.credentialGate, metricsRoute(metrics, options.metricsToken, edge));
+  else app.get('/metrics', metricsRoute(metrics));
+  if (options.monitorPassword) await mountMonitor(app, options.monitorPassword, log, edge);
   return {
     log,
     metrics,

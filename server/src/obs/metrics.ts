@@ -7,6 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { matchMaker } from '@colyseus/core';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { roomCensus } from './census.js';
@@ -44,6 +45,11 @@ export interface Metrics {
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
   /** Where the live rooms nobody sat at are counted (`games/quota.ts`), read at scrape time. */
   watchQuota(read: () => { readonly unseated: number }): void;
+  /**
+   * Where the bot pool's figures are read at scrape time: the requests waiting for its worker,
+   * and the turns played with the fallback, by reason (`BotPool.stats`).
+   */
+  watchBots(read: () => { readonly queued: number; readonly fallbacksBy: Readonly<Record<string, number>> }): void;
   /** A room hit an internal error in `where` (a method or `intent`, `timer`, `frame`) and closed. */
   fault(where: string): void;
   /** The text exposition of every metric. */
@@ -132,6 +138,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set(readQuota?.().unseated ?? 0);
     },
   });
+  let readBots: (() => { readonly queued: number; readonly fallbacksBy: Readonly<Record<string, number>> }) | null = null;
+  new Gauge({
+    name: 'djambi_bot_queue',
+    help: "Bot requests (turns, pact valuations) waiting for the process's bot worker, besides the one it is on",
+    registers,
+    collect() {
+      this.set(readBots?.().queued ?? 0);
+    },
+  });
+  const fallbacksSeen: Record<string, number> = {};
+  new Counter({
+    name: 'djambi_bot_fallbacks_total',
+    help: 'Bot turns played with the greedy fallback instead of a search, by reason: busy (queue full), late (deadline passed), failed (worker crashed), closed',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      for (const [reason, total] of Object.entries(readBots?.().fallbacksBy ?? {})) {
+        const seen = fallbacksSeen[reason] ?? 0;
+        this.inc({ reason }, Math.max(0, total - seen));
+        fallbacksSeen[reason] = Math.max(seen, total);
+      }
+    },
+  });
   const faults = new Counter({
     name: 'djambi_room_faults_total',
     help: 'Internal errors caught in a room (the room closes and its game re-opens from the log), by where they were thrown',
@@ -151,6 +180,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     watchQuota: (read) => {
       readQuota = read;
     },
+    watchBots: (read) => {
+      readBots = read;
+    },
     fault: (where) => faults.inc({ where: /^[A-Za-z]{1,32}$/.test(where) ? where : 'other' }),
     render: () => registry.metrics(),
   };
@@ -165,14 +197,16 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * The `/metrics` route. With a token (`METRICS_TOKEN`), only `Authorization: Bearer <token>`
- * gets the metrics; anything else gets 401 `unauthorized`.
+ * gets the metrics; anything else gets 401 `unauthorized`, and a wrong `Authorization` is told to
+ * `edge` (which limits them per address).
  */
-export function metricsRoute(metrics: Metrics, token?: string): (req: Request, res: Response) => void {
+export function metricsRoute(metrics: Metrics, token?: string, edge?: { credentialFailed(req: IncomingMessage): void }): (req: Request, res: Response) => void {
   return (req, res) => {
     if (token) {
       const auth = req.headers.authorization ?? '';
       if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice('Bearer '.length), token)) {
         metrics.rejected('unauthorized');
+        if (req.headers.authorization !== undefined) edge?.credentialFailed(req);
         res
           .status(401)
           .set('WWW-Authenticate', 'Bearer')

@@ -238,6 +238,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
         act: (intent, client, type) => this.table.act(intent, { sessionId: client.sessionId, type }),
         reply: (client, type, rejection) => this.reply(client, type, rejection),
         rematch: (client, action) => this.table.rematch.request(client.sessionId, action),
+        time: (client) => client.send('time', { now: this.now() }),
       });
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       if (restored) await this.table.resume();

@@ -2,7 +2,7 @@
  * The room's messages: one Colyseus listener per message type. Each handler is a small function
  * that checks a message's shape (`validate.ts`) and turns it into an intent for the table, or a
  * rejection; it never touches the room or the schema. `rematch` goes to the table's rematch
- * offer. Unknown types are answered `unknown_message`.
+ * offer, `time` is answered with the server clock. Unknown types are answered `unknown_message`.
  */
 import type { Colour, RematchMessage } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
@@ -130,13 +130,15 @@ export interface DispatchPort {
   reply(client: Client, type: string, rejection: Rejection): void;
   /** A checked `rematch` message: null when taken, else the rejection to answer. */
   rematch?(client: Client, action: RematchMessage['action']): Rejection | null;
+  /** A checked `time` message: answers `client` with `time { now }`. */
+  time?(client: Client): void;
 }
 
 /** How a room registers a message listener (Colyseus's `onMessage`). */
 export type OnMessage = (type: string, listener: (client: Client, ...args: unknown[]) => void) => void;
 
 /**
- * Registers one listener per message type of `handlers` (and `rematch`); any other type, `*` and
+ * Registers one listener per message type of `handlers` (and `rematch`, `time`); any other type, `*` and
  * Colyseus's `__no_message_handler` among them, is answered `unknown_message`.
  */
 export function registerHandlers(onMessage: OnMessage, port: DispatchPort, handlers: Readonly<Record<string, Handler>> = HANDLERS): void {
@@ -153,6 +155,14 @@ export function registerHandlers(onMessage: OnMessage, port: DispatchPort, handl
       const m = checkRematch(message);
       const rejection = m.ok ? rematch(client, m.value.action) : m.error;
       if (rejection) port.reply(client, 'rematch', rejection);
+    });
+  }
+  const { time } = port;
+  if (time) {
+    onMessage('time', (client, message) => {
+      const m = checkEmpty(message);
+      if (m.ok) time(client);
+      else port.reply(client, 'time', m.error);
     });
   }
   const unknown = (client: Client, type: string) => {

@@ -1,7 +1,7 @@
 /**
  * The game and lobby protocol as schemas: what a client sends (`turn`, `start`, `resign`,
- * `swap`, `ready`, `name`), the create and join options, what the server sends (`seat`,
- * `seat_lost`, `rejected`, `server_restart`), the room listing, and the join error codes
+ * `swap`, `ready`, `name`, `time`), the create and join options, what the server sends (`seat`,
+ * `seat_lost`, `rejected`, `server_restart`, `time`), the room listing, and the join error codes
  * (docs/PROTOCOL.md). The server checks with them, the client decodes with them.
  */
 import * as v from 'valibot';
@@ -365,6 +365,15 @@ export const RejectedMessage = v.object({
 });
 /** A `rejected` message. */
 export type RejectedMessage = Output<typeof RejectedMessage>;
+
+/**
+ * `time { now }`: the answer to a client's `time` (no payload), to that client only: the server
+ * clock, epoch ms (the clock of `clock.turnStartedAt`, `seats[c].since` and the rematch deadline),
+ * for the client to estimate its own clock's offset from a round trip.
+ */
+export const TimeMessage = v.object({ now: v.pipe(v.number(), v.finite()) });
+/** A `time` message. */
+export type TimeMessage = Output<typeof TimeMessage>;
 
 /** Kinds of record entries. */
 export const ENTRY_KINDS = ['turn', 'pass', 'resign', 'timeout', 'draw'] as const;
