@@ -13,14 +13,14 @@ import { join as joinPath } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { type Colour, randomTurn } from '@djambi/shared';
+import { CODE_ALPHABET, CODE_LENGTH, type Colour, randomTurn } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import { Match, type MatchEvent } from '../../server/src/match/match.js';
 import { createLogger } from '../../server/src/obs/log.js';
 import { numbered } from '../../server/src/store/migrations.js';
 import { type GameStore, PgStore, SqliteStore } from '../../server/src/store/index.js';
 import { join, quietSdkWarnings, randomTurnFor, seeded, startServer, type TestClient } from '../server/helpers.js';
-import { createTestDatabase, newCode, roomConfig, withPostgres } from './helpers.js';
+import { createTestDatabase, roomConfig, withPostgres } from './helpers.js';
 
 quietSdkWarnings();
 jest.setTimeout(60_000);
@@ -44,6 +44,13 @@ function seatedMatch(turns: number, t0: number): { match: Match; keys: Map<Colou
     if (!out.ok) throw new Error(`turn refused: ${out.rejection.code}`);
   }
   return { match, keys };
+}
+
+/** A fresh room code (one the HTTP routes accept). */
+function roomCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[Math.floor(Math.random() * CODE_ALPHABET.length)];
+  return code;
 }
 
 /** One way to break a log: the rows to store (seq, payload) from the match's 12 payloads, and what must come of them. */
@@ -156,7 +163,7 @@ function brokenLogSuite(open: () => Promise<Backend>): void {
     expect(events).toHaveLength(12);
     backend = await open();
     for (const b of BREAKAGES) {
-      const code = newCode();
+      const code = roomCode();
       const rows = b.rows(payloads, events);
       await backend.store.createGame(code, match.config, t0);
       for (const [seq, payload] of rows) {
