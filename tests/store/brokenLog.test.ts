@@ -18,6 +18,7 @@ import type { RunningServer } from '../../server/src/app.js';
 import { Match, type MatchEvent } from '../../server/src/match/match.js';
 import { createLogger } from '../../server/src/obs/log.js';
 import { numbered } from '../../server/src/store/migrations.js';
+import { readLog } from '../../server/src/store/rows.js';
 import { type GameStore, PgStore, SqliteStore } from '../../server/src/store/index.js';
 import { join, quietSdkWarnings, randomTurnFor, seeded, startServer, type TestClient } from '../server/helpers.js';
 import { createTestDatabase, roomConfig, withPostgres } from './helpers.js';
@@ -265,5 +266,129 @@ withPostgres('broken-log tests on PostgreSQL', () => {
         },
       };
     });
+  });
+});
+
+describe('the longest valid prefix', () => {
+  const t0 = 1_700_000_000_000;
+  const { match } = seatedMatch(7, t0);
+  const events: unknown[] = JSON.parse(JSON.stringify(match.events));
+
+  test('a log this server wrote replays whole, to the same match as restore', () => {
+    const { match: valid, broken } = Match.restoreValid(match.config, events);
+    expect(broken).toBeNull();
+    expect(valid.events).toEqual(Match.restore(match.config, events as MatchEvent[]).events);
+    expect(valid.game.length).toBe(7);
+  });
+
+  const at = (i: number) => (events[i] as MatchEvent).at;
+  const withIntent = (i: number, change: Record<string, unknown>) => {
+    const e = structuredClone(events[i]) as { intent: Record<string, unknown> };
+    Object.assign(e.intent, change);
+    return e;
+  };
+  test.each([
+    ['not an object', 8, () => 'hello', /not an event/],
+    ['no time', 8, () => ({ intent: (events[8] as MatchEvent).intent }), /"at"/],
+    ['an unknown intent type', 8, () => ({ at: at(8), intent: { type: 'teleport' } }), /unknown intent type/],
+    ['a colour that is no seat', 8, () => withIntent(8, { colour: 'Q' }), /colour/],
+    ['a square that is no square', 8, () => withIntent(8, { turn: { from: 'e5e5e5', to: 'e6' } }), /square/],
+    ['a name over the limit', 2, () => withIntent(2, { name: 'n'.repeat(25) }), /name/],
+    [
+      'a press payload its schema refuses',
+      8,
+      () => ({ at: at(7) + 1, intent: { type: 'press', member: 'R', message: 'press_read', payload: { channel: 'table' } } }),
+      /schema/,
+    ],
+    ['a chat text over the limit', 8, () => JSON.parse(chat(at(7) + 1, 'x'.repeat(501))), /text refused \(message_too_long\)/],
+    [
+      'an unknown press message',
+      8,
+      () => ({ at: at(7) + 1, intent: { type: 'press', member: 'R', message: 'press_shout', payload: {} } }),
+      /unknown press message/,
+    ],
+    ['a turn out of turn', 8, () => events[7], /refused by the match: not_your_turn/],
+    ['a second start', 8, () => events[4], /refused by the match: already_started/],
+  ])('%s: the prefix ends before it, the match is the prefix', (_name, index, bad, reason) => {
+    const log = [...events.slice(0, index), bad(), ...events.slice(index)];
+    const { match: valid, broken } = Match.restoreValid(match.config, log);
+    expect(broken).toEqual({ seq: index + 1, reason: expect.stringMatching(reason) });
+    expect(valid.events).toEqual(Match.restore(match.config, events.slice(0, index) as MatchEvent[]).events);
+  });
+
+  test('no reason quotes what a player wrote', () => {
+    const secret = 'my secret plan '.repeat(40);
+    const { broken } = Match.restoreValid(match.config, [...events.slice(0, 8), JSON.parse(chat(at(7) + 1, secret))]);
+    expect(broken!.reason).not.toContain('secret');
+  });
+});
+
+describe('readLog: a stored log up to its first gap or unreadable payload', () => {
+  const p = (at: number) => JSON.stringify({ at });
+  test.each([
+    [
+      'a whole log',
+      [
+        [1, p(1)],
+        [2, p(2)],
+        [3, p(3)],
+      ],
+      [1, 2, 3],
+      null,
+    ],
+    ['an empty log', [], [], null],
+    [
+      'a gap',
+      [
+        [1, p(1)],
+        [2, p(2)],
+        [5, p(5)],
+      ],
+      [1, 2],
+      { seq: 3, reason: 'gap: no seq 3 (the log goes on at seq 5)' },
+    ],
+    ['a log that does not start at 1', [[2, p(2)]], [], { seq: 1, reason: 'gap: the log starts at seq 2' }],
+    [
+      'a payload that is not JSON',
+      [
+        [1, p(1)],
+        [2, '{"at":'],
+        [3, p(3)],
+      ],
+      [1],
+      { seq: 2, reason: 'payload is not JSON' },
+    ],
+    [
+      'a payload of two values',
+      [
+        [1, p(1)],
+        [2, `${p(2)},${p(2)}`],
+        [3, p(3)],
+      ],
+      [1],
+      { seq: 2, reason: 'payload is not JSON' },
+    ],
+    [
+      'a payload that is not text',
+      [
+        [1, p(1)],
+        [2, Buffer.from(p(2))],
+      ],
+      [1],
+      { seq: 2, reason: 'payload is not text' },
+    ],
+    [
+      'a bad payload after a gap is not read',
+      [
+        [1, p(1)],
+        [3, 'junk'],
+      ],
+      [1],
+      { seq: 2, reason: 'gap: no seq 2 (the log goes on at seq 3)' },
+    ],
+  ] as const)('%s', (_name, rows, ats, broken) => {
+    const out = readLog(rows as unknown as [number, unknown][]);
+    expect(out.events.map((e) => e.at)).toEqual(ats);
+    expect(out.broken).toEqual(broken);
   });
 });

@@ -6,9 +6,9 @@
  * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
-import { Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
 import type { GameStore, StoredGame } from '../store/types.js';
+import { validPrefix } from '../table/journal.js';
 
 /** Room name of the game rooms. */
 /** The create options server code uses to re-open a stored game (`{ restore: { code, token } }`). */
@@ -162,16 +162,20 @@ export class GameDirectory {
     return { total: this.reopenedCount, ...this.slots.load };
   }
 
-  /** The stored game of `code`, live or not (null when unknown or without a store). */
+  /**
+   * The stored game of `code`, live or not, its log read as its longest valid prefix (null when
+   * unknown or without a store). A read moves nothing: the room that re-opens the game does.
+   */
   async stored(code: string): Promise<StoredGame | null> {
-    return this.store ? this.store.load(code) : null;
+    const game = this.store ? await this.store.load(code) : null;
+    return game && validPrefix(game).game;
   }
 
-  /** The game record of a stored game as text (docs/NOTATION.md) and as JSON. */
+  /** The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md) and as JSON. */
   async record(code: string): Promise<{ text: string; json: unknown } | null> {
-    const game = await this.stored(code);
+    const game = this.store ? await this.store.load(code) : null;
     if (!game) return null;
-    const match = Match.restore(game.config, game.events);
+    const { match } = validPrefix(game);
     return { text: match.game.recordText(), json: match.game.record() };
   }
 
