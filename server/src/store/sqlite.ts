@@ -122,6 +122,7 @@ export class SqliteStore implements GameStore {
       throw new StoreOpenFailed(database, 'opening the file', err);
     }
     let step = 'setting journal_mode = WAL';
+    let checkpointer: Checkpointer | null = null;
     try {
       db.pragma('journal_mode = WAL');
       step = 'setting the connection pragmas';
@@ -135,12 +136,13 @@ export class SqliteStore implements GameStore {
       migrate(db, options.migrations ?? MIGRATIONS, (s) => (step = s));
       // A file's checkpoints run in a thread of their own (see checkpointer.ts), not in a commit.
       step = 'starting the checkpoint thread';
-      const checkpointer = file === ':memory:' || file === '' ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS, options.checkpointEveryMs);
+      checkpointer = file === ':memory:' || file === '' ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS, options.checkpointEveryMs);
       if (checkpointer) db.pragma('wal_autocheckpoint = 0');
       step = 'preparing the statements';
       return new SqliteStore(db, checkpointer, database);
     } catch (err) {
       const detail = sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ? foreignKeyViolations(db) : undefined;
+      void checkpointer?.stop();
       db.close();
       throw new StoreOpenFailed(database, step, err, detail);
     }
