@@ -31,6 +31,14 @@ function thrown(open: () => unknown): Error {
   throw new Error('open did not throw');
 }
 
+/** What `open` rejected with. */
+async function rejected(open: Promise<{ close(): Promise<void> }>): Promise<Error> {
+  const store = await open.catch((e: unknown) => e as Error);
+  if (store instanceof Error) return store;
+  await store.close();
+  throw new Error('open did not reject');
+}
+
 /** A future migration that rebuilds `events` with its foreign key (the usual SQLite way to change a table). */
 const REBUILD_EVENTS: Migration = {
   version: 3,
@@ -139,7 +147,7 @@ describe('SQLite', () => {
 withPostgres('PostgreSQL boot error tests', () => {
   describe('PostgreSQL', () => {
     test('an unreachable server: the error names the database, without its password', async () => {
-      const err = await PgStore.open({ connectionString: 'postgres://djambi:s3cret@127.0.0.1:1/nodb' }).catch((e: unknown) => e as Error);
+      const err = await rejected(PgStore.open({ connectionString: 'postgres://djambi:s3cret@127.0.0.1:1/nodb' }));
       expect(err).toBeInstanceOf(StoreOpenFailed);
       expect(err.message).toMatch(/^PostgreSQL database postgres:\/\/…@127\.0\.0\.1:1\/nodb: connecting failed: /);
       expect(err.message).not.toContain('s3cret');
@@ -153,7 +161,7 @@ withPostgres('PostgreSQL boot error tests', () => {
         await raw.connect();
         try {
           await raw.query('CREATE TABLE quarantined_events (note TEXT)');
-          const err = await PgStore.open({ connectionString: db.url }).catch((e: unknown) => e as Error);
+          const err = await rejected(PgStore.open({ connectionString: db.url }));
           expect(err).toBeInstanceOf(StoreOpenFailed);
           expect(err.message).toBe(
             `PostgreSQL database ${db.url.replace(/\/\/[^@/]*@/, '//…@')}: migration 2, statement 1 of 2 (CREATE TABLE quarantined_events ( game_id TEXT NOT NULL, seq INTEGER NOT NULL, …) failed: relation "quarantined_events" already exists`,
@@ -176,7 +184,7 @@ withPostgres('PostgreSQL boot error tests', () => {
         await raw.query('SET session_replication_role = replica'); // no foreign key checks: an orphan row
         await raw.query("INSERT INTO events (game_id, seq, payload, at) VALUES ('GHOST1', 7, '{}', 7)");
         await raw.end();
-        const err = await PgStore.open({ connectionString: db.url, migrations: [...MIGRATIONS, REBUILD_EVENTS] }).catch((e: unknown) => e as Error);
+        const err = await rejected(PgStore.open({ connectionString: db.url, migrations: [...MIGRATIONS, REBUILD_EVENTS] }));
         expect(err).toBeInstanceOf(StoreOpenFailed);
         expect(err.message).toContain('migration 3, statement 2 of 2 (INSERT INTO events_rebuilt SELECT game_id, seq, payload, at FROM events) failed: ');
         expect(err.message).toContain('Key (game_id)=(GHOST1) is not present in table "games"');
