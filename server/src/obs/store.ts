@@ -47,7 +47,7 @@ export function observeStore(store: GameStore, metrics: Metrics, log?: Logger): 
       // `game`, `seq` (the first bad one), `reason`, `moved`, `where`: docs/DEPLOYMENT.md, "A broken game log".
       log?.error(
         { game: code, seq: fromSeq, reason, moved: out.moved, where: out.where },
-        `game log quarantined: ${code} broke at seq ${fromSeq} (${reason}); ${out.moved} event(s) from there moved to ${out.where}; the game goes on from its first ${fromSeq - 1}`,
+        `game log quarantined: ${code} broke at seq ${fromSeq} (${reason}); ${out.moved} event(s) from there moved to ${out.where}; the game goes on with its first ${fromSeq - 1} event(s)`,
       );
       return out;
     },
