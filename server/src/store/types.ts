@@ -168,9 +168,15 @@ export class StoreOpenFailed extends Error {
     /** What else was found out (the rows that break a constraint). */
     readonly detail?: string,
   ) {
-    super(`${database}: ${step} failed: ${cause instanceof Error ? cause.message : String(cause)}${detail ? `; ${detail}` : ''}`, { cause });
+    super(`${database}: ${step} failed: ${messageOf(cause)}${detail ? `; ${detail}` : ''}`, { cause });
     this.name = 'StoreOpenFailed';
   }
+}
+
+/** An error's message, read by shape (a driver's error may come from another realm: `instanceof Error` fails). */
+function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
 }
 
 /** Whether `err` is a store error of the given kind. */
