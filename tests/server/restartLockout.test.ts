@@ -58,7 +58,12 @@ test('after kill -9, rooms nobody joined are neither re-opened nor kept; the pla
     expect(await liveRooms(port)).toBe(1); // the played game only
     for (const j of junk.slice(0, 3)) expect(await lookup(port, j)).toBe(404);
     // The re-opened game nobody came back to closes on the unjoined timer; it stays in the log.
-    await eventually(() => liveRooms(port), (n) => n === 0, 'the re-opened game closed, nobody back', { intervalMs: 100 });
+    await eventually(
+      () => liveRooms(port),
+      (n) => n === 0,
+      'the re-opened game closed, nobody back',
+      { intervalMs: 100 },
+    );
     const created = await post(port, { rules: { players: 2 } });
     expect(created.status).toBe(201);
     const sdk = sdkAt(port);
@@ -86,7 +91,12 @@ test('a room nobody joined that expires leaves nothing in the log', async () => 
     const player = new TestClient(await sdk.joinById<State>(keptCode, { name: 'sits' }), sdk);
     await player.waitMessage('seat');
     await player.room.leave(true);
-    await eventually(() => liveRooms(port), (n) => n === 0, 'both rooms expired', { intervalMs: 200 });
+    await eventually(
+      () => liveRooms(port),
+      (n) => n === 0,
+      'both rooms expired',
+      { intervalMs: 200 },
+    );
     // A lookup re-opens a game from the log: the one nobody joined is gone, the other comes back.
     expect(await lookup(port, code)).toBe(404);
     expect(await lookup(port, keptCode)).toBe(200);

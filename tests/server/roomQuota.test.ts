@@ -18,7 +18,10 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-async function create(from: string, body: Record<string, unknown> = { rules: { players: 2 } }): Promise<{ status: number; code: string; error?: string; hostToken?: string }> {
+async function create(
+  from: string,
+  body: Record<string, unknown> = { rules: { players: 2 } },
+): Promise<{ status: number; code: string; error?: string; hostToken?: string }> {
   const res = await fetch(`${server.url}/api/rooms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': from },

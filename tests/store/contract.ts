@@ -51,6 +51,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(game!.finishedAt).toBeNull();
       expect(game!.config).toEqual(match.config);
       expect(game!.events).toEqual(JSON.parse(JSON.stringify(match.events)));
+      expect(game!.broken).toBeNull();
       const restored = Match.restore(game!.config, game!.events);
       expect(JSON.stringify(snapshotOf(restored))).toBe(JSON.stringify(snapshotOf(match)));
     });
@@ -65,6 +66,51 @@ export function storeContract(name: string, factory: StoreFactory): void {
       await store.appendMany(code, 4, []);
       const game = await store.load(code);
       expect(game!.events.map((e) => e.at)).toEqual([10, 11, 12]);
+    });
+
+    test('quarantine moves every event after the prefix, in one go; the next append follows the prefix', async () => {
+      const code = newCode();
+      await store.createGame(code, roomConfig(), 1);
+      const events = [event(10, 'a'), event(11, 'b'), event(12, 'c'), event(13, 'd'), event(14, 'e')];
+      await store.appendMany(code, 1, events);
+      const out = await store.quarantine(code, 3, 'refused by the match: not_your_turn');
+      expect(out).toEqual({ moved: 3, where: expect.stringMatching(/quarantined_events/) });
+      const game = await store.load(code);
+      expect(game!.events.map((e) => e.at)).toEqual([10, 11]);
+      expect(game!.broken).toBeNull();
+      const moved = await store.quarantined(code);
+      expect(moved).toEqual(
+        [3, 4, 5].map((seq) => ({
+          seq,
+          payload: JSON.stringify(events[seq - 1]),
+          at: 9 + seq,
+          reason: 'refused by the match: not_your_turn',
+          quarantinedAt: expect.any(Number),
+        })),
+      );
+      expect(Math.abs(moved[0]!.quarantinedAt - Date.now())).toBeLessThan(60_000);
+      // The game goes on after its prefix: seq 3 is free again, and fenced once taken.
+      await store.append(code, 3, event(20, 'after'));
+      await expect(store.append(code, 3, event(21))).rejects.toBeInstanceOf(Fenced);
+      await store.append(code, 4, event(22, 'after'));
+      expect((await store.load(code))!.events.map((e) => e.at)).toEqual([10, 11, 20, 22]);
+      // Nothing after the prefix: nothing moves. A seq quarantined twice is kept twice.
+      expect((await store.quarantine(code, 5, 'x')).moved).toBe(0);
+      expect((await store.quarantine(code, 4, 'again')).moved).toBe(1);
+      const all = await store.quarantined(code);
+      expect(all.map((q) => [q.seq, q.reason]).sort()).toEqual([
+        [3, 'refused by the match: not_your_turn'],
+        [4, 'again'],
+        [4, 'refused by the match: not_your_turn'],
+        [5, 'refused by the match: not_your_turn'],
+      ]);
+      if (factory.secondHost) expect(await (await second()).quarantined(code)).toHaveLength(4);
+    });
+
+    test('quarantine of an unknown game moves nothing; a bad seq is a RangeError', async () => {
+      expect((await store.quarantine('NOGAME', 1, 'x')).moved).toBe(0);
+      expect(await store.quarantined('NOGAME')).toEqual([]);
+      await expect(store.quarantine('NOGAME', 0, 'x')).rejects.toBeInstanceOf(RangeError);
     });
 
     test('an unknown code loads as null', async () => {
@@ -248,6 +294,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
       await expect(s.listGames([code])).rejects.toBeInstanceOf(StoreUnavailable);
       await expect(s.recentFinished({ limit: 1, publicOnly: false })).rejects.toBeInstanceOf(StoreUnavailable);
       await expect(s.finish(code, 1, { result: null, players: {}, moves: 0 })).rejects.toBeInstanceOf(StoreUnavailable);
+      await expect(s.quarantine(code, 1, 'x')).rejects.toBeInstanceOf(StoreUnavailable);
+      await expect(s.quarantined(code)).rejects.toBeInstanceOf(StoreUnavailable);
       // The data is still there for the others.
       if (factory.secondHost) expect(await store.load(code)).not.toBeNull();
     });

@@ -42,6 +42,12 @@ class Handle implements GameStore {
   async load(code: string) {
     return this.s.load(code);
   }
+  async quarantine(code: string, fromSeq: number, reason: string) {
+    return this.s.quarantine(code, fromSeq, reason);
+  }
+  async quarantined(code: string) {
+    return this.s.quarantined(code);
+  }
   async unfinished(o?: { activeSince?: number }) {
     return this.s.unfinished(o);
   }

@@ -25,10 +25,10 @@ withPostgres('PostgreSQL store tests', () => {
       const fresh = await createTestDatabase();
       try {
         const stores = await Promise.all(Array.from({ length: 4 }, () => PgStore.open({ connectionString: fresh.url, max: 2 })));
-        for (const s of stores) expect(await s.version()).toBe(1);
+        for (const s of stores) expect(await s.version()).toBe(2);
         const check = new pg.Client({ connectionString: fresh.url });
         await check.connect();
-        expect((await check.query('SELECT version FROM schema_migrations')).rows).toEqual([{ version: 1 }]);
+        expect((await check.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }]);
         await check.end();
         // They share the data.
         const code = newCode();

@@ -29,14 +29,14 @@ describe('sqlite file', () => {
     const file = join(dir, 'reopen.sqlite');
     const code = newCode();
     const a = SqliteStore.open(file);
-    expect(a.version).toBe(1);
+    expect(a.version).toBe(2);
     await a.createGame(code, roomConfig('public'), 5);
     await a.appendMany(code, 1, [event(6, 'a'), event(7, 'b'), event(8, 'c')]);
     await a.finish(code, 9, { result: null, players: { R: 'Ann' }, moves: 2 });
     await a.close();
 
     const b = SqliteStore.open(file);
-    expect(b.version).toBe(1);
+    expect(b.version).toBe(2);
     const game = await b.load(code);
     expect(game).toMatchObject({ code, status: 'finished', createdAt: 5, finishedAt: 9 });
     expect(game!.events.map((e) => e.at)).toEqual([6, 7, 8]);
@@ -47,7 +47,7 @@ describe('sqlite file', () => {
     await b.close();
 
     const raw = new Database(file, { readonly: true });
-    expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }]);
+    expect(raw.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }]);
     expect(raw.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 4 });
     raw.close();
   });

@@ -6,9 +6,9 @@
  * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
-import { Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
 import type { GameStore, StoredGame } from '../store/types.js';
+import { validPrefix } from '../table/journal.js';
 
 /** Room name of the game rooms. */
 /** The create options server code uses to re-open a stored game (`{ restore: { code, token } }`). */
@@ -118,7 +118,10 @@ export class GameDirectory {
    * batches, so the server answers `/healthz`, lookups and joins during a long boot restore. A
    * code that a join is re-opening meanwhile (`reopen`) is waited for, not opened twice.
    */
-  async restoreAll(options: { readonly limit: number; readonly unseatedBefore: number }): Promise<{ restored: number; failed: number; swept: number; ms: number }> {
+  async restoreAll(options: {
+    readonly limit: number;
+    readonly unseatedBefore: number;
+  }): Promise<{ restored: number; failed: number; swept: number; ms: number }> {
     const t0 = performance.now();
     let restored = 0;
     let failed = 0;
@@ -171,16 +174,20 @@ export class GameDirectory {
     return { total: this.reopenedCount, ...this.slots.load };
   }
 
-  /** The stored game of `code`, live or not (null when unknown or without a store). */
+  /**
+   * The stored game of `code`, live or not, its log read as its longest valid prefix (null when
+   * unknown or without a store). A read moves nothing: the room that re-opens the game does.
+   */
   async stored(code: string): Promise<StoredGame | null> {
-    return this.store ? this.store.load(code) : null;
+    const game = this.store ? await this.store.load(code) : null;
+    return game && validPrefix(game).game;
   }
 
-  /** The game record of a stored game as text (docs/NOTATION.md) and as JSON. */
+  /** The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md) and as JSON. */
   async record(code: string): Promise<{ text: string; json: unknown } | null> {
-    const game = await this.stored(code);
+    const game = this.store ? await this.store.load(code) : null;
     if (!game) return null;
-    const match = Match.restore(game.config, game.events);
+    const { match } = validPrefix(game);
     return { text: match.game.recordText(), json: match.game.record() };
   }
 

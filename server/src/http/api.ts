@@ -93,7 +93,11 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomLis
     // hash only, given as a grant no client can send (a `hostHash` of the body is replaced).
     const hostToken = newSeatKey();
     try {
-      const room = await matchMaker.createRoom(ROOM_NAME, { ...(options as object), ...hostOption(hashSeatKey(hostToken)), ...creatorOption(edge.addressOf(req)) });
+      const room = await matchMaker.createRoom(ROOM_NAME, {
+        ...(options as object),
+        ...hostOption(hashSeatKey(hostToken)),
+        ...creatorOption(edge.addressOf(req)),
+      });
       const code = room.roomId;
       res.status(201).json({ code, invite: `${edge.baseUrl(req)}/g/${code}`, hostToken, room: describe(room) });
     } catch (e) {

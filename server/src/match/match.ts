@@ -23,9 +23,10 @@ import { type Applied, Game } from './game.js';
 import { answerVote, openVote, type RematchVote, voteClosed } from './rematchVote.js';
 import { hashSeatKey, newSeatKey, type SeatMove, SeatTable } from './seats.js';
 
-import type { Accepted, Intent, MatchEvent, Outcome, Phase } from './types.js';
+import { invalidEventReason } from './checkEvent.js';
+import type { Accepted, Intent, LogBreak, MatchEvent, Outcome, Phase } from './types.js';
 
-export type { Accepted, Intent, MatchEvent, Outcome, Phase };
+export type { Accepted, Intent, LogBreak, MatchEvent, Outcome, Phase };
 
 /** `T` with its fields assignable (to build one field by field). */
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -148,6 +149,41 @@ export class Match {
       if (!out.ok) throw new Error(`replay: event ${match.log.length} refused: ${out.rejection.code} ${out.rejection.message}`);
     }
     return match;
+  }
+
+  /**
+   * Rebuilds a match from the longest valid prefix of a log read from a store: the replay stops
+   * at the first event that is not one this server could have accepted (`checkEvent.ts`: its
+   * shape, a seat colour of the game, the live limits on names and press text), that the match
+   * refuses, or whose replay throws or records anything but that one event. Returns the match of
+   * the events before it and, when there is one, that event's seq (`events[i]` is seq `i + 1`)
+   * and why. A log this server wrote replays whole, as with `restore`.
+   */
+  static restoreValid(config: RoomConfig, events: readonly unknown[]): { match: Match; broken: LogBreak | null } {
+    const match = new Match(config);
+    const seats = new Set<string>(match.seats.seats.keys());
+    for (let i = 0; i < events.length; i++) {
+      const reason = invalidEventReason(events[i], seats) ?? match.replayOne(events[i] as MatchEvent);
+      if (reason === null) continue;
+      // A refused or thrown replay may have left part of its work behind: the prefix is replayed again.
+      return { match: Match.restore(config, events.slice(0, i) as MatchEvent[]), broken: { seq: i + 1, reason } };
+    }
+    return { match, broken: null };
+  }
+
+  /** Replays one event of a log; null when it is accepted as exactly that one event, else why not. */
+  private replayOne(event: MatchEvent): string | null {
+    const before = this.log.length;
+    let out: Outcome;
+    try {
+      out = this.apply(event.intent, event.at, event);
+    } catch (e) {
+      return `replay threw: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (!out.ok) return `refused by the match: ${out.rejection.code}`;
+    if (out.refused) return `refused by the match after a flag fall: ${out.refused.code}`;
+    if (this.log.length !== before + 1) return `replays as ${this.log.length - before} events, not 1`;
+    return null;
   }
 
   /** Every accepted event, in order, made for the caller (O(events): see `eventCount` and `eventsFrom`). */

@@ -70,6 +70,17 @@ export interface MatchEvent {
   readonly ids?: readonly string[];
 }
 
+/**
+ * Where a game's log stops being valid: the seq (1-based) of its first event that is missing (a
+ * gap), unreadable, invalid or refused by the match, and why. The events before it are the log's
+ * longest valid prefix.
+ */
+export interface LogBreak {
+  readonly seq: number;
+  /** Names fields and limits, never what a player wrote (it goes to the operator's log). */
+  readonly reason: string;
+}
+
 /** What an accepted intent did. */
 export interface Accepted {
   readonly ok: true;

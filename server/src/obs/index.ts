@@ -38,7 +38,7 @@ export interface Observed {
   readonly metrics: Metrics;
   /** For `new Server({ logger })` (Colyseus keeps one per process): the adapter, or the console when no logger was given. */
   readonly colyseusLogger: ColyseusLogger;
-  /** The store with its appends timed and its accepted turns counted. */
+  /** The store with its appends timed and counted, and its quarantines logged. */
   store(store: GameStore | null): GameStore | null;
   /** The room class with its lifecycle logged. */
   room(Base: typeof DjambiRoom): typeof DjambiRoom;
@@ -59,7 +59,7 @@ export async function observe(app: Express, edge: CredentialEdge, options: Obser
     log,
     metrics,
     colyseusLogger: options.log ? colyseusLogger(log) : console,
-    store: (store) => (store ? observeStore(store, metrics) : null),
+    store: (store) => (store ? observeStore(store, metrics, log) : null),
     room: (Base) => loggedRoom(Base, log),
   };
 }

@@ -1,13 +1,16 @@
 /**
  * The game log with metrics: every append is timed (`djambi_store_append_seconds`) and a failed
- * one is counted by kind. Every other method passes through. (Accepted turns are counted where
- * the table publishes them, `turnPublished` in `table/table.ts`, so a server without a store counts them too.)
+ * one is counted by kind. A quarantine (a game's log broke: `GameStore.quarantine`) is logged,
+ * one error line an operator acts on. Every other method passes through. (Accepted turns are
+ * counted where the table publishes them, `turnPublished` in `table/table.ts`, so a server
+ * without a store counts them too.)
  */
 import { isStoreError, type GameStore } from '../store/types.js';
+import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 
-/** `store`, counted and timed into `metrics`. */
-export function observeStore(store: GameStore, metrics: Metrics): GameStore {
+/** `store`, counted and timed into `metrics`, its quarantines logged to `log`. */
+export function observeStore(store: GameStore, metrics: Metrics, log?: Logger): GameStore {
   /** Runs one append (sync or async), timing it and counting its failure. */
   const timed = <T>(append: () => T): T => {
     const started = performance.now();
@@ -39,6 +42,15 @@ export function observeStore(store: GameStore, metrics: Metrics): GameStore {
   const wrapped: Partial<GameStore> = {
     append: (code, seq, event) => timed(() => store.append(code, seq, event)),
     appendMany: (code, firstSeq, events) => timed(() => store.appendMany(code, firstSeq, events)),
+    quarantine: async (code, fromSeq, reason) => {
+      const out = await store.quarantine(code, fromSeq, reason);
+      // `game`, `seq` (the first bad one), `reason`, `moved`, `where`: docs/DEPLOYMENT.md, "A broken game log".
+      log?.error(
+        { game: code, seq: fromSeq, reason, moved: out.moved, where: out.where },
+        `game log quarantined: ${code} broke at seq ${fromSeq} (${reason}); ${out.moved} event(s) from there moved to ${out.where}; the game goes on with its first ${fromSeq - 1} event(s)`,
+      );
+      return out;
+    },
   };
   // Every other method (today's and any added later) passes through, bound once.
   const bound = new Map<PropertyKey, unknown>();

@@ -273,7 +273,8 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     const restore = restoreRequest(options, settings.restoreToken);
     let journal: Journal;
     if (restore) {
-      if (settings.quota.counts.rooms >= settings.quota.limits.maxRooms) throw joinError('server_full', 'this server holds as many games as it can; try again later');
+      if (settings.quota.counts.rooms >= settings.quota.limits.maxRooms)
+        throw joinError('server_full', 'this server holds as many games as it can; try again later');
       const reopened = await Journal.reopen(restore, codes, settings.store, now);
       journal = reopened.journal;
       this.createdAt = reopened.createdAt;

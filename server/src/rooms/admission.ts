@@ -153,7 +153,8 @@ export class Admission {
   }
 
   private spectatorsFull(address: string): Refusal | null {
-    if (this.spectators.size >= this.limits.spectators) return { code: 'spectators_full', message: `this game has ${this.limits.spectators} spectators already` };
+    if (this.spectators.size >= this.limits.spectators)
+      return { code: 'spectators_full', message: `this game has ${this.limits.spectators} spectators already` };
     let fromAddress = 0;
     for (const a of this.spectators.values()) if (a === address) fromAddress++;
     if (fromAddress >= this.limits.spectatorsPerAddress) return { code: 'spectators_full', message: 'too many spectators from your address' };

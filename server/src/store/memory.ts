@@ -4,16 +4,28 @@
  */
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
-import { byNewest, checkSeq } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import { byNewest, checkSeq, readLog } from './rows.js';
+import {
+  CodeTaken,
+  Fenced,
+  type GameInfo,
+  type GameStore,
+  type GameSummary,
+  type Quarantined,
+  type QuarantinedEvent,
+  type StoredGame,
+  StoreUnavailable,
+} from './types.js';
 
 interface MemoryGame {
   info: GameInfo;
   /** Somebody sat at the game (`markSeated`). */
   seated: boolean;
   readonly config: string;
+  /** The log's payloads (JSON text), seq `i + 1` at index `i`. */
   readonly events: string[];
   readonly times: number[];
+  readonly quarantine: QuarantinedEvent[];
 }
 
 /** A `GameStore` in a Map, with the SQL stores' semantics (values are copied in and out as JSON). */
@@ -25,7 +37,7 @@ export class MemoryStore implements GameStore {
     this.checkOpen('createGame');
     if (this.games.has(code)) throw new CodeTaken(code);
     const info: GameInfo = { code, status: 'open', visibility: config.visibility, createdAt, finishedAt: null, summary: null };
-    this.games.set(code, { info, seated: false, config: JSON.stringify(config), events: [], times: [] });
+    this.games.set(code, { info, seated: false, config: JSON.stringify(config), events: [], times: [], quarantine: [] });
   }
 
   async append(code: string, seq: number, event: MatchEvent): Promise<void> {
@@ -57,8 +69,26 @@ export class MemoryStore implements GameStore {
     const game = this.games.get(code);
     if (!game) return null;
     const { status, createdAt, finishedAt } = game.info;
-    const events = game.events.map((e) => JSON.parse(e) as MatchEvent);
-    return { code, config: JSON.parse(game.config) as RoomConfig, status, createdAt, finishedAt, events, seated: game.seated };
+    const { events, broken } = readLog(game.events.map((payload, i) => [i + 1, payload] as const));
+    return { code, config: JSON.parse(game.config) as RoomConfig, status, createdAt, finishedAt, events, broken, seated: game.seated };
+  }
+
+  async quarantine(code: string, fromSeq: number, reason: string): Promise<Quarantined> {
+    checkSeq(fromSeq);
+    this.checkOpen('quarantine');
+    const game = this.games.get(code);
+    const where = 'quarantined_events of the in-memory store (lost when the process ends)';
+    if (!game || game.events.length < fromSeq) return { moved: 0, where };
+    const at = Date.now();
+    const moved = game.events.splice(fromSeq - 1);
+    const times = game.times.splice(fromSeq - 1);
+    for (const [i, payload] of moved.entries()) game.quarantine.push({ seq: fromSeq + i, payload, at: times[i]!, reason, quarantinedAt: at });
+    return { moved: moved.length, where };
+  }
+
+  async quarantined(code: string): Promise<QuarantinedEvent[]> {
+    this.checkOpen('quarantined');
+    return (this.games.get(code)?.quarantine ?? []).map((q) => ({ ...q }));
   }
 
   async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
@@ -189,6 +219,16 @@ export class FaultyStore implements GameStore {
   async load(code: string): Promise<StoredGame | null> {
     this.gate('load', false);
     return this.inner.load(code);
+  }
+
+  async quarantine(code: string, fromSeq: number, reason: string): Promise<Quarantined> {
+    this.gate('quarantine', true);
+    return this.inner.quarantine(code, fromSeq, reason);
+  }
+
+  async quarantined(code: string): Promise<QuarantinedEvent[]> {
+    this.gate('quarantined', false);
+    return this.inner.quarantined(code);
   }
 
   async unfinished(options?: { readonly activeSince?: number }): Promise<string[]> {

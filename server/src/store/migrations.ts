@@ -35,6 +35,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX games_finished ON games (finished_at) WHERE status = 'finished'`,
     ],
   },
+  {
+    // Events moved out of a game's log after its longest valid prefix (`GameStore.quarantine`).
+    // No key: a game's seq may be quarantined more than once (each time its log breaks there).
+    version: 2,
+    statements: [
+      `CREATE TABLE quarantined_events (
+        game_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        reason TEXT NOT NULL,
+        quarantined_at BIGINT NOT NULL
+      )`,
+      'CREATE INDEX quarantined_events_game ON quarantined_events (game_id, seq)',
+    ],
+  },
 ];
 
 /** The bookkeeping table, created before the migrations run. */
@@ -48,6 +64,7 @@ export const SQL = {
   finish: "UPDATE games SET status = 'finished', finished_at = ?, summary = ? WHERE id = ?",
   game: 'SELECT id, status, visibility, options, created_at, finished_at, summary FROM games WHERE id = ?',
   events: 'SELECT seq, payload FROM events WHERE game_id = ? ORDER BY seq',
+  quarantined: 'SELECT seq, payload, at, reason, quarantined_at FROM quarantined_events WHERE game_id = ? ORDER BY quarantined_at, seq',
   unfinished: "SELECT id FROM games WHERE status <> 'finished' ORDER BY created_at, id",
   unfinishedSince:
     "SELECT id FROM games g WHERE status <> 'finished' AND (created_at >= ? OR EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at >= ?)) ORDER BY created_at, id",
@@ -59,12 +76,29 @@ export const SQL = {
   discardGame: "DELETE FROM games WHERE id = ? AND status = 'new'",
   sweepEvents:
     "DELETE FROM events WHERE game_id IN (SELECT id FROM games g WHERE status = 'new' AND created_at < ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at >= ?))",
-  sweepGames:
-    "DELETE FROM games WHERE status = 'new' AND created_at < ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = games.id AND e.at >= ?)",
+  sweepGames: "DELETE FROM games WHERE status = 'new' AND created_at < ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = games.id AND e.at >= ?)",
   recentFinished: "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' ORDER BY finished_at DESC, id LIMIT ?",
   recentFinishedPublic:
     "SELECT id, status, visibility, created_at, finished_at, summary FROM games WHERE status = 'finished' AND visibility = 'public' ORDER BY finished_at DESC, id LIMIT ?",
 } as const;
+
+/** The table `quarantine` moves events to (named in the operator's log line). */
+export const QUARANTINE_TABLE = 'quarantined_events';
+
+/** A `quarantined_events` row as both drivers return it. */
+export interface QuarantinedRow {
+  readonly seq: number;
+  readonly payload: string;
+  readonly at: number | string;
+  readonly reason: string;
+  readonly quarantined_at: number | string;
+}
+
+/** A statement cut to one line of at most `max` characters, for an error message. */
+export function statementSummary(sql: string, max = 80): string {
+  const line = sql.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
 
 /** How many codes one `listGames` query binds (longer lists are split). */
 export const LIST_CHUNK = 100;

@@ -6,18 +6,22 @@
  * appends (`pgAppends.ts`), a batch is sent on the next microtask, with `maxInFlight` batches out
  * at once; a load resolves with what was committed when its batch ran. A second queue of the
  * same kind batches the games' rows alone (`listGames`: a takeover asks each game's status first).
+ * A game's log is read up to its first gap or unreadable payload (`readLog`): one broken log
+ * never fails the other loads of its batch.
  */
 import type pg from 'pg';
-import type { MatchEvent } from '../match/match.js';
+import type { LogBreak, MatchEvent } from '../match/match.js';
 import type { GameRow } from './migrations.js';
+import { readLog } from './rows.js';
 
 const GAMES_SQL = 'SELECT id, status, visibility, options, created_at, finished_at, summary FROM games WHERE id = ANY($1::text[])';
-const EVENTS_SQL = 'SELECT game_id, payload FROM events WHERE game_id = ANY($1::text[]) ORDER BY game_id, seq';
+const EVENTS_SQL = 'SELECT game_id, seq, payload FROM events WHERE game_id = ANY($1::text[]) ORDER BY game_id, seq';
 
-/** A game's row and (with `log`) its events in order. */
+/** A game's row and (with `log`) its events in order, up to `broken` (`StoredGame.broken`). */
 export interface Loaded {
   readonly row: GameRow;
   readonly events: MatchEvent[];
+  readonly broken: LogBreak | null;
 }
 
 interface Waiter {
@@ -87,15 +91,15 @@ export class LoadQueue {
     try {
       const [rows, events] = await Promise.all([
         this.pool.query<GameRow>(GAMES_SQL, [codes]),
-        this.kind === 'log' ? this.pool.query<{ game_id: string; payload: string }>(EVENTS_SQL, [codes]) : { rows: [] },
+        this.kind === 'log' ? this.pool.query<{ game_id: string; seq: number; payload: string }>(EVENTS_SQL, [codes]) : { rows: [] },
       ]);
-      const logs = new Map<string, MatchEvent[]>();
+      const logs = new Map<string, [number, string][]>();
       for (const e of events.rows) {
         let log = logs.get(e.game_id);
         if (!log) logs.set(e.game_id, (log = []));
-        log.push(JSON.parse(e.payload) as MatchEvent);
+        log.push([e.seq, e.payload]);
       }
-      games = new Map(rows.rows.map((row) => [row.id, { row, events: logs.get(row.id) ?? [] }]));
+      games = new Map(rows.rows.map((row) => [row.id, { row, ...readLog(logs.get(row.id) ?? []) }]));
     } catch (err) {
       for (const w of batch) w.reject(err);
       return;

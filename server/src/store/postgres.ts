@@ -4,15 +4,38 @@
  * `pgAppends.ts`), a few batches in flight at once. Migrations run in one transaction
  * after `pg_advisory_xact_lock`, so replicas booting together migrate one after the other (without
  * it, two concurrent `CREATE … IF NOT EXISTS` crash one of them on `pg_class_relname_nsp_index`).
+ * A failure to connect or migrate rejects with `StoreOpenFailed`, which names the database (its
+ * URL without the password), the step (the migration and its statement) and the server's detail.
  */
 import pg from 'pg';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
-import { CREATE_SCHEMA_MIGRATIONS, type GameRow, MIGRATIONS, numbered, SQL } from './migrations.js';
+import {
+  CREATE_SCHEMA_MIGRATIONS,
+  type GameRow,
+  type Migration,
+  MIGRATIONS,
+  numbered,
+  QUARANTINE_TABLE,
+  type QuarantinedRow,
+  SQL,
+  statementSummary,
+} from './migrations.js';
 import { AppendQueue, type AppendStats, pgCode, UNIQUE_VIOLATION } from './pgAppends.js';
 import { type Loaded, LoadQueue } from './pgLoads.js';
-import { byNewest, checkSeq, gameInfo } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import { byNewest, checkSeq, gameInfo, quarantinedEvent, safeUrl } from './rows.js';
+import {
+  CodeTaken,
+  Fenced,
+  type GameInfo,
+  type GameStore,
+  type GameSummary,
+  type Quarantined,
+  type QuarantinedEvent,
+  type StoredGame,
+  StoreOpenFailed,
+  StoreUnavailable,
+} from './types.js';
 
 /** The advisory lock key of the migrations (any fixed 64-bit number; "djambi" in ASCII). */
 export const MIGRATION_LOCK_KEY = 0x646a616d6269;
@@ -30,7 +53,20 @@ export interface PgStoreOptions {
   readonly onPoolError?: (err: Error) => void;
   /** Batches of appends written at once (group commit, `pgAppends.ts`; default 2). */
   readonly appendFlushes?: number;
+  /** The schema's migrations by default. */
+  readonly migrations?: readonly Migration[];
 }
+
+/**
+ * Moves a game's events after its prefix to the quarantine in ONE statement (`$1` code, `$2`
+ * prefix length, `$3` reason, `$4` time): the rows deleted are exactly the rows copied, whatever
+ * is appended meanwhile (two statements would each see their own snapshot).
+ */
+const QUARANTINE_SQL = `WITH moved AS (
+  DELETE FROM events WHERE game_id = $1 AND NOT (seq BETWEEN 1 AND $2) RETURNING game_id, seq, payload, at
+)
+INSERT INTO ${QUARANTINE_TABLE} (game_id, seq, payload, at, reason, quarantined_at)
+SELECT game_id, seq, payload, at, $3::text, $4::bigint FROM moved`;
 
 const Q = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, numbered(sql)])) as Record<keyof typeof SQL, string>;
 
@@ -44,14 +80,17 @@ export class PgStore implements GameStore {
   private constructor(
     private readonly pool: pg.Pool,
     appendFlushes: number,
+    /** `PostgreSQL database <url without password>` (the quarantine's whereabouts). */
+    private readonly database: string,
   ) {
     this.appends = new AppendQueue(pool, appendFlushes);
     this.loads = new LoadQueue(pool, 'log');
     this.rows = new LoadQueue(pool, 'row');
   }
 
-  /** Connects, migrates under the advisory lock, and returns the store. */
+  /** Connects, migrates under the advisory lock, and returns the store; rejects with `StoreOpenFailed`. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
+    const database = `PostgreSQL database ${safeUrl(options.connectionString)}`;
     const pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.max ?? 10,
@@ -60,12 +99,15 @@ export class PgStore implements GameStore {
       application_name: 'djambi',
     });
     pool.on('error', (err) => options.onPoolError?.(err));
+    let step = 'connecting';
     try {
-      await migrate(pool);
-      return new PgStore(pool, options.appendFlushes ?? 2);
+      await migrate(pool, options.migrations ?? MIGRATIONS, (s) => (step = s));
+      return new PgStore(pool, options.appendFlushes ?? 2, database);
     } catch (err) {
       await pool.end().catch(() => {});
-      throw err;
+      // The server's detail names a row that breaks a constraint ("Key (game_id)=(…) is not present…").
+      const detail = (err as { detail?: unknown } | null)?.detail;
+      throw new StoreOpenFailed(database, step, err, typeof detail === 'string' ? detail : undefined);
     }
   }
 
@@ -128,7 +170,32 @@ export class PgStore implements GameStore {
     if (!loaded) return null;
     const info = gameInfo(loaded.row);
     const config = JSON.parse(loaded.row.options!) as RoomConfig;
-    return { code, config, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events: loaded.events, seated: loaded.row.status !== 'new' };
+    return {
+      code,
+      config,
+      status: info.status,
+      createdAt: info.createdAt,
+      finishedAt: info.finishedAt,
+      events: loaded.events,
+      broken: loaded.broken,
+      seated: loaded.row.status !== 'new',
+    };
+  }
+
+  async quarantine(code: string, fromSeq: number, reason: string): Promise<Quarantined> {
+    checkSeq(fromSeq);
+    this.checkOpen('quarantine');
+    let moved: number | null;
+    try {
+      moved = (await this.pool.query(QUARANTINE_SQL, [code, fromSeq - 1, reason, Date.now()])).rowCount;
+    } catch (err) {
+      throw this.unavailable('quarantine', err);
+    }
+    return { moved: moved ?? 0, where: `${QUARANTINE_TABLE} of ${this.database}` };
+  }
+
+  async quarantined(code: string): Promise<QuarantinedEvent[]> {
+    return (await this.query<QuarantinedRow>('quarantined', Q.quarantined, [code])).map(quarantinedEvent);
   }
 
   /** The load queue's counters (batches sent, loads answered). */
@@ -238,18 +305,27 @@ export class PgStore implements GameStore {
   }
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
+/** Applies the migrations not applied yet, in one transaction under the advisory lock; `onStep` hears each step before it runs. */
+async function migrate(pool: pg.Pool, migrations: readonly Migration[], onStep: (step: string) => void): Promise<void> {
+  onStep('connecting');
   const client = await pool.connect();
   try {
+    onStep('taking the migration lock');
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    onStep('reading the schema version');
     await client.query(CREATE_SCHEMA_MIGRATIONS);
     const applied = new Set((await client.query<{ version: number }>(SQL.appliedVersions)).rows.map((r) => r.version));
-    for (const m of MIGRATIONS) {
+    for (const m of migrations) {
       if (applied.has(m.version)) continue;
-      for (const statement of m.statements) await client.query(statement);
+      for (const [i, statement] of m.statements.entries()) {
+        onStep(`migration ${m.version}, statement ${i + 1} of ${m.statements.length} (${statementSummary(statement)})`);
+        await client.query(statement);
+      }
+      onStep(`migration ${m.version}, recording it`);
       await client.query(numbered(SQL.recordVersion), [m.version, Date.now()]);
     }
+    onStep('committing the migrations');
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});

@@ -6,14 +6,39 @@
  * An append is one prepared INSERT per event, the events of one call in one transaction. It
  * inserts only after the game's previous seq, and the `events` primary key `(game_id, seq)`
  * refuses a seq that exists: a second writer on the file (a stale host) is `Fenced`.
+ *
+ * A failure to open or migrate the file throws `StoreOpenFailed`, which names the file, the step
+ * (the migration and its statement) and, for rows that break a foreign key, their game and seq.
  */
 import Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
 import type { MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
-import { CREATE_SCHEMA_MIGRATIONS, type GameRow, LIST_CHUNK, listGamesSql, MIGRATIONS, SQL } from './migrations.js';
-import { byNewest, checkSeq, gameInfo } from './rows.js';
-import { CodeTaken, Fenced, type GameInfo, type GameStore, type GameSummary, type StoredGame, StoreUnavailable } from './types.js';
+import {
+  CREATE_SCHEMA_MIGRATIONS,
+  type GameRow,
+  LIST_CHUNK,
+  listGamesSql,
+  type Migration,
+  MIGRATIONS,
+  QUARANTINE_TABLE,
+  type QuarantinedRow,
+  SQL,
+  statementSummary,
+} from './migrations.js';
+import { byNewest, checkSeq, gameInfo, quarantinedEvent, readLog } from './rows.js';
+import {
+  CodeTaken,
+  Fenced,
+  type GameInfo,
+  type GameStore,
+  type GameSummary,
+  type Quarantined,
+  type QuarantinedEvent,
+  type StoredGame,
+  StoreOpenFailed,
+  StoreUnavailable,
+} from './types.js';
 
 /** Bytes of the file SQLite reads through a memory map. */
 const MMAP_BYTES = 256 * 1024 * 1024;
@@ -30,6 +55,15 @@ const BUSY_TIMEOUT_MS = 5000;
 const INSERT_EVENT =
   'INSERT INTO events (game_id, seq, payload, at) SELECT ?, ?, ?, ? WHERE ? = 1 OR EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ?)';
 
+/** Copies the events after a game's prefix to the quarantine (binds: reason, time, code, prefix length). */
+const QUARANTINE_COPY = `INSERT INTO ${QUARANTINE_TABLE} (game_id, seq, payload, at, reason, quarantined_at)
+  SELECT game_id, seq, payload, at, ?, ? FROM events WHERE game_id = ? AND NOT (seq BETWEEN 1 AND ?)`;
+/** Deletes them from the log (binds: code, prefix length). */
+const QUARANTINE_DELETE = 'DELETE FROM events WHERE game_id = ? AND NOT (seq BETWEEN 1 AND ?)';
+
+/** Rows named when a step fails on foreign keys, at most. */
+const NAMED_ROWS = 5;
+
 type Statement = Database.Statement<unknown[]>;
 
 /** The `SQLITE_…` code of a driver error (read by shape: `instanceof SqliteError` fails across module registries). */
@@ -42,8 +76,10 @@ function sqliteCode(err: unknown): string | undefined {
 export class SqliteStore implements GameStore {
   private readonly stmt: Record<keyof typeof SQL, Statement>;
   private readonly lists = new Map<number, Statement>();
-  /** A game's event payloads in order, as plain strings (`SQL.events` without the seq). */
-  private readonly eventPayloads: Statement;
+  /** A game's events in seq order as `[seq, payload]` arrays (`SQL.events`, raw). */
+  private readonly eventRows: Statement;
+  /** Moves a game's events after its prefix to the quarantine in one transaction; returns how many. */
+  private readonly moveOut: (code: string, fromSeq: number, reason: string, at: number) => number;
   /** Inserts a game's events from `firstSeq` on in one transaction; throws `Fenced` on a gap. */
   private readonly insertAll: (code: string, firstSeq: number, events: readonly MatchEvent[]) => void;
   private closed = false;
@@ -51,9 +87,17 @@ export class SqliteStore implements GameStore {
   private constructor(
     private readonly db: Database.Database,
     private readonly checkpointer: Checkpointer | null,
+    /** `SQLite database <file>` (error messages, the quarantine's whereabouts). */
+    private readonly database: string,
   ) {
     this.stmt = Object.fromEntries(Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQL, Statement>;
-    this.eventPayloads = db.prepare('SELECT payload FROM events WHERE game_id = ? ORDER BY seq').pluck();
+    this.eventRows = db.prepare(SQL.events).raw();
+    const copy = db.prepare(QUARANTINE_COPY);
+    const remove = db.prepare(QUARANTINE_DELETE);
+    this.moveOut = db.transaction((code: string, fromSeq: number, reason: string, at: number) => {
+      copy.run(reason, at, code, fromSeq - 1);
+      return remove.run(code, fromSeq - 1).changes;
+    });
     const insert = db.prepare(INSERT_EVENT);
     this.insertAll = db.transaction((code: string, firstSeq: number, events: readonly MatchEvent[]) => {
       for (let i = 0; i < events.length; i++) {
@@ -64,11 +108,23 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  /** Opens (creating it if needed) and migrates the database file. */
-  static open(file: string, options: { readonly checkpointEveryMs?: number } = {}): SqliteStore {
-    const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  /**
+   * Opens (creating it if needed) and migrates the database file; throws `StoreOpenFailed`
+   * (`migrations`: the schema's by default).
+   */
+  static open(file: string, options: { readonly checkpointEveryMs?: number; readonly migrations?: readonly Migration[] } = {}): SqliteStore {
+    const database = `SQLite database ${file}`;
+    let db: Database.Database;
+    try {
+      db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    } catch (err) {
+      throw new StoreOpenFailed(database, 'opening the file', err);
+    }
+    let step = 'setting journal_mode = WAL';
+    let checkpointer: Checkpointer | null = null;
     try {
       db.pragma('journal_mode = WAL');
+      step = 'setting the connection pragmas';
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('foreign_keys = ON');
@@ -76,14 +132,18 @@ export class SqliteStore implements GameStore {
       // game's log and appends to each, all over the file.
       db.pragma(`mmap_size = ${MMAP_BYTES}`);
       db.pragma(`cache_size = -${CACHE_KIB}`);
-      migrate(db);
+      migrate(db, options.migrations ?? MIGRATIONS, (s) => (step = s));
       // A file's checkpoints run in a thread of their own (see checkpointer.ts), not in a commit.
-      const checkpointer = file === ':memory:' || file === '' ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS, options.checkpointEveryMs);
+      step = 'starting the checkpoint thread';
+      checkpointer = file === ':memory:' || file === '' ? null : Checkpointer.start(file, BUSY_TIMEOUT_MS, options.checkpointEveryMs);
       if (checkpointer) db.pragma('wal_autocheckpoint = 0');
-      return new SqliteStore(db, checkpointer);
+      step = 'preparing the statements';
+      return new SqliteStore(db, checkpointer, database);
     } catch (err) {
+      const detail = sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ? foreignKeyViolations(db) : undefined;
+      void checkpointer?.stop();
       db.close();
-      throw err;
+      throw new StoreOpenFailed(database, step, err, detail);
     }
   }
 
@@ -135,13 +195,28 @@ export class SqliteStore implements GameStore {
     return this.run('load', () => {
       const row = this.stmt.game.get(code) as GameRow | undefined;
       if (!row) return null;
-      // One parse for the whole log (the payloads are JSON values): cheaper than one per event at boot restore.
-      const payloads = this.eventPayloads.all(code) as string[];
-      const events = JSON.parse(`[${payloads.join(',')}]`) as MatchEvent[];
+      const { events, broken } = readLog(this.eventRows.all(code) as [number, unknown][]);
       const info = gameInfo(row);
-      const seated = row.status !== 'new';
-      return { code, config: JSON.parse(row.options!) as RoomConfig, status: info.status, createdAt: info.createdAt, finishedAt: info.finishedAt, events, seated };
+      return {
+        code,
+        config: JSON.parse(row.options!) as RoomConfig,
+        status: info.status,
+        createdAt: info.createdAt,
+        finishedAt: info.finishedAt,
+        events,
+        broken,
+        seated: row.status !== 'new',
+      };
     });
+  }
+
+  async quarantine(code: string, fromSeq: number, reason: string): Promise<Quarantined> {
+    checkSeq(fromSeq);
+    return this.run('quarantine', () => ({ moved: this.moveOut(code, fromSeq, reason, Date.now()), where: `${QUARANTINE_TABLE} of ${this.database}` }));
+  }
+
+  async quarantined(code: string): Promise<QuarantinedEvent[]> {
+    return this.run('quarantined', () => (this.stmt.quarantined.all(code) as QuarantinedRow[]).map(quarantinedEvent));
   }
 
   async unfinished(options: { readonly activeSince?: number } = {}): Promise<string[]> {
@@ -235,15 +310,46 @@ export class SqliteStore implements GameStore {
   }
 }
 
-function migrate(db: Database.Database): void {
+/** Applies the migrations not applied yet, in one IMMEDIATE transaction; `onStep` hears each statement before it runs. */
+function migrate(db: Database.Database, migrations: readonly Migration[], onStep: (step: string) => void): void {
+  onStep('reading the schema version');
   db.transaction(() => {
     db.exec(CREATE_SCHEMA_MIGRATIONS);
     const applied = new Set((db.prepare(SQL.appliedVersions).all() as { version: number }[]).map((r) => r.version));
     const record = db.prepare(SQL.recordVersion);
-    for (const m of MIGRATIONS) {
+    for (const m of migrations) {
       if (applied.has(m.version)) continue;
-      for (const statement of m.statements) db.exec(statement);
+      for (const [i, statement] of m.statements.entries()) {
+        onStep(`migration ${m.version}, statement ${i + 1} of ${m.statements.length} (${statementSummary(statement)})`);
+        db.exec(statement);
+      }
+      onStep(`migration ${m.version}, recording it`);
       record.run(m.version, Date.now());
     }
   }).immediate();
+}
+
+/**
+ * The rows that break a foreign key, named by table, game and seq (a step failed on one; the
+ * failed transaction is rolled back, so these are the rows the file held before it), or undefined.
+ */
+function foreignKeyViolations(db: Database.Database): string | undefined {
+  try {
+    const found = db.pragma('foreign_key_check') as { table: string; rowid: number | null; parent: string }[];
+    if (found.length === 0) return undefined;
+    const named = found.slice(0, NAMED_ROWS).map((v) => {
+      let row: { game_id?: unknown; seq?: unknown } | undefined;
+      try {
+        row = v.rowid === null ? undefined : (db.prepare(`SELECT * FROM "${v.table.replace(/"/g, '""')}" WHERE rowid = ?`).get(v.rowid) as typeof row);
+      } catch {
+        row = undefined;
+      }
+      const what = row?.game_id !== undefined ? `game ${String(row.game_id)}${row.seq !== undefined ? ` seq ${String(row.seq)}` : ''}` : `rowid ${v.rowid}`;
+      return `${v.table} row of ${what} (no such ${v.parent} row)`;
+    });
+    const more = found.length > NAMED_ROWS ? ` and ${found.length - NAMED_ROWS} more` : '';
+    return `rows breaking a foreign key: ${named.join(', ')}${more}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@
  * a match from what `load` returns. A game's id is its 6-character room code.
  */
 import type { ByColour, GameResult } from '@djambi/shared';
-import type { MatchEvent } from '../match/match.js';
+import type { LogBreak, MatchEvent } from '../match/match.js';
 import type { RoomConfig } from '../match/config.js';
 
 /**
@@ -42,10 +42,38 @@ export interface StoredGame {
   readonly status: GameStatus;
   readonly createdAt: number;
   readonly finishedAt: number | null;
-  /** The log, in order: `events[i]` was appended with seq `i + 1`. */
+  /**
+   * The log, in order, up to `broken`: `events[i]` was appended with seq `i + 1`. Each is the
+   * JSON value as stored: `Match.restoreValid` judges whether it is an event.
+   */
   readonly events: MatchEvent[];
   /** Somebody has sat at this game (`markSeated`); false for a game only made, or played by bots alone. */
   readonly seated: boolean;
+  /**
+   * Where the stored log stops being readable, or null: a gap in its seqs (`seq` is the first
+   * missing one), or a payload that is not JSON. `events` ends before it; what follows is still
+   * stored until `quarantine` moves it.
+   */
+  readonly broken: LogBreak | null;
+}
+
+/** An event `quarantine` moved out of a game's log, as it was stored. */
+export interface QuarantinedEvent {
+  readonly seq: number;
+  /** The stored payload, as text (it may not be JSON). */
+  readonly payload: string;
+  /** The event's time as stored, epoch ms. */
+  readonly at: number;
+  readonly reason: string;
+  /** When it was moved, epoch ms. */
+  readonly quarantinedAt: number;
+}
+
+/** What `quarantine` did: how many events it moved, and where an operator finds them. */
+export interface Quarantined {
+  readonly moved: number;
+  /** The table and the database, e.g. `quarantined_events of SQLite database /data/djambi.sqlite`. */
+  readonly where: string;
 }
 
 /**
@@ -67,8 +95,18 @@ export interface GameStore {
   appendMany(code: string, firstSeq: number, events: readonly MatchEvent[]): Promise<void>;
   /** Marks a game finished with its summary; rejects with `StoreUnavailable` for an unknown code. */
   finish(code: string, finishedAt: number, summary: GameSummary): Promise<void>;
-  /** The game and its whole log, or null when the code is unknown. */
+  /** The game and its log (up to its first gap or unreadable payload: `broken`), or null when the code is unknown. */
   load(code: string): Promise<StoredGame | null>;
+  /**
+   * Moves every event of a game but seqs 1 to `fromSeq - 1` (its valid prefix) out of its log
+   * into the quarantine (`quarantined_events`), with `reason`, in one transaction: the game's next
+   * append is seq `fromSeq`. Resolves with how many moved (0 when none, or the game is unknown)
+   * and where they are; rejects with `StoreUnavailable`. A `fromSeq` that is not a positive
+   * integer is a caller bug: `RangeError`.
+   */
+  quarantine(code: string, fromSeq: number, reason: string): Promise<Quarantined>;
+  /** The events `quarantine` moved out of a game's log, oldest quarantine first, then by seq. */
+  quarantined(code: string): Promise<QuarantinedEvent[]>;
   /**
    * Codes of the open games, oldest first; with `activeSince` (epoch ms) only those created or
    * with an event at or after it (boot restore, periodic sweep).
@@ -132,6 +170,32 @@ export class StoreUnavailable extends StoreError {
     super(message, options);
     this.name = 'StoreUnavailable';
   }
+}
+
+/**
+ * Opening or migrating a database failed (at boot). The message names the database (a SQLite
+ * file, or a PostgreSQL URL without its password), the step that failed (the migration and its
+ * statement) and the driver's error, plus, when rows break a constraint, which rows (game, seq).
+ */
+export class StoreOpenFailed extends Error {
+  constructor(
+    /** `SQLite database /path/file.sqlite`, `PostgreSQL database postgres://…@host/db`. */
+    readonly database: string,
+    /** What was being done, e.g. `migration 2, statement 1 (CREATE TABLE quarantined_events …)`. */
+    readonly step: string,
+    cause: unknown,
+    /** What else was found out (the rows that break a constraint). */
+    readonly detail?: string,
+  ) {
+    super(`${database}: ${step} failed: ${messageOf(cause)}${detail ? `; ${detail}` : ''}`, { cause });
+    this.name = 'StoreOpenFailed';
+  }
+}
+
+/** An error's message, read by shape (a driver's error may come from another realm: `instanceof Error` fails). */
+function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
 }
 
 /** Whether `err` is a store error of the given kind. */

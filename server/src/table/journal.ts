@@ -3,13 +3,14 @@
  * (each judged in a per-table chain against the state every earlier one left), with the accepted
  * events appended to the game log before anybody sees them. A failed append undoes the intent
  * (the match is rebuilt from the log without it); a throw from the match (a broken invariant)
- * does the same.
+ * does the same. A stored game re-opens from its log's longest valid prefix (`validPrefix`);
+ * the events after it are moved to the store's quarantine first.
  */
 import type { Colour } from '@djambi/shared';
 import { JoinRefused, type Rejection } from '../errors.js';
-import { type Accepted, type Intent, Match } from '../match/match.js';
+import { type Accepted, type Intent, type LogBreak, Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
-import { type GameStore, type GameSummary, isStoreError } from '../store/types.js';
+import { type GameStore, type GameSummary, isStoreError, type StoredGame } from '../store/types.js';
 
 /** Where game codes are kept unique (the process's, or the cluster's, presence). */
 export interface GameCodes {
@@ -32,6 +33,19 @@ export function summaryOf(match: Match): GameSummary {
 function storageError(e: unknown): JoinRefused {
   console.error('[djambi] store failure:', e);
   return new JoinRefused('storage_unavailable', 'the game store is unavailable; try again');
+}
+
+/**
+ * A stored game read as its log's longest valid prefix: the game with `events` cut to it, its
+ * match, and where the log breaks (a gap or unreadable payload the store found, or the first event
+ * `Match.restoreValid` refuses), or null. Moves nothing: `Journal.reopen` quarantines the rest.
+ */
+export function validPrefix(stored: StoredGame): { game: StoredGame; match: Match; broken: LogBreak | null } {
+  const { match, broken } = Match.restoreValid(stored.config, stored.events);
+  // The match judges only the events before the store's break, so its own break comes first.
+  const end = broken ?? stored.broken;
+  const game = end === null ? stored : { ...stored, events: stored.events.slice(0, end.seq - 1), broken: end };
+  return { game, match, broken: end };
 }
 
 /** What became of an intent: accepted and saved, or refused (with `fenced` when another process holds the game). */
@@ -74,17 +88,22 @@ export class Journal {
 
   /**
    * A stored, unfinished game re-opened under its code (its match replayed from the log), or a
-   * finished one whose rematch offer is still open (`offerPending`).
+   * finished one whose rematch offer is still open (`offerPending`). A log that breaks is read as
+   * its longest valid prefix, and the events after it are moved to the store's quarantine before
+   * the game goes on (its next event follows the prefix).
    */
   static async reopen(code: string, codes: GameCodes, store: GameStore | null, now: () => number): Promise<{ journal: Journal; createdAt: number }> {
-    const stored = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
-    const finished = stored?.status === 'finished';
-    if (!stored || (finished && !offerPending(stored.events, now()))) throw new JoinRefused('bad_options', `no unfinished game ${code} in the store`);
+    const loaded = store ? await store.load(code).catch((e) => Promise.reject(storageError(e))) : null;
+    const valid = loaded && validPrefix(loaded);
+    const finished = loaded?.status === 'finished';
+    if (!store || !valid || (finished && !offerPending(valid.game.events, now())))
+      throw new JoinRefused('bad_options', `no unfinished game ${code} in the store`);
+    if (valid.broken) await store.quarantine(code, valid.broken.seq, valid.broken.reason).catch((e) => Promise.reject(storageError(e)));
     await codes.claim(code);
-    const journal = new Journal(Match.restore(stored.config, stored.events), code, store, now);
+    const journal = new Journal(valid.match, code, store, now);
     journal.finished = finished;
-    journal.seated = stored.seated;
-    return { journal, createdAt: stored.createdAt };
+    journal.seated = valid.game.seated;
+    return { journal, createdAt: valid.game.createdAt };
   }
 
   /** Whether a person has ever sat at this game (a game only made, or played by bots alone, has none). */
