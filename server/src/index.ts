@@ -1,6 +1,6 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, UNJOINED_PER_ADDRESS, UNJOINED_SHARE, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, UNJOINED_PER_ADDRESS, UNJOINED_SHARE, UNJOINED_BOT_ROOMS, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
  * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
@@ -109,7 +109,11 @@ const config: ServerConfig = {
   rooms: {
     ...Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
     quota: Object.fromEntries(
-      Object.entries({ unseatedPerAddress: int('UNJOINED_PER_ADDRESS'), unseatedShare: share('UNJOINED_SHARE') }).filter(([, v]) => v !== undefined),
+      Object.entries({
+        unseatedPerAddress: int('UNJOINED_PER_ADDRESS'),
+        unseatedShare: share('UNJOINED_SHARE'),
+        unseatedWithBots: int('UNJOINED_BOT_ROOMS'),
+      }).filter(([, v]) => v !== undefined),
     ),
   },
 };

@@ -15,9 +15,15 @@ export interface QuotaLimits {
   readonly unseatedShare: number;
   /** Live rooms nobody sat at that one address may have made. */
   readonly unseatedPerAddress: number;
+  /**
+   * Live rooms nobody sat at with computer players (games of bots alone, or waiting for people):
+   * the process's one bot worker plays them all, and past a few dozen every bot of every room
+   * would play its weakest fallback.
+   */
+  readonly unseatedWithBots: number;
 }
 
-export const DEFAULT_QUOTA: Omit<QuotaLimits, 'maxRooms'> = Object.freeze({ unseatedShare: 0.5, unseatedPerAddress: 5 });
+export const DEFAULT_QUOTA: Omit<QuotaLimits, 'maxRooms'> = Object.freeze({ unseatedShare: 0.5, unseatedPerAddress: 5, unseatedWithBots: 50 });
 
 /** Why a room cannot be made or re-opened now. */
 export interface QuotaRefusal {
@@ -34,6 +40,8 @@ export class QuotaTicket {
     /** The address that made the room (null: server code, a re-open, a rematch). */
     readonly creator: string | null,
     private isSeated: boolean,
+    /** The room has computer players. */
+    readonly bots: boolean,
   ) {}
 
   get seated(): boolean {
@@ -44,7 +52,7 @@ export class QuotaTicket {
   seat(): void {
     if (this.isSeated || this.released) return;
     this.isSeated = true;
-    this.quota.forget(this.creator);
+    this.quota.forget(this);
   }
 
   /** The room is gone. */
@@ -59,6 +67,7 @@ export class QuotaTicket {
 export class RoomQuota {
   private rooms = 0;
   private unseated = 0;
+  private unseatedBots = 0;
   private readonly byCreator = new Map<string, number>();
 
   /** `exempt`: address keys with no per-address cap (the HTTP limits' exempt addresses, loopback by default). */
@@ -68,14 +77,14 @@ export class RoomQuota {
   ) {}
 
   /** Live rooms, and those nobody sat at. */
-  get counts(): { readonly rooms: number; readonly unseated: number } {
-    return { rooms: this.rooms, unseated: this.unseated };
+  get counts(): { readonly rooms: number; readonly unseated: number; readonly unseatedWithBots: number } {
+    return { rooms: this.rooms, unseated: this.unseated, unseatedWithBots: this.unseatedBots };
   }
 
-  /** A ticket for a room (`seated`: a re-opened game people sat at), or why not. */
-  take(seated: boolean, maker: string | null): QuotaTicket | QuotaRefusal {
+  /** A ticket for a room (`seated`: a re-opened game people sat at; `bots`: it has computer players), or why not. */
+  take(seated: boolean, maker: string | null, bots = false): QuotaTicket | QuotaRefusal {
     const creator = maker !== null && this.exempt.has(maker) ? null : maker;
-    const { maxRooms, unseatedShare, unseatedPerAddress } = this.limits;
+    const { maxRooms, unseatedShare, unseatedPerAddress, unseatedWithBots } = this.limits;
     if (this.rooms >= maxRooms) return { code: 'server_full', message: 'this server holds as many games as it can; try again later' };
     if (!seated) {
       if (this.unseated >= Math.floor(maxRooms * unseatedShare)) {
@@ -87,16 +96,22 @@ export class RoomQuota {
           message: `${unseatedPerAddress} games made from your address wait for players: sit at one, or wait until they close`,
         };
       }
+      if (bots && this.unseatedBots >= unseatedWithBots) {
+        return { code: 'server_full', message: 'this server plays as many games of computer players nobody sits at as it can; try again later' };
+      }
       this.unseated++;
+      if (bots) this.unseatedBots++;
       if (creator !== null) this.byCreator.set(creator, (this.byCreator.get(creator) ?? 0) + 1);
     }
     this.rooms++;
-    return new QuotaTicket(this, creator, seated);
+    return new QuotaTicket(this, creator, seated, bots);
   }
 
   /** @internal A ticket left the unseated counts. */
-  forget(creator: string | null): void {
+  forget(ticket: QuotaTicket): void {
     this.unseated--;
+    if (ticket.bots) this.unseatedBots--;
+    const creator = ticket.creator;
     if (creator === null) return;
     const n = (this.byCreator.get(creator) ?? 1) - 1;
     if (n <= 0) this.byCreator.delete(creator);
@@ -106,7 +121,7 @@ export class RoomQuota {
   /** @internal A ticket was released. */
   drop(ticket: QuotaTicket): void {
     this.rooms--;
-    if (!ticket.seated) this.forget(ticket.creator);
+    if (!ticket.seated) this.forget(ticket);
   }
 }
 

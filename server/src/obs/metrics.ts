@@ -44,7 +44,7 @@ export interface Metrics {
   /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
   /** Where the live rooms nobody sat at are counted (`games/quota.ts`), read at scrape time. */
-  watchQuota(read: () => { readonly unseated: number }): void;
+  watchQuota(read: () => { readonly unseated: number; readonly unseatedWithBots: number }): void;
   /**
    * Where the bot pool's figures are read at scrape time: the requests waiting for its worker,
    * and the turns played with the fallback, by reason (`BotPool.stats`).
@@ -129,13 +129,16 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set({ state: 'waiting' }, load.waiting);
     },
   });
-  let readQuota: (() => { readonly unseated: number }) | null = null;
+  let readQuota: (() => { readonly unseated: number; readonly unseatedWithBots: number }) | null = null;
   new Gauge({
     name: 'djambi_rooms_unseated',
-    help: 'Live rooms nobody has sat at (made and never joined, or played by bots alone): capped per address and to a share of MAX_ROOMS',
+    help: 'Live rooms nobody has sat at (made and never joined, or played by bots alone), all and those with bots: capped per address and to a share of MAX_ROOMS',
+    labelNames: ['bots'],
     registers,
     collect() {
-      this.set(readQuota?.().unseated ?? 0);
+      const counts = readQuota?.() ?? { unseated: 0, unseatedWithBots: 0 };
+      this.set({ bots: 'any' }, counts.unseated);
+      this.set({ bots: 'yes' }, counts.unseatedWithBots);
     },
   });
   let readBots: (() => { readonly queued: number; readonly fallbacksBy: Readonly<Record<string, number>> }) | null = null;

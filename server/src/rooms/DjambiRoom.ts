@@ -279,7 +279,11 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       journal = reopened.journal;
       this.createdAt = reopened.createdAt;
       // A game people sat at comes back within `maxRooms`; one nobody sat at, within the share of those.
-      const ticket = settings.quota.take(journal.hasSeated, null);
+      const ticket = settings.quota.take(
+        journal.hasSeated,
+        null,
+        [...journal.match.seats.seats.values()].some((s) => s.bot !== null),
+      );
       if (!(ticket instanceof QuotaTicket)) {
         await codes.release(restore).catch(() => undefined);
         throw joinError(ticket.code, ticket.message);
@@ -290,7 +294,8 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       if (!join.ok) throw joinError('bad_options', join.error.message);
       const parsed = parseRoomConfig(options, settings);
       if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
-      const ticket = settings.quota.take(false, creatorOf(options));
+      const bots = isPlainObject(options) && isPlainObject(options.bots) && Object.keys(options.bots).length > 0;
+      const ticket = settings.quota.take(false, creatorOf(options), bots);
       if (!(ticket instanceof QuotaTicket)) throw joinError(ticket.code, ticket.message);
       this.ticket = ticket;
       this.createdAt = now();
