@@ -104,6 +104,8 @@ export const ar: Strings = {
     create: 'أنشئ مباراة',
     creating: 'جارٍ الإنشاء…',
     createFailed: (why) => `تعذّر إنشاء المباراة: ${why}`,
+    createTooMany: 'هناك مباريات أُنشئت من اتصالك وما زالت تنتظر لاعبين: انضم إلى إحداها، أو انتظر بضع دقائق حتى تُغلق.',
+    createBusy: 'الخادم ممتلئ حاليًا: حاول مرة أخرى بعد بضع دقائق.',
     joinTitle: 'انضم إلى مباراة',
     joinCode: 'رمز المباراة',
     joinPlaceholder: 'مثلًا K7MPQ2',

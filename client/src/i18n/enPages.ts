@@ -46,6 +46,8 @@ export const enPages = {
     create: 'Create game',
     creating: 'Creating…',
     createFailed: (why: string): string => `Could not create the game: ${why}`,
+    createTooMany: 'Games made from your connection are already waiting for players: join one of them, or wait a few minutes until they close.',
+    createBusy: 'The server is full for now: try again in a few minutes.',
     joinTitle: 'Join a game',
     joinCode: 'Game code',
     joinPlaceholder: 'e.g. K7MPQ2',

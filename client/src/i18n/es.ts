@@ -100,6 +100,8 @@ export const es: Strings = {
     create: 'Crear partida',
     creating: 'Creando…',
     createFailed: (why) => `No se pudo crear la partida: ${why}`,
+    createTooMany: 'Ya hay partidas creadas desde tu conexión esperando jugadores: únete a una o espera unos minutos a que se cierren.',
+    createBusy: 'El servidor está lleno por ahora: vuelve a intentarlo en unos minutos.',
     joinTitle: 'Unirse a una partida',
     joinCode: 'Código de la partida',
     joinPlaceholder: 'p. ej. K7MPQ2',

@@ -105,6 +105,8 @@ export const fr: Strings = {
     create: 'Créer la partie',
     creating: 'Création…',
     createFailed: (why) => `Impossible de créer la partie : ${why}`,
+    createTooMany: 'Des parties créées depuis votre connexion attendent déjà des joueurs : rejoignez-en une, ou attendez quelques minutes qu’elles se ferment.',
+    createBusy: 'Le serveur est plein pour l’instant : réessayez dans quelques minutes.',
     joinTitle: 'Rejoindre une partie',
     joinCode: 'Code de la partie',
     joinPlaceholder: 'p. ex. K7MPQ2',

@@ -103,6 +103,8 @@ export const ko: Strings = {
     create: '대국 만들기',
     creating: '만드는 중…',
     createFailed: (why) => `대국을 만들지 못했습니다: ${why}`,
+    createTooMany: '이 연결에서 만든 대국들이 이미 참가자를 기다리고 있습니다. 그중 하나에 참가하거나, 닫힐 때까지 몇 분 기다려 주세요.',
+    createBusy: '지금은 서버가 가득 찼습니다. 몇 분 뒤에 다시 시도해 주세요.',
     joinTitle: '대국 참가',
     joinCode: '대국 코드',
     joinPlaceholder: '예: K7MPQ2',

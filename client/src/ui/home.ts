@@ -177,7 +177,13 @@ export function renderHome(root: HTMLElement): () => void {
         navigate(`/g/${code}`);
       })
       .catch((err: unknown) => {
-        createError.textContent = P.home.createFailed(err instanceof Error ? err.message : String(err));
+        const code = (err as { code?: unknown } | null)?.code;
+        createError.textContent =
+          code === 'too_many_rooms'
+            ? P.home.createTooMany
+            : code === 'server_full'
+              ? P.home.createBusy
+              : P.home.createFailed(err instanceof Error ? err.message : String(err));
         createButton.disabled = false;
         createButton.textContent = P.home.create;
       });
