@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     let code = '';
     for (let n = g, k = 0; k < CODE_LENGTH; k++, n = Math.floor(n / CODE_ALPHABET.length)) code += CODE_ALPHABET[n % CODE_ALPHABET.length];
     await store.createGame(code, parsed.value, now);
+    await store.markSeated(code); // people sat at it (the journal marks it before the first take_seat)
     await store.appendMany(code, 1, match.events);
     events += match.events.length;
   }

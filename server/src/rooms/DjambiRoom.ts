@@ -406,7 +406,6 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     } catch (e) {
       throw e instanceof JoinRefused ? refusalError(e) : e;
     }
-    if (this.table.journal.hasSeated) this.ticket?.seat();
     this.table.rematch.joined(client.sessionId);
   }
 
@@ -534,7 +533,11 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       mirror.write({ code: this.code, match: this.match, links: table.links, spectators: table.spectatorIds.size, standIns: table.bots.standingIn });
       this.broadcastPatch();
     }
-    if (listing) this.setMetadata(this.describe()).catch(() => undefined);
+    if (listing) {
+      this.setMetadata(this.describe()).catch(() => undefined);
+      // Somebody sat here (a join, a rematch's claim): the room leaves the unseated quota.
+      if (this.table.journal.hasSeated) this.ticket?.seat();
+    }
     for (const d of deliveries) {
       try {
         this.sendEach(d.sessionIds, d.type, d.payload);
