@@ -10,7 +10,7 @@
 import { Writable } from 'node:stream';
 import { CLOSE_CODES } from '@djambi/shared';
 import { createLogger } from '../../server/src/obs/log.js';
-import { RoomTimers } from '../../server/src/table/timers.js';
+import { Alarms } from '../../server/src/table/timers.js';
 import { eventually } from '../support/wait.js';
 import {
   createRoom,
@@ -237,15 +237,37 @@ describe('a bug inside one room', () => {
   });
 });
 
-test("a room timer's throw goes to the room's fault handler, not the process", async () => {
-  const faults: unknown[] = [];
-  const timers = new RoomTimers((e) => faults.push(e));
-  await new Promise<void>((resolve) => {
-    timers.later(0, () => {
-      setImmediate(resolve);
-      throw new Error('injected: timer');
-    });
+test("the table's alarms are deadlines: a tick runs what is due by the deadline reached, whatever the clock says", () => {
+  let now = 1_000;
+  let empty = true;
+  const seen: string[] = [];
+  let msToFlag: number | null = 5_000;
+  const alarms = new Alarms({
+    now: () => now,
+    msToFlag: () => msToFlag,
+    flag: () => seen.push('flag'),
+    empty: () => empty,
+    idleSeconds: () => 10,
+    expire: () => seen.push('expire'),
   });
-  expect(faults).toHaveLength(1);
-  expect((faults[0] as Error).message).toBe('injected: timer');
+  expect(alarms.next).toBeNull();
+  alarms.scheduleFlag();
+  alarms.armIdle();
+  expect(alarms.next).toBe(6_001);
+  expect(alarms.tick(6_000)).toBe(6_001); // not yet
+  expect(alarms.tick(6_001)).toBe(2_000); // the flag is checked; again a second later until a publication sets it
+  expect(seen).toEqual(['flag']);
+  msToFlag = null;
+  alarms.scheduleFlag(); // the check's publication: no clock runs
+  expect(alarms.next).toBe(11_000);
+  empty = false;
+  expect(alarms.tick(11_000)).toBeNull(); // somebody is here: no expiry
+  empty = true;
+  now = 20_000;
+  alarms.armIdle();
+  expect(alarms.tick(30_000)).toBeNull();
+  expect(seen).toEqual(['flag', 'expire']);
+  alarms.armIdle();
+  alarms.clearAll();
+  expect(alarms.next).toBeNull();
 });

@@ -223,6 +223,9 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   /** The room's place in the process's quota (released at dispose). */
   private ticket: QuotaTicket | null = null;
   private everJoined = false;
+  /** The room's one timer, for the table's next deadline (`alarmAt`, epoch ms). */
+  private alarmTimer: NodeJS.Timeout | undefined;
+  private alarmAt: number | null = null;
   /** Writes the match into the state at each publication; null until the room has a state. */
   private mirror: Mirror | null = null;
   /** The room hit an internal error and is closing (`fault`). */
@@ -243,13 +246,12 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       if (this.match.config.visibility === 'private') await this.setPrivate(true);
       if (restored) await this.table.resume();
       else await seatCreationBots(options, this.match, (intent) => this.table.submit(intent));
-      this.table.refresh(true);
-      this.table.alarms.scheduleFlag();
-      this.table.alarms.armIdle();
+      this.table.opened();
       this.table.rematch.resume();
     } catch (e) {
       roomCensus.closed++;
       this.ticket?.release();
+      clearTimeout(this.alarmTimer);
       this.clock.clear();
       this.clock.stop();
       this.table?.dispose();
@@ -400,7 +402,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     const refusal = this.door.joined(client.sessionId, auth);
     if (refusal) throw joinError(refusal.code, refusal.message);
     this.everJoined = true;
-    this.table.alarms.clearIdle();
+    this.table.joined();
     try {
       await this.table.arrive(client.sessionId, auth.join, auth.address);
     } catch (e) {
@@ -423,7 +425,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       return table.spectatorLeft(sid);
     }
     const colour = table.links.colourOf(sid);
-    if (colour === null) return table.alarms.armIdle(); // replaced by a reclaim, or a join that failed
+    if (colour === null) return table.vacated(); // replaced by a reclaim, or a join that failed
     const graceSeconds = this.match.config.graceSeconds;
     if (consented || graceSeconds <= 0) return table.left(sid, colour, consented);
     table.dropped(sid);
@@ -492,6 +494,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
 
   override async onDispose(): Promise<void> {
     roomCensus.closed++;
+    clearTimeout(this.alarmTimer);
     this.ticket?.release();
     this.table?.dispose();
     this.clearReservationTimers(); // 0.16 leaves pending reconnections' timers running
@@ -523,8 +526,31 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     this.disconnect(CLOSE_CODES.fenced).catch(() => undefined);
   }
 
+  /**
+   * Sets the room's one timer for the table's next deadline (a publication's `alarm`); when it
+   * fires, the table runs what is due and names the next one. A throw goes to `fault`.
+   */
+  private wakeAt(at: number | null): void {
+    if (at === this.alarmAt) return;
+    clearTimeout(this.alarmTimer);
+    this.alarmAt = at;
+    if (at === null) return;
+    this.alarmTimer = setTimeout(
+      () => {
+        this.alarmAt = null;
+        try {
+          this.wakeAt(this.table.tick(at));
+        } catch (e) {
+          this.fault(e, 'timer');
+        }
+      },
+      Math.min(Math.max(0, at - this.now()), 2 ** 31 - 1),
+    );
+  }
+
   /** Sends what the table published: seat keys, evictions, the state's patch (and the listing), then the deliveries. */
-  private publish({ seats, evictions, listing, deliveries }: Publication): void {
+  private publish({ seats, evictions, listing, deliveries, alarm }: Publication): void {
+    this.wakeAt(alarm);
     for (const s of seats) this.clients.getById(s.sessionId)?.send('seat', { colour: s.colour, seatKey: s.seatKey });
     for (const e of evictions) this.evict(e.sessionId, e.colour, e.reason);
     const mirror = this.mirror ?? this.startState();

@@ -44,6 +44,8 @@ export interface Publication {
   /** The public listing changed too. */
   readonly listing: boolean;
   readonly deliveries: readonly Addressed[];
+  /** The table's next deadline (epoch ms; null: none): the host calls `tick(alarm)` once it is reached. */
+  readonly alarm: number | null;
 }
 
 /** What a table asks of its host. */
@@ -60,7 +62,7 @@ export interface TableHost {
   empty(): boolean;
   /** Seconds an empty room is kept. */
   idleSeconds(): number;
-  /** The room stayed empty for its idle lifetime. */
+  /** The room stayed empty for its idle lifetime (seen at a `tick`). */
   expire(): void;
   /** Sends a message to one connection, and to every connection. */
   send(sessionId: string, type: string, payload: unknown): void;
@@ -89,14 +91,14 @@ export interface SubmitHooks {
   readonly accepted?: (out: Accepted) => void;
 }
 
-const EMPTY: Publication = Object.freeze({ seats: [], evictions: [], listing: false, deliveries: [] });
+const EMPTY: Omit<Publication, 'alarm'> = Object.freeze({ seats: [], evictions: [], listing: false, deliveries: [] });
 
 /** One live game. */
 export class Table {
   readonly links: Connections;
   /** Session ids of the connected spectators (their press member ids). */
   readonly spectatorIds = new Set<string>();
-  readonly alarms: Alarms;
+  private readonly alarms: Alarms;
   readonly bots: BotDriver;
   readonly rematch: Rematch;
   /** The room went: intents still in the journal are saved, but nothing is published any more. */
@@ -112,6 +114,8 @@ export class Table {
   ) {
     this.links = new Connections(seats);
     this.alarms = new Alarms({
+      now: () => this.now(),
+      msToFlag: () => this.match.msToFlag(this.now()),
       flag: () => this.act({ type: 'flag' }),
       empty: () => host.empty(),
       idleSeconds: () => host.idleSeconds(),
@@ -119,9 +123,7 @@ export class Table {
         this.expired = true;
         host.expire();
       },
-      fault: (e) => host.fault(e),
     });
-    this.alarms.readFlagFrom(() => this.match.msToFlag(this.now()));
     this.bots = new BotDriver(
       {
         match: () => this.match,
@@ -202,16 +204,39 @@ export class Table {
     this.publish({ ...EMPTY, listing });
   }
 
+  /** The table is open: its clock's deadline and, if nobody is here, its expiry; then everything is published. */
+  opened(): void {
+    this.alarms.scheduleFlag();
+    this.alarms.armIdle();
+    this.refresh(true);
+  }
+
+  /** The host's timer reached the deadline `at` of a publication: runs what is due; the next deadline. */
+  tick(at: number): number | null {
+    return this.disposed ? null : this.alarms.tick(at);
+  }
+
+  /** Somebody joined: the room does not expire. */
+  joined(): void {
+    this.alarms.clearIdle();
+  }
+
+  /** A connection went that held no seat any more (replaced by a reclaim, or a join that failed): the room may expire. */
+  vacated(): void {
+    this.alarms.armIdle();
+    this.refresh(false);
+  }
+
   /** The seat key notice of `colour` for its holder, with its press history (none if nobody holds it here). */
-  seatWithHistory(colour: Colour): Publication {
+  seatWithHistory(colour: Colour): Omit<Publication, 'alarm'> {
     return { ...EMPTY, seats: this.notices([colour]), deliveries: this.address([this.match.historyDelivery(colour)]) };
   }
 
   /** Sends `publication` with the bots' seats shown first, and lets the bots act on it afterwards (nothing once disposed). */
-  publish(publication: Publication): void {
+  publish(publication: Omit<Publication, 'alarm'>): void {
     if (this.disposed) return;
     this.bots.sync();
-    this.host.publish(publication);
+    this.host.publish({ ...publication, alarm: this.alarms.next });
     this.bots.afterCommit();
   }
 
@@ -269,21 +294,22 @@ export class Table {
   /** A spectator's connection went. */
   spectatorLeft(sessionId: string): void {
     this.spectatorIds.delete(sessionId);
+    this.alarms.armIdle(); // published with the unspectate
     this.act({ type: 'unspectate', id: sessionId });
-    this.alarms.armIdle();
   }
 
   /** The seat holder `sessionId` left on purpose (or dropped without a grace): before the start its seat is free, after it the seat waits for its key. */
   left(sessionId: string, colour: Colour, consented: boolean): void {
     if (consented && this.match.phase === 'waiting') {
       this.links.free(colour, this.now());
+      this.alarms.armIdle(); // published with the leave
       this.act({ type: 'leave_seat', colour });
     } else {
       this.links.away(sessionId, this.now());
+      this.alarms.armIdle();
       this.refresh(true);
       this.handOverHost(colour);
     }
-    this.alarms.armIdle();
   }
 
   /** The seat holder's connection dropped: it may come back within the grace period. */
@@ -295,8 +321,8 @@ export class Table {
   /** A dropped connection came back within its grace. */
   back(sessionId: string): void {
     const again = this.links.reconnected(sessionId, this.now());
-    this.publish({ ...(again ? this.seatWithHistory(again) : EMPTY), listing: true });
     this.alarms.clearIdle();
+    this.publish({ ...(again ? this.seatWithHistory(again) : EMPTY), listing: true });
   }
 
   /** A dropped connection's grace ran out (or its reconnection was cancelled): its seat shows as away. */
@@ -322,7 +348,7 @@ export class Table {
     this.alarms.clearAll();
   }
 
-  /** An accepted intent: seat moves and removals applied to the links, then everything published; then the timers. */
+  /** An accepted intent: seat moves and removals applied to the links, the deadlines set, then everything published. */
   private publishAccepted(out: Accepted): void {
     const now = this.now();
     const evictions: Eviction[] = [];
@@ -333,14 +359,14 @@ export class Table {
       this.links.free(out.removed, now);
       if (sid !== null) evictions.push({ sessionId: sid, colour: out.removed, reason: 'removed' });
     }
+    this.alarms.scheduleFlag();
+    if (this.match.phase === 'over') this.alarms.armIdle();
     this.publish({
       seats: this.notices(out.moves.map((m) => m.to)),
       evictions,
       listing: out.listingChanged,
       deliveries: this.address(out.deliveries),
     });
-    this.alarms.scheduleFlag();
-    if (this.match.phase === 'over') this.alarms.armIdle();
   }
 
   /** The seat notices of these colours' connected holders. */

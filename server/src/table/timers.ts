@@ -1,79 +1,16 @@
 /**
- * Plain Node timers owned by one room, all cleared at once when the room goes. The room's
- * Colyseus clock only ticks with the patch interval, which no room runs (a patch follows every
- * commit), so every timer of a room (the idle timer, a player's flag falling) is one of these.
+ * The table's alarms as deadlines (epoch ms of its clock): when the running clock runs out, and
+ * when an empty room expires. The table sets them; every publication carries the earliest
+ * (`Publication.alarm`), and its host keeps one timer for it and calls `Table.tick` back when it
+ * is reached. No timer lives in the table: tests and bots drive it by calling `tick`.
  */
 
-/** Cancels a timer (idempotent). */
-export type Cancel = () => void;
-
-/** The timers of one room. */
-export class RoomTimers {
-  private readonly handles = new Set<NodeJS.Timeout>();
-  /** Cleared for good (the room went): no timer is set any more. */
-  private closed = false;
-
-  /** `fault`: where a timer's throw goes (the room's fault handler), never to the process. */
-  constructor(private readonly fault: (error: unknown) => void) {}
-
-  /** Calls `fn` once after `ms` milliseconds (clamped to what Node timers accept). */
-  later(ms: number, fn: () => void): Cancel {
-    if (this.closed) return () => undefined;
-    const handle = setTimeout(
-      () => {
-        this.handles.delete(handle);
-        try {
-          fn();
-        } catch (e) {
-          this.fault(e);
-        }
-      },
-      Math.min(Math.max(0, ms), 2 ** 31 - 1),
-    );
-    this.handles.add(handle);
-    return () => {
-      clearTimeout(handle);
-      this.handles.delete(handle);
-    };
-  }
-
-  /** Clears every pending timer, and sets none from now on (an intent saved after the room went must not keep the process alive). */
-  clearAll(): void {
-    this.closed = true;
-    for (const handle of this.handles) clearTimeout(handle);
-    this.handles.clear();
-  }
-}
-
-/** One pending timer at most: each `set` replaces the one before (the flag timer, the idle timer). */
-export class TimerSlot {
-  private cancel: Cancel | null = null;
-
-  constructor(private readonly timers: RoomTimers) {}
-
-  /** Whether a timer is pending (false again as soon as it fires). */
-  get pending(): boolean {
-    return this.cancel !== null;
-  }
-
-  /** Calls `fn` once after `ms` milliseconds, cancelling the pending timer, if any. */
-  set(ms: number, fn: () => void): void {
-    this.clear();
-    this.cancel = this.timers.later(ms, () => {
-      this.cancel = null;
-      fn();
-    });
-  }
-
-  /** Cancels the pending timer, if any. */
-  clear(): void {
-    this.cancel?.();
-    this.cancel = null;
-  }
-}
-
-/** What the alarms of a room ask of it. */
+/** What the alarms ask of their table. */
 export interface AlarmHooks {
+  /** The table's clock, epoch ms. */
+  now(): number;
+  /** Milliseconds until the running clock runs out, or null when no clock runs. */
+  msToFlag(): number | null;
   /** Asks the match to check the clocks. */
   flag(): void;
   /** Whether nobody is connected or on the way back. */
@@ -82,56 +19,61 @@ export interface AlarmHooks {
   idleSeconds(): number;
   /** Closes the room (empty for its idle lifetime). */
   expire(): void;
-  /** A timer threw (see `DjambiRoom.fault`). */
-  fault(error: unknown): void;
 }
 
-/** The two timers of a room that call back into it: the flag timer and the idle timer. */
+/** How long after a flag check that did not settle the clock it is checked again, in ms. */
+const FLAG_RETRY_MS = 1000;
+
+/** The two deadlines of a table. */
 export class Alarms {
-  private readonly timers: RoomTimers;
-  private readonly flagTimer: TimerSlot;
-  private readonly idleTimer: TimerSlot;
+  private flagAt: number | null = null;
+  private idleAt: number | null = null;
 
-  /** Milliseconds until the running clock runs out (null: no clock is running); none before `readFlagFrom`. */
-  private msToFlag: () => number | null = () => null;
+  constructor(private readonly hooks: AlarmHooks) {}
 
-  constructor(private readonly hooks: AlarmHooks) {
-    this.timers = new RoomTimers(hooks.fault);
-    this.flagTimer = new TimerSlot(this.timers);
-    this.idleTimer = new TimerSlot(this.timers);
+  /** The earliest deadline, or null. */
+  get next(): number | null {
+    if (this.flagAt === null) return this.idleAt;
+    return this.idleAt === null ? this.flagAt : Math.min(this.flagAt, this.idleAt);
   }
 
-  /** Where the flag timer reads the clock from, given once the game is open (read after every accepted intent). */
-  readFlagFrom(msToFlag: () => number | null): void {
-    this.msToFlag = msToFlag;
-  }
-
-  /** (Re)schedules the flag timer: it fires when the running clock runs out and asks the match to check. */
+  /** The flag deadline from the running clock (after every accepted intent). */
   scheduleFlag(): void {
-    const ms = this.msToFlag();
-    if (ms === null) return this.flagTimer.clear();
-    this.flagTimer.set(ms + 1, () => {
-      this.hooks.flag();
-      if (!this.flagTimer.pending) this.scheduleFlag();
-    });
+    const ms = this.hooks.msToFlag();
+    this.flagAt = ms === null ? null : this.hooks.now() + Math.max(0, ms) + 1;
   }
 
-  /** Starts the idle timer if the room is empty: it closes the room if it is still empty then. */
+  /** If the room is empty, it expires after its idle lifetime from now (a later call starts it again). */
   armIdle(): void {
-    if (!this.hooks.empty()) return;
-    this.idleTimer.set(this.hooks.idleSeconds() * 1000, () => {
-      if (this.hooks.empty()) this.hooks.expire();
-    });
+    if (this.hooks.empty()) this.idleAt = this.hooks.now() + this.hooks.idleSeconds() * 1000;
   }
 
-  /** Stops the idle timer (somebody joined or came back). */
+  /** Somebody joined or came back: no expiry. */
   clearIdle(): void {
-    this.idleTimer.clear();
+    this.idleAt = null;
   }
 
-  /** Clears every timer (the room goes). */
+  /**
+   * Runs what is due by `reached` (the deadline the host's timer was set for: a timer that fired
+   * has reached it, whatever the clock says) and returns the next deadline.
+   */
+  tick(reached: number): number | null {
+    if (this.idleAt !== null && this.idleAt <= reached) {
+      this.idleAt = null;
+      if (this.hooks.empty()) this.hooks.expire();
+    }
+    if (this.flagAt !== null && this.flagAt <= reached) {
+      // The check's publication sets the next flag deadline; until it comes, check again later.
+      this.flagAt = this.hooks.now() + FLAG_RETRY_MS;
+      this.hooks.flag();
+    }
+    return this.next;
+  }
+
+  /** No deadline any more (the room goes). */
   clearAll(): void {
-    this.timers.clearAll();
+    this.flagAt = null;
+    this.idleAt = null;
   }
 }
 
