@@ -161,11 +161,12 @@ export class Admission {
     return null;
   }
 
-  /** Drops reservations Colyseus dropped, and those unused past `connectMs` (no-shows of their network). */
+  /** Drops reservations Colyseus dropped, and the others unused past `connectMs` (no-shows of their network). */
   private prune(live: (sessionId: string) => boolean): void {
     const now = this.now();
     for (const [sid, p] of this.pending) {
-      const late = now - p.at >= this.limits.connectMs;
+      // A reclaim counts until Colyseus drops it (a seat's key is its holder's only: 4 at most).
+      const late = p.request.kind !== 'reclaim' && now - p.at >= this.limits.connectMs;
       if (live(sid) && !late) continue;
       this.pending.delete(sid);
       if (p.request.kind === 'reclaim') continue;
