@@ -6,6 +6,7 @@
  * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
+import type { Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
 import type { GameStore, StoredGame } from '../store/types.js';
 import { validPrefix } from '../table/journal.js';
@@ -183,12 +184,18 @@ export class GameDirectory {
     return game && validPrefix(game).game;
   }
 
-  /** The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md) and as JSON. */
-  async record(code: string): Promise<{ text: string; json: unknown } | null> {
+  /** A stored game (its log's longest valid prefix) and its match replayed from it, once. */
+  async replayed(code: string): Promise<{ readonly game: StoredGame; readonly match: Match } | null> {
     const game = this.store ? await this.store.load(code) : null;
     if (!game) return null;
-    const { match } = validPrefix(game);
-    return { text: match.game.recordText(), json: match.game.record() };
+    const valid = validPrefix(game);
+    return { game: valid.game, match: valid.match };
+  }
+
+  /** The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md) and as JSON. */
+  async record(code: string): Promise<{ text: string; json: unknown } | null> {
+    const replay = await this.replayed(code);
+    return replay && { text: replay.match.game.recordText(), json: replay.match.game.record() };
   }
 
   private async open(code: string): Promise<Reopened> {

@@ -13,7 +13,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { MAX_PAGE_MESSAGES, normaliseCode, PAGE_MESSAGES } from '@djambi/shared';
 import { MAX_ID_CHARS } from '../press/text.js';
 import type { GameDirectory } from '../games/directory.js';
-import { Match } from '../match/match.js';
+
 import type { RateKind } from './limits.js';
 
 /** Codes per "Your games" request, and finished games per recent list, at most. */
@@ -86,9 +86,9 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
   router.get('/:code', limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
     try {
-      const game = code ? await games.stored(code) : null;
-      if (!game) return notFound(res);
-      const match = Match.restore(game.config, game.events);
+      const replay = code ? await games.replayed(code) : null;
+      if (!replay) return notFound(res);
+      const { game, match } = replay;
       const { rules, clock, visibility } = game.config;
       const info = (await games.store?.listGames([game.code]))?.[0];
       res.json({
@@ -131,13 +131,13 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
     const query = revealQuery(req.query);
     if (!query.ok) return void res.status(400).json({ error: { code: 'bad_query', message: query.message } });
     try {
-      const game = code ? await games.stored(code) : null;
-      if (!game) return notFound(res);
-      if (game.status !== 'finished') {
+      const replay = code ? await games.replayed(code) : null;
+      if (!replay) return notFound(res);
+      if (replay.game.status !== 'finished') {
         res.status(409).json({ error: { code: 'game_not_over', message: 'the reveal comes after the game' } });
         return;
       }
-      const press = Match.restore(game.config, game.events).press;
+      const press = replay.match.press;
       if (query.value === null) return void res.json({ reveal: press.reveal() });
       const { channel, before, limit: size } = query.value;
       const page = press.revealPage(channel, before, size);
