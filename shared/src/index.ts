@@ -17,9 +17,22 @@ export {
   SIZE as BOARD_SIZE,
   NSQ as SQUARE_COUNT,
 } from './squares.js';
+export {
+  GEOMETRY_NAMES,
+  cellAt,
+  type Camp,
+  type CampPiece,
+  type CellName,
+  type Geometry,
+  type GeometryName,
+} from './board/geometry.js';
+export { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+export { SQUARE } from './board/square.js';
 export * from './constants.js';
 export {
   initialPosition,
+  startPieces,
+  cellName,
   setupPosition,
   parseRules,
   seatsOf,
