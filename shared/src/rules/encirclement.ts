@@ -44,11 +44,12 @@ const enum Visit {
 
 /** Flood from `at` by steps to the board's neighbours (king steps on the square board); true as soon as `visit` says Found. */
 function flood(g: Geometry, at: number, visit: (sq: number) => Visit): boolean {
+  const neighbours = g.neighbours;
   const seen = new Uint8Array(g.cells);
   const stack = [at];
   seen[at] = 1;
   while (stack.length) {
-    const ns = g.neighbours[stack.pop()!];
+    const ns = neighbours[stack.pop()!];
     for (let k = 0; k < ns.length; k++) {
       const n = ns[k];
       if (seen[n]) continue;

@@ -164,9 +164,11 @@ export function emptyFieldCount(b: BoardState): number {
 }
 
 function emptyFields(b: BoardState, g: Geometry): number {
+  const board = b.board;
   const maze = g.maze;
+  const cells = g.cells;
   let n = 0;
-  for (let s = 0; s < g.cells; s++) if (b.board[s] < 0 && s !== maze) n++;
+  for (let s = 0; s < cells; s++) if (board[s] < 0 && s !== maze) n++;
   return n;
 }
 
@@ -174,7 +176,8 @@ function emptyFields(b: BoardState, g: Geometry): number {
 function hasPlacement(b: BoardState, g: Geometry, from: Square): boolean {
   const maze = g.maze;
   if (from !== maze) return true; // the square just left is free
-  for (let s = 0; s < g.cells; s++) if (b.board[s] < 0 && s !== maze) return true;
+  const cells = g.cells;
+  for (let s = 0; s < cells; s++) if (b.board[s] < 0 && s !== maze) return true;
   return false;
 }
 
