@@ -95,45 +95,94 @@ export interface GeometrySpec {
   readonly nameHint: string;
 }
 
-/** Build a board from its spec. Throws on a broken spec (a bug, at load time). */
+/** Coordinates the builder's grid holds: -32..31 on each axis. */
+const GRID = 64;
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Build a board from its spec. Throws on a broken spec (a bug, at load time). Runs once per board
+ * as the module loads (in the browser too), so it is written with plain loops, and the rays and
+ * flanks are views on one buffer each rather than thousands of small arrays.
+ */
 export function makeGeometry(spec: GeometrySpec): Geometry {
   const cells = spec.coords.length;
   if (cells > 255) throw new Error(`${spec.name}: ${cells} cells do not fit the geometry's byte tables`);
-  const index = new Map<string, number>();
-  spec.coords.forEach(([x, y], c) => index.set(`${x},${y}`, c));
-  const at = (x: number, y: number): number => index.get(`${x},${y}`) ?? NO_CELL;
+  const grid = new Int16Array(GRID * GRID).fill(NO_CELL);
+  for (let c = 0; c < cells; c++) {
+    const [x, y] = spec.coords[c];
+    if (Math.abs(x) >= GRID / 2 || Math.abs(y) >= GRID / 2) throw new Error(`${spec.name}: (${x}, ${y}) is off the builder's grid`);
+    grid[(x + GRID / 2) * GRID + y + GRID / 2] = c;
+  }
+  const at = (x: number, y: number): number =>
+    x >= -GRID / 2 && x < GRID / 2 && y >= -GRID / 2 && y < GRID / 2 ? grid[(x + GRID / 2) * GRID + y + GRID / 2] : NO_CELL;
   const cellOf = ([x, y]: readonly [number, number]): number => {
     const c = at(x, y);
     if (c < 0) throw new Error(`${spec.name}: (${x}, ${y}) is not a cell`);
     return c;
   };
   const dirs = spec.directions;
+  const nd = dirs.length;
   const edges = spec.edgeDirections;
   // The two edge directions whose sum is each corner direction (its flanking steps).
-  const flankDirs = dirs.map(([dx, dy], d) => {
-    if (d < edges) return null;
-    for (let a = 0; a < edges; a++)
-      for (let b = a + 1; b < edges; b++) if (dirs[a][0] + dirs[b][0] === dx && dirs[a][1] + dirs[b][1] === dy) return [a, b] as const;
-    throw new Error(`${spec.name}: direction ${d} is no sum of two edge directions`);
-  });
-  const rays = spec.coords.map(([x, y]) =>
-    dirs.map(([dx, dy]) => {
-      const out: number[] = [];
-      for (let c = at(x + dx, y + dy), k = 2; c >= 0; c = at(x + k * dx, y + k * dy), k++) out.push(c);
-      return Uint8Array.from(out);
-    }),
-  );
-  const flanks = spec.coords.map(([x, y]) =>
-    dirs.map(([dx, dy], d) => {
-      const pair = flankDirs[d];
-      if (!pair || at(x + dx, y + dy) < 0) return new Uint8Array(0);
-      const f = pair.map((e) => at(x + dirs[e][0], y + dirs[e][1]));
-      return f.every((c) => c >= 0) ? Uint8Array.from(f) : new Uint8Array(0);
-    }),
-  );
-  const firsts = (rs: readonly Uint8Array[]) => Uint8Array.from(rs.filter((r) => r.length > 0).map((r) => r[0]));
+  const flankDirs: number[] = [];
+  for (let d = edges; d < nd; d++) {
+    let found = false;
+    for (let a = 0; a < edges && !found; a++)
+      for (let b = a + 1; b < edges && !found; b++)
+        if (dirs[a][0] + dirs[b][0] === dirs[d][0] && dirs[a][1] + dirs[b][1] === dirs[d][1]) {
+          flankDirs.push(a, b);
+          found = true;
+        }
+    if (!found) throw new Error(`${spec.name}: direction ${d} is no sum of two edge directions`);
+  }
+  // Every ray, cell by cell and direction by direction, in one buffer; then a view on each.
+  const rayCells: number[] = [];
+  const rayEnds: number[] = [];
+  for (let c = 0; c < cells; c++) {
+    const [x, y] = spec.coords[c];
+    for (let d = 0; d < nd; d++) {
+      const [dx, dy] = dirs[d];
+      for (let k = 1, t = at(x + dx, y + dy); t >= 0; k++, t = at(x + k * dx, y + k * dy)) rayCells.push(t);
+      rayEnds.push(rayCells.length);
+    }
+  }
+  const rayBuffer = Uint8Array.from(rayCells);
   const line = new Int8Array(cells * cells).fill(-1);
-  rays.forEach((rs, from) => rs.forEach((r, d) => r.forEach((to) => (line[from * cells + to] = d))));
+  const rays: Uint8Array[][] = [];
+  const neighbours: Uint8Array[] = [];
+  const sides: Uint8Array[] = [];
+  const flanks: Uint8Array[][] = [];
+  const flankBuffer = new Uint8Array(2 * cells * (nd - edges));
+  for (let c = 0, i = 0; c < cells; c++) {
+    const [x, y] = spec.coords[c];
+    const own: Uint8Array[] = [];
+    const near: number[] = [];
+    const beside: Uint8Array[] = [];
+    for (let d = 0; d < nd; d++, i++) {
+      const from = i === 0 ? 0 : rayEnds[i - 1];
+      const ray = rayBuffer.subarray(from, rayEnds[i]);
+      own.push(ray);
+      for (let k = 0; k < ray.length; k++) line[c * cells + ray[k]] = d;
+      if (ray.length > 0) near.push(ray[0]);
+      if (d === edges - 1) sides.push(Uint8Array.from(near));
+      let pair = EMPTY;
+      if (d >= edges && ray.length > 0) {
+        const e = 2 * (d - edges);
+        const a = at(x + dirs[flankDirs[e]][0], y + dirs[flankDirs[e]][1]);
+        const b = at(x + dirs[flankDirs[e + 1]][0], y + dirs[flankDirs[e + 1]][1]);
+        if (a >= 0 && b >= 0) {
+          const o = 2 * (c * (nd - edges) + d - edges);
+          flankBuffer[o] = a;
+          flankBuffer[o + 1] = b;
+          pair = flankBuffer.subarray(o, o + 2);
+        }
+      }
+      beside.push(pair);
+    }
+    rays.push(own);
+    neighbours.push(Uint8Array.from(near));
+    flanks.push(beside);
+  }
   const layouts: Partial<Record<Layout, Camp[]>> = {};
   let seats = -1;
   for (const [layout, camps] of Object.entries(spec.layouts) as [Layout, readonly (readonly (readonly [Kind, number, number])[])[]][]) {
@@ -143,19 +192,21 @@ export function makeGeometry(spec: GeometrySpec): Geometry {
   }
   if (!layouts[spec.defaultLayout]) throw new Error(`${spec.name}: no default layout`);
   const names = spec.names;
-  if (names.length !== cells || new Set(names).size !== cells) throw new Error(`${spec.name}: cell names are not one per cell`);
+  const byName = new Map<unknown, number>();
+  for (let c = 0; c < names.length; c++) byName.set(names[c], c);
+  if (names.length !== cells || byName.size !== cells) throw new Error(`${spec.name}: cell names are not one per cell`);
   return {
     name: spec.name,
     cells,
     names,
-    byName: new Map(names.map((n, c) => [n, c])),
+    byName,
     coords: spec.coords,
     directions: dirs,
     edgeDirections: edges,
     rays,
     flanks,
-    neighbours: rays.map(firsts),
-    sides: rays.map((rs) => firsts(rs.slice(0, edges))),
+    neighbours,
+    sides,
     line,
     maze: cellOf(spec.maze),
     fortress: Uint8Array.from(spec.fortress.map(cellOf)).sort(),
