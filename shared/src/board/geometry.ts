@@ -7,13 +7,17 @@
  */
 import type { Kind, Rules, SquareName } from '../types.js';
 
-/** The boards: the 9×9 square board. */
-export const GEOMETRY_NAMES = ['square'] as const;
+/** The boards: the 9×9 square board, the small hex board (61 cells) and the large one (127 cells, `hex6` and `hex5`). */
+export const GEOMETRY_NAMES = ['square', 'hex3', 'hex6'] as const;
 /** The name of a board; a position carries it (`Position.geometry`). */
 export type GeometryName = (typeof GEOMETRY_NAMES)[number];
 
-/** A cell name on any board. */
-export type CellName = SquareName;
+/** Column letters of the hex boards (HEX.md §2): `A`..`M`. */
+export const HEX_COLUMNS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M'] as const;
+/** A hex cell name (HEX.md §2): column letter, then row number from 1, e.g. `E5`, `D13`. */
+export type HexCellName = `${(typeof HEX_COLUMNS)[number]}${number}`;
+/** A cell name on any board: a square `a1`..`i9` or a hex cell such as `E5` or `D13`. */
+export type CellName = SquareName | HexCellName;
 
 /** A start layout's name (the `layout` room option). */
 export type Layout = Rules['layout'];
@@ -48,8 +52,8 @@ export interface Geometry {
   readonly rays: readonly (readonly Uint8Array[])[];
   /**
    * `flanks[cell][d]`: for a corner direction d, the two cells beside the step from `cell`, the
-   * side-sharing neighbours of both ends (the square board's two orthogonal neighbours of a
-   * diagonal step); empty for an edge direction or a step off the board.
+   * side-sharing neighbours of both ends (HEX.md §2; the square board's two orthogonal neighbours
+   * of a diagonal step); empty for an edge direction or a step off the board.
    */
   readonly flanks: readonly (readonly Uint8Array[])[];
   /** Cells one step away in any direction (the square board's king steps). */
