@@ -17,9 +17,25 @@ export {
   SIZE as BOARD_SIZE,
   NSQ as SQUARE_COUNT,
 } from './squares.js';
+export {
+  GEOMETRY_NAMES,
+  HEX_COLUMNS,
+  cellAt,
+  type Camp,
+  type CampPiece,
+  type CellName,
+  type Geometry,
+  type GeometryName,
+  type HexCellName,
+} from './board/geometry.js';
+export { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+export { SQUARE } from './board/square.js';
+export { HEX3, HEX6, HEX_EDGE_DIRECTIONS, HEX_VERTEX_DIRECTIONS, hexCellName } from './board/hex.js';
 export * from './constants.js';
 export {
   initialPosition,
+  startPieces,
+  cellName,
   setupPosition,
   parseRules,
   seatsOf,

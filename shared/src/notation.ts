@@ -1,5 +1,6 @@
+import { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+import { cellIndex, type GeometryName } from './board/geometry.js';
 import { ABSENT, FROZEN, HOSTAGE, draft, initialPosition as initialFor, parseRules, setupPosition, type PieceSetup, type Position } from './position.js';
-import { makeSquare, squareIndex, sqOf } from './squares.js';
 import { drawByAgreement, playTurn, resign } from './turn.js';
 import {
   COLOURS,
@@ -52,23 +53,25 @@ const KIND_LETTERS = 'cardnm';
  * in one scratch array and made into a single string: no partial strings per piece or field.
  */
 export function makeFen(pos: Position): string {
+  const rows = geometryOf(pos).rows;
   const c = FEN_CODES;
   let n = 0;
-  for (let rank = 9; rank >= 1; rank--) {
-    if (rank < 9) c[n++] = SLASH;
+  for (let r = 0; r < rows.length; r++) {
+    if (r > 0) c[n++] = SLASH;
+    const row = rows[r];
     let empty = 0;
-    for (let file = 0; file < 9; file++) {
-      const i = pos.board[sqOf(file, rank)];
+    for (let k = 0; k < row.length; k++) {
+      const i = pos.board[row[k]];
       if (i < 0) {
         empty++;
         continue;
       }
-      if (empty) c[n++] = DIGIT_0 + empty;
+      if (empty) n = putCount(c, n, empty);
       empty = 0;
       c[n++] = (pos.alive[i] ? LIVING_CODES : DEAD_CODES)[pos.army[i]];
       c[n++] = KIND_CODES[pos.kind[i]];
     }
-    if (empty) c[n++] = DIGIT_0 + empty;
+    if (empty) n = putCount(c, n, empty);
   }
   c[n++] = SPACE;
   for (let a = 0; a < 4; a++) c[n++] = CONTROL_CODES[pos.control[a] - ABSENT];
@@ -84,6 +87,13 @@ export function makeFen(pos: Position): string {
   n = putField(c, n, makeResult(pos.result));
   c.length = n;
   return String.fromCharCode(...c);
+}
+
+/** Writes a count of empty cells (1..99) into `c` from `n`; returns the new end. */
+function putCount(c: number[], n: number, count: number): number {
+  if (count >= 10) c[n++] = DIGIT_0 + ((count / 10) | 0);
+  c[n++] = DIGIT_0 + (count % 10);
+  return n;
 }
 
 /** Writes a space and `text` into `c` from `n`; returns the new end. */
@@ -121,33 +131,39 @@ function makeResult(r: GameResult | null): string {
 
 const DRAW_REASONS = ['no_legal_move', 'agreement', 'no_progress', 'mutual_elimination'] as const;
 
-/** Parse a position written by `makeFen` under the given rules. Never throws. */
-export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Position, NotationError> {
+/** Parse a position written by `makeFen` under the given rules, on a board (the square one by default). Never throws. */
+export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES, geometry: GeometryName = 'square'): Result<Position, NotationError> {
   if (typeof text !== 'string' || text.length > 400) return bad('a position is a line of at most 400 characters');
+  if (!isGeometryName(geometry)) return bad('unknown board');
+  const g = GEOMETRIES[geometry];
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 9) return bad('a position has 9 fields');
   const [board, control, active, toMove, kind, cursor, quiet, ply, result] = fields;
   const ranks = board.split('/');
-  if (ranks.length !== 9) return bad('the board has 9 ranks');
+  if (ranks.length !== g.rows.length) return bad(`the board has ${g.rows.length} ranks`);
   const pieces: PieceSetup[] = [];
-  for (let r = 0; r < 9; r++) {
+  for (let r = 0; r < ranks.length; r++) {
     const row = ranks[r];
+    const cells = g.rows[r];
     let file = 0;
     for (let k = 0; k < row.length; ) {
       const ch = row[k];
       if (ch >= '1' && ch <= '9') {
-        file += Number(ch);
+        // A count of empty cells: one number (two digits at most: no row has 100 cells).
+        let count = Number(ch);
         k++;
+        if (row[k] >= '0' && row[k] <= '9') count = count * 10 + Number(row[k++]);
+        file += count;
         continue;
       }
       const ci = 'RBYG'.indexOf(ch.toUpperCase());
       const ki = KIND_LETTERS.indexOf(row[k + 1] ?? '');
-      if (ci < 0 || ki < 0 || file > 8) return bad(`bad piece in rank ${9 - r}`);
-      pieces.push({ colour: COLOURS[ci], kind: KINDS[ki], square: makeSquare(sqOf(file, 9 - r)), alive: ch === ch.toUpperCase() });
+      if (ci < 0 || ki < 0 || file >= cells.length) return bad(`bad piece in rank ${g.rowLabels[r]}`);
+      pieces.push({ colour: COLOURS[ci], kind: KINDS[ki], square: g.names[cells[file]], alive: ch === ch.toUpperCase() });
       file++;
       k += 2;
     }
-    if (file !== 9) return bad(`rank ${9 - r} does not have 9 squares`);
+    if (file !== cells.length) return bad(`rank ${g.rowLabels[r]} does not have ${cells.length} squares`);
   }
   if (!/^[RBYGfh-]{4}$/.test(control)) return bad('bad control field');
   const ctl: Partial<Record<Colour, Controller>> = {};
@@ -184,6 +200,7 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Po
       ply: Number(ply),
     },
     rules,
+    geometry,
   );
   if (!setup.ok) return bad(setup.error.message);
   if (!parsedResult) return { ok: true, value: setup.value };
@@ -204,7 +221,7 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Po
  */
 export function makeTurn(turn: Turn, before?: Position): string {
   if ('pass' in turn) return 'pass';
-  const to = squareIndex(turn.to);
+  const to = before === undefined ? -1 : cellIndex(geometryOf(before), turn.to);
   const capture = before !== undefined && to >= 0 && before.board[to] >= 0;
   let s = `${turn.from}${capture ? 'x' : '-'}${turn.to}`;
   const placeFirst = before?.rules.maze_exit_order === 'act_place_exit';
@@ -215,23 +232,27 @@ export function makeTurn(turn: Turn, before?: Position): string {
   return s;
 }
 
-const TURN_RE = /^([a-i][1-9])[-x]([a-i][1-9])((?:[>^*][a-i][1-9]){0,3})$/;
+/** A cell name's shape on any board (a letter, then a row number); the board then says which are its cells. */
+const CELL = '[A-Za-z][0-9]{1,2}';
+const TURN_RE = new RegExp(`^(${CELL})[-x](${CELL})((?:[>^*]${CELL}){0,3})$`);
+const CHOICE_RE = new RegExp(`([>^*])(${CELL})`, 'g');
 
-/** Parse turn text written by `makeTurn`. Never throws. */
-export function parseTurn(text: unknown): Result<Turn, NotationError> {
+/** Parse turn text written by `makeTurn`, naming cells of a board (the square one by default). Never throws. */
+export function parseTurn(text: unknown, geometry: GeometryName = 'square'): Result<Turn, NotationError> {
   if (typeof text !== 'string' || text.length > 40) return bad('a turn is a short text');
   const t = text.trim();
   if (t === 'pass') return { ok: true, value: { pass: true } };
   const m = TURN_RE.exec(t);
-  if (!m) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
-  // TURN_RE matches square names only.
+  const g = isGeometryName(geometry) ? GEOMETRIES[geometry] : undefined;
+  const isCell = (name: string) => g?.byName.has(name) === true;
+  if (!m || !isCell(m[1]) || !isCell(m[2])) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
+  // The board's names (square names on the square board; see `cellName` for the others).
   const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = { from: m[1] as SquareName, to: m[2] as SquareName };
-  for (let k = 0; k < m[3].length; k += 3) {
-    const sym = m[3][k];
-    const sq = m[3].slice(k + 1, k + 3) as SquareName;
+  for (const [, sym, sq] of m[3].matchAll(CHOICE_RE)) {
+    if (!isCell(sq)) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
     const key = sym === '>' ? 'placement' : sym === '^' ? 'exit' : 'reporterTarget';
     if (turn[key] !== undefined) return bad(`${key} given twice`);
-    turn[key] = sq;
+    turn[key] = sq as SquareName;
   }
   return { ok: true, value: turn };
 }

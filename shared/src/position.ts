@@ -1,9 +1,9 @@
-import { makeSquare, NSQ, sqOf, squareIndex } from './squares.js';
+import { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+import { cellIndex, type GeometryName } from './board/geometry.js';
 import {
   COLOURS,
   DEFAULT_RULES,
   KINDS,
-  MAZE_SQ,
   RULE_VALUES,
   type ByColour,
   type Colour,
@@ -41,6 +41,8 @@ export const ABSENT = -1;
  */
 export interface Position {
   readonly rules: Rules;
+  /** The board (its name: a position stays plain data that a worker thread can be sent cheaply). */
+  readonly geometry: GeometryName;
   /** Piece id on each square, or -1. (Plain arrays: copying them per turn is cheaper than typed arrays.) */
   readonly board: number[];
   /** Army (colour index) of each piece. */
@@ -85,6 +87,7 @@ export function draft(pos: Position): Draft {
   // One literal with every field keeps a single object shape; army and kind never change: shared.
   return {
     rules: pos.rules,
+    geometry: pos.geometry,
     board: pos.board.slice(),
     army: pos.army,
     kind: pos.kind,
@@ -174,14 +177,19 @@ export interface PositionSetup {
 /** Why a setup was refused. */
 export type SetupError = EngineError<'bad_setup'>;
 
-/** Build a position from a description; checks the description, not that it is reachable. */
-export function setupPosition(setup: PositionSetup, rules: Rules): Result<Position, SetupError> {
+/**
+ * Build a position on a board (the square one by default) from a description; checks the
+ * description, not that it is reachable.
+ */
+export function setupPosition(setup: PositionSetup, rules: Rules, geometry: GeometryName = 'square'): Result<Position, SetupError> {
   const bad = (message: string): Result<Position, SetupError> => ({ ok: false, error: { code: 'bad_setup', message } });
+  if (!isGeometryName(geometry)) return bad('unknown board');
+  const g = GEOMETRIES[geometry];
   if (!setup || !Array.isArray(setup.pieces)) return bad('pieces must be a list');
-  if (setup.pieces.length > 81) return bad('too many pieces');
+  if (setup.pieces.length > g.cells) return bad('too many pieces');
   const n = setup.pieces.length;
   // Packed (not holey) arrays: `new Array(n).fill()` would leave them holey, and slower to read.
-  const board: number[] = Array.from({ length: NSQ }, () => -1);
+  const board: number[] = Array.from({ length: g.cells }, () => -1);
   const army = new Uint8Array(n);
   const kind = new Uint8Array(n);
   const sq: number[] = Array.from({ length: n }, () => 0);
@@ -190,10 +198,10 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
     const p = setup.pieces[i];
     const a = COLOURS.indexOf(p?.colour);
     const k = KINDS.indexOf(p?.kind);
-    const s = squareIndex(p?.square);
+    const s = cellIndex(g, p?.square);
     if (a < 0 || k < 0 || s < 0 || typeof p.alive !== 'boolean') return bad(`bad piece #${i}`);
     if (board[s] >= 0) return bad(`two pieces on ${p.square}`);
-    if (s === MAZE_SQ && !(k === CHIEF)) return bad('only a chief may stand on the maze');
+    if (s === g.maze && !(k === CHIEF)) return bad('only a chief may stand on the maze');
     board[s] = i;
     army[i] = a;
     kind[i] = k;
@@ -231,6 +239,7 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
     ok: true,
     value: {
       rules,
+      geometry,
       board,
       army,
       kind,
@@ -250,37 +259,22 @@ export function setupPosition(setup: PositionSetup, rules: Rules): Result<Positi
   };
 }
 
-/** Squares of each army's 3×3 corner block: [chief, assassin, reporter, diplomat, necromobile, militants×4]. */
-function cornerLayout(colour: Colour, layout: Rules['layout']): [Kind, SquareName][] {
-  // Red's block, mirror layout; other corners are reflections (mirror) or rotations (chhobu).
-  const red: [Kind, number, number][] = [
-    ['chief', 0, 9],
-    ['assassin', 1, 9],
-    ['reporter', 0, 8],
-    ['diplomat', 1, 8],
-    ['necromobile', 2, 7],
-    ['militant', 2, 9],
-    ['militant', 2, 8],
-    ['militant', 0, 7],
-    ['militant', 1, 7],
-  ];
-  const flipFile = colour === 'B' || colour === 'Y';
-  const flipRank = colour === 'Y' || colour === 'G';
-  const swap = layout === 'chhobu_rotational' && (colour === 'B' || colour === 'G');
-  return red.map(([k, f, r]) => {
-    let kind = k;
-    if (swap && k === 'assassin') kind = 'reporter';
-    else if (swap && k === 'reporter') kind = 'assassin';
-    const file = flipFile ? 8 - f : f;
-    const rank = flipRank ? 10 - r : r;
-    return [kind, makeSquare(sqOf(file, rank))];
-  });
+/**
+ * The pieces of a board's start layout (R-2.3 on the square board), seat by seat, seat s playing
+ * colour COLOURS[s]; null for a board with more seats than colours (the large hex board's six
+ * armies come with its turn rules). A board that knows one layout only (the hex boards) plays it
+ * whatever `layout` says.
+ */
+export function startPieces(geometry: GeometryName, layout: Rules['layout']): PieceSetup[] | null {
+  const g = GEOMETRIES[geometry];
+  if (g.seats > COLOURS.length) return null;
+  const camps = g.layouts[layout] ?? g.layouts[g.defaultLayout] ?? [];
+  return camps.flatMap((camp, seat) => camp.map(({ kind, cell }) => ({ colour: COLOURS[seat], kind, square: g.names[cell], alive: true })));
 }
 
-/** The starting position for these rules (R-2.3, §11, §12). */
+/** The starting position for these rules on the square board (R-2.3, §11, §12). */
 export function initialPosition(rules: Rules = DEFAULT_RULES): Position {
-  const pieces: PieceSetup[] = [];
-  for (const colour of COLOURS) for (const [kind, square] of cornerLayout(colour, rules.layout)) pieces.push({ colour, kind, square, alive: true });
+  const pieces = startPieces('square', rules.layout) ?? [];
   const control: Partial<ByColour<Controller>> = rules.players === 3 ? { G: 'hostage' } : rules.players === 2 ? { B: 'R', G: 'Y' } : {};
   const res = setupPosition({ pieces, control, active: seatsOf(rules), toMove: 'R' }, rules);
   if (!res.ok) throw new Error(`broken initial setup: ${res.error.message}`);
@@ -290,21 +284,28 @@ export function initialPosition(rules: Rules = DEFAULT_RULES): Position {
 // ---------------------------------------------------------------------------------------------
 // Accessors
 
+/**
+ * The name of a cell of the position's board. Typed as a square name: the engine's public types
+ * name the square board's squares, and a hex position's cell names (`E5`) pass through them
+ * until those types name cells (issue 39, with the client).
+ */
+export const cellName = (pos: Pick<Position, 'geometry'>, cell: number): SquareName => geometryOf(pos).names[cell] as SquareName;
+
 /** Every piece on the board, by id. */
 export function pieces(pos: Position): PieceInfo[] {
   const out: PieceInfo[] = [];
   for (let i = 0; i < pos.army.length; i++)
-    out.push({ id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: makeSquare(pos.sq[i]), alive: pos.alive[i] === 1 });
+    out.push({ id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: cellName(pos, pos.sq[i]), alive: pos.alive[i] === 1 });
   return out;
 }
 
 /** The piece on a square, or null (also for a malformed square). */
 export function pieceAt(pos: Position, square: string): PieceInfo | null {
-  const s = squareIndex(square);
+  const s = cellIndex(geometryOf(pos), square);
   if (s < 0) return null;
   const i = pos.board[s];
   if (i < 0) return null;
-  // `square` named a square (squareIndex found it), so it is a SquareName.
+  // `square` named a cell of the board (cellIndex found it).
   return { id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: square as SquareName, alive: pos.alive[i] === 1 };
 }
 
@@ -338,8 +339,8 @@ export function armiesOf(pos: Position, player: Colour): Colour[] {
 }
 
 /** Colour index of the ruler (controller of a living chief on the maze, if active), or -1. */
-export function rulerIndex(pos: Pick<Position, 'board' | 'kind' | 'alive' | 'army' | 'control' | 'activeMask'>): number {
-  const i = pos.board[MAZE_SQ];
+export function rulerIndex(pos: Pick<Position, 'geometry' | 'board' | 'kind' | 'alive' | 'army' | 'control' | 'activeMask'>): number {
+  const i = pos.board[geometryOf(pos).maze];
   if (i < 0 || pos.kind[i] !== CHIEF || !pos.alive[i]) return -1;
   const c = pos.control[pos.army[i]];
   return c >= 0 && c < 4 && (pos.activeMask >> c) & 1 ? c : -1;

@@ -1,4 +1,6 @@
-import { CHIEF, FROZEN, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
+import { geometryOf } from './board/boards.js';
+import { cellIndex, type Geometry } from './board/geometry.js';
+import { CHIEF, FROZEN, cellName, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
@@ -15,10 +17,9 @@ import {
   turnCount,
 } from './rules/moves.js';
 import { nextTurn, popcount } from './rules/order.js';
-import { isSquare, makeSquare, squareIndex } from './squares.js';
+import { isSquare } from './squares.js';
 import {
   COLOURS,
-  MAZE_SQ,
   type Choice,
   type Colour,
   type Effect,
@@ -59,7 +60,7 @@ const NO_KILL = -2;
 const moverOf = (pos: Position): number => (pos.toMove === null || pos.result ? -1 : colourIndex(pos.toMove));
 
 /** Does player p have at least one legal complete turn? */
-export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>, p: number): boolean {
+export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry'>, p: number): boolean {
   for (let i = 0; i < pos.army.length; i++) if (pos.alive[i] && pos.control[pos.army[i]] === p && hasDestination(pos, i, p)) return true;
   return false;
 }
@@ -73,14 +74,14 @@ export function mustPass(pos: Position): boolean {
 /** Legal destinations of the piece on `from` for the player to move (empty if none or not theirs). */
 export function legalDestinations(pos: Position, from: string): SquareName[] {
   const p = moverOf(pos);
-  const s = squareIndex(from);
+  const s = cellIndex(geometryOf(pos), from);
   if (p < 0 || s < 0) return [];
   const i = pos.board[s];
   if (i < 0 || !pos.alive[i] || pos.control[pos.army[i]] !== p) return [];
   const buf: number[] = [];
   genDestinations(pos, i, p, buf);
   const out: SquareName[] = [];
-  for (let k = 0; k < buf.length; k += 2) out.push(makeSquare(buf[k]));
+  for (let k = 0; k < buf.length; k += 2) out.push(cellName(pos, buf[k]));
   return out;
 }
 
@@ -138,14 +139,14 @@ const complete = (action: Action, piece: number, victims = NO_VICTIMS): Step => 
 /** Validate a (partial) turn with from and to set, and tell what it needs next. */
 function step(pos: Position, p: number, t: RawTurn): Step {
   const piece = pos.board[t.from];
-  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return error('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
+  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return error('not_your_piece', `no piece of yours on ${cellName(pos, t.from)}`);
   const found = destinationAction(pos, piece, p, t.to);
   if (found < 0) {
     const buf: number[] = [];
     genDestinations(pos, piece, p, buf);
     return error(
       'illegal_destination',
-      `${makeSquare(t.from)} cannot go to ${makeSquare(t.to)}`,
+      `${cellName(pos, t.from)} cannot go to ${cellName(pos, t.to)}`,
       'destination',
       buf.filter((_, k) => k % 2 === 0),
     );
@@ -173,7 +174,7 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       const required = mode === 'mandatory_single';
       if (t.target === UNSET) return { need: 'reporter', options: targets, required };
       if (t.target === NO_KILL) return required ? error('missing_choice', 'the reporter must kill', 'reporter', targets) : complete(action, piece);
-      if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${makeSquare(t.target)}`, 'reporter', targets);
+      if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${cellName(pos, t.target)}`, 'reporter', targets);
       return complete(action, piece, [t.target]);
     }
     case Action.KillPlace:
@@ -184,7 +185,7 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       if (t.placement === UNSET) return { need: 'placement', options: placementOptions(pos, from, to, action) };
       // A complete turn only needs its placement checked; the options are listed for the error alone.
       if (!isPlacementOption(pos, from, to, action, t.placement))
-        return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', placementOptions(pos, from, to, action));
+        return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', placementOptions(pos, from, to, action));
       return complete(action, piece);
     }
     default: {
@@ -195,39 +196,39 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       if (pos.rules.maze_exit_order === 'act_exit_place') {
         const exits = exitOptions(pos, from, UNSET, assassin);
         if (t.exit === UNSET) return t.placement !== UNSET ? error('missing_choice', 'the exit comes first') : { need: 'exit', options: exits };
-        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
+        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
         if (assassin) return complete(action, piece);
         const places = mazePlacementOptions(pos, action, from, t.exit);
         if (t.placement === UNSET) return { need: 'placement', options: places };
-        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', places);
+        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         return complete(action, piece);
       }
       let placed = from;
       if (!assassin) {
         const places = mazePlacementOptions(pos, action, from, UNSET);
         if (t.placement === UNSET) return t.exit !== UNSET ? error('missing_choice', 'the placement comes first') : { need: 'placement', options: places };
-        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${makeSquare(t.placement)}`, 'placement', places);
+        if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         placed = t.placement;
       }
       const exits = exitOptions(pos, from, placed, false);
       if (t.exit === UNSET) return { need: 'exit', options: exits };
-      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${makeSquare(t.exit)}`, 'exit', exits);
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
       return complete(action, piece);
     }
   }
 }
 
 /** Read an optional square field of untrusted input: UNSET when absent, -3 when malformed. */
-function optSquare(v: unknown, allowNull = false): number {
+function optSquare(g: Geometry, v: unknown, allowNull = false): number {
   if (v === undefined) return UNSET;
   if (v === null) return allowNull ? NO_KILL : -3;
-  const s = squareIndex(v);
+  const s = cellIndex(g, v);
   return s >= 0 ? s : -3;
 }
 
 /**
- * True when every square a turn names is a square name `a1`..`i9`: the turn is a `Turn`, legal
- * or not (`playTurn` decides that). A pass is a `Turn`.
+ * True when every square a turn names is a square name `a1`..`i9` (the square board's): the turn
+ * is a `Turn`, legal or not (`playTurn` decides that). A pass is a `Turn`.
  */
 export function isTurn(turn: TurnInput): turn is Turn {
   if ('pass' in turn) return turn.pass === true;
@@ -242,8 +243,8 @@ const TURN_FIELDS: readonly string[] = ['from', 'to', 'placement', 'exit', 'repo
 
 type Parsed = { ok: true; turn: RawTurn | 'pass' | null } | { ok: false; error: TurnError };
 
-/** Parse an untrusted (partial) turn object. `null` turn: no from/to yet. */
-function parseRaw(input: unknown): Parsed {
+/** Parse an untrusted (partial) turn object naming cells of board g. `null` turn: no from/to yet. */
+function parseRaw(input: unknown, g: Geometry): Parsed {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: { code: 'bad_turn', message: 'a turn is an object' } };
   const o = input as Record<string, unknown>;
   for (const k of Object.keys(o))
@@ -252,13 +253,13 @@ function parseRaw(input: unknown): Parsed {
     if (o.pass !== true || Object.keys(o).length !== 1) return { ok: false, error: { code: 'bad_turn', message: 'a pass is {pass: true}' } };
     return { ok: true, turn: 'pass' };
   }
-  const from = optSquare(o.from);
-  const to = optSquare(o.to);
-  const placement = optSquare(o.placement);
-  const exit = optSquare(o.exit);
-  const target = optSquare(o.reporterTarget, true);
+  const from = optSquare(g, o.from);
+  const to = optSquare(g, o.to);
+  const placement = optSquare(g, o.placement);
+  const exit = optSquare(g, o.exit);
+  const target = optSquare(g, o.reporterTarget, true);
   if (from === -3 || to === -3 || placement === -3 || exit === -3 || target === -3)
-    return { ok: false, error: { code: 'bad_square', message: 'squares are a1..i9' } };
+    return { ok: false, error: { code: 'bad_square', message: `squares are ${g.nameHint}` } };
   if (from === UNSET) {
     if (to !== UNSET || placement !== UNSET || exit !== UNSET || target !== UNSET)
       return { ok: false, error: { code: 'bad_turn', message: 'choices need a piece first' } };
@@ -275,9 +276,9 @@ function parseRaw(input: unknown): Parsed {
 export function nextChoice(pos: Position, partial: PartialTurn<string>): Result<Choice, TurnError> {
   const p = moverOf(pos);
   if (p < 0) return fail('game_over', 'the game is over');
-  const parsed = parseRaw(partial);
+  const parsed = parseRaw(partial, geometryOf(pos));
   if (!parsed.ok) return parsed;
-  const names = (xs: Square[]) => xs.map(makeSquare);
+  const names = (xs: Square[]) => xs.map((c) => cellName(pos, c));
   if (parsed.turn === 'pass' || parsed.turn === null) {
     const movable = movablePieces(pos, p);
     if (movable.length === 0) return { ok: true, value: { kind: 'complete', turn: { pass: true } } };
@@ -288,8 +289,8 @@ export function nextChoice(pos: Position, partial: PartialTurn<string>): Result<
   if (t.to === UNSET) {
     if (t.placement !== UNSET || t.exit !== UNSET || t.target !== UNSET) return fail('bad_turn', 'choices need a destination first');
     const piece = pos.board[t.from];
-    if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${makeSquare(t.from)}`);
-    return { ok: true, value: { kind: 'destination', options: legalDestinations(pos, makeSquare(t.from)) } };
+    if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${cellName(pos, t.from)}`);
+    return { ok: true, value: { kind: 'destination', options: legalDestinations(pos, cellName(pos, t.from)) } };
   }
   const s = step(pos, p, t);
   switch (s.need) {
@@ -301,18 +302,18 @@ export function nextChoice(pos: Position, partial: PartialTurn<string>): Result<
     case 'reporter':
       return { ok: true, value: { kind: 'reporter', options: names(s.options), required: s.required } };
     default:
-      return { ok: true, value: { kind: 'complete', turn: makeTurnValue(t) } };
+      return { ok: true, value: { kind: 'complete', turn: makeTurnValue(pos, t) } };
   }
 }
 
-function makeTurnValue(t: RawTurn): Turn {
+function makeTurnValue(pos: Pick<Position, 'geometry'>, t: RawTurn): Turn {
   const turn: { -readonly [K in keyof MoveTurn]: MoveTurn[K] } = {
-    from: makeSquare(t.from),
-    to: makeSquare(t.to),
+    from: cellName(pos, t.from),
+    to: cellName(pos, t.to),
   };
-  if (t.placement >= 0) turn.placement = makeSquare(t.placement);
-  if (t.exit >= 0) turn.exit = makeSquare(t.exit);
-  if (t.target >= 0) turn.reporterTarget = makeSquare(t.target);
+  if (t.placement >= 0) turn.placement = cellName(pos, t.placement);
+  if (t.exit >= 0) turn.exit = cellName(pos, t.exit);
+  if (t.target >= 0) turn.reporterTarget = cellName(pos, t.target);
   return turn;
 }
 
@@ -335,13 +336,13 @@ export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
   const steps: { choice: 'destination' | 'placement' | 'exit' | 'reporter'; options: SquareName[]; required?: boolean }[] = [];
   const p = moverOf(pos);
   if (p < 0) return { steps, error: { code: 'game_over', message: 'the game is over' } };
-  const parsed = parseRaw(turn);
+  const parsed = parseRaw(turn, geometryOf(pos));
   if (!parsed.ok) return { steps, error: parsed.error };
   if (parsed.turn === 'pass' || parsed.turn === null || parsed.turn.to === UNSET)
     return { steps, error: mustPass(pos) || parsed.turn !== 'pass' ? null : { code: 'cannot_pass', message: 'you have a legal move' } };
   const full = parsed.turn;
   if (full.target === UNSET) full.target = NO_KILL;
-  steps.push({ choice: 'destination', options: legalDestinations(pos, makeSquare(full.from)) });
+  steps.push({ choice: 'destination', options: legalDestinations(pos, cellName(pos, full.from)) });
   // Replay the choices one at a time, in the order the rules ask for them.
   const partial: RawTurn = { from: full.from, to: full.to, placement: UNSET, exit: UNSET, target: UNSET };
   for (;;) {
@@ -349,12 +350,12 @@ export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
     if (s.need === 'complete') {
       // reporter=all_adjacent names no victim, but the victims are still shown.
       if (s.action === Action.Report && pos.rules.reporter === 'all_adjacent')
-        steps.push({ choice: 'reporter', options: s.victims.map(makeSquare), required: false });
+        steps.push({ choice: 'reporter', options: s.victims.map((c) => cellName(pos, c)), required: false });
       const final = step(pos, p, full);
       return { steps, error: final.need === 'error' ? { code: final.code, message: final.message } : null };
     }
     if (s.need === 'error') return { steps, error: { code: s.code, message: s.message } };
-    steps.push({ choice: s.need, options: s.options.map(makeSquare), ...(s.need === 'reporter' ? { required: s.required } : {}) });
+    steps.push({ choice: s.need, options: s.options.map((c) => cellName(pos, c)), ...(s.need === 'reporter' ? { required: s.required } : {}) });
     if (s.need === 'placement') {
       if (full.placement === UNSET) return { steps, error: { code: 'missing_choice', message: 'a placement is needed' } };
       partial.placement = full.placement;
@@ -376,7 +377,7 @@ export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
 export function playTurn(pos: Position, turn: TurnInput): Result<TurnOutcome, TurnError> {
   const p = moverOf(pos);
   if (p < 0) return fail('game_over', 'the game is over');
-  const parsed = parseRaw(turn);
+  const parsed = parseRaw(turn, geometryOf(pos));
   if (!parsed.ok) return parsed;
   if (parsed.turn === null) return fail('bad_turn', 'a turn needs from and to');
   if (parsed.turn === 'pass') {
@@ -404,15 +405,16 @@ export function applyTrusted(pos: Position, turn: TurnInput): Result<TurnOutcome
   const p = moverOf(pos);
   if (p < 0) return fail('game_over', 'the game is over');
   if ('pass' in turn) return turn.pass === true ? { ok: true, value: applyPass(pos, p, true) } : fail('bad_turn', 'a pass is {pass: true}');
-  const from = squareIndex(turn.from);
-  const to = squareIndex(turn.to);
-  const placement = optSquare(turn.placement);
-  const exit = optSquare(turn.exit);
-  const named = optSquare(turn.reporterTarget, true);
-  if (from < 0 || to < 0 || from === to || placement === -3 || exit === -3 || named === -3) return fail('bad_square', 'squares are a1..i9');
+  const g = geometryOf(pos);
+  const from = cellIndex(g, turn.from);
+  const to = cellIndex(g, turn.to);
+  const placement = optSquare(g, turn.placement);
+  const exit = optSquare(g, turn.exit);
+  const named = optSquare(g, turn.reporterTarget, true);
+  if (from < 0 || to < 0 || from === to || placement === -3 || exit === -3 || named === -3) return fail('bad_square', `squares are ${g.nameHint}`);
   const target = named === UNSET ? NO_KILL : named;
   const piece = pos.board[from];
-  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${makeSquare(from)}`);
+  if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${cellName(pos, from)}`);
   const action = trustedAction(pos, piece, to);
   let victims = NO_VICTIMS;
   if (action === Action.Report) victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
@@ -431,7 +433,7 @@ function movePiece(d: Draft, piece: number, to: Square): void {
 /** Kill a piece where it stands; a chief's death hands over armies at once (R-6.3). */
 function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects, group: number): void {
   d.alive = withEntry(d.alive, victim, 0);
-  fx?.push({ type: 'kill', piece: victim, by: byPiece, square: makeSquare(d.sq[victim]) });
+  fx?.push({ type: 'kill', piece: victim, by: byPiece, square: cellName(d, d.sq[victim]) });
   if (d.kind[victim] !== CHIEF) return;
   const x = d.army[victim];
   if ((d.activeMask >> x) & 1) {
@@ -466,7 +468,7 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
   // recorded on its square). The effects start as a one-entry literal: a plain move has no other.
   d.board[to] = -1;
   movePiece(d, piece, to);
-  const fx: Effects = wantEffects ? [{ type: 'move', piece, from: makeSquare(from), to: makeSquare(to) }] : null;
+  const fx: Effects = wantEffects ? [{ type: 'move', piece, from: cellName(pos, from), to: cellName(pos, to) }] : null;
 
   switch (action) {
     case Action.Move:
@@ -521,15 +523,15 @@ function put(d: Draft, x: number, at: Square, alive: boolean, by: number, fx: Ef
   d.sq[x] = at;
   fx?.push(
     alive
-      ? { type: 'displace', piece: x, by, from: makeSquare(was), to: makeSquare(at) }
-      : { type: 'place', piece: x, from: makeSquare(was), to: makeSquare(at) },
+      ? { type: 'displace', piece: x, by, from: cellName(d, was), to: cellName(d, at) }
+      : { type: 'place', piece: x, from: cellName(d, was), to: cellName(d, at) },
   );
 }
 
 /** The actor leaves the maze for `at`. */
 function exitTo(d: Draft, piece: number, at: Square, fx: Effects): void {
   movePiece(d, piece, at);
-  fx?.push({ type: 'exit', piece, from: makeSquare(MAZE_SQ), to: makeSquare(at) });
+  fx?.push({ type: 'exit', piece, from: cellName(d, geometryOf(d).maze), to: cellName(d, at) });
 }
 
 function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {
@@ -577,7 +579,7 @@ function settle(d: Draft, mover: number, group: number, fx: Effects): void {
     for (const c of encircled) {
       const chief = livingChief(d, c);
       d.alive = withEntry(d.alive, chief, 0);
-      fx?.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
+      fx?.push({ type: 'kill', piece: chief, by: -1, square: cellName(d, d.sq[chief]) });
       eliminate(d, c, 'encircled', mover, group, fx);
     }
     for (const c of encircled) handOver(d, c, fx);
@@ -644,7 +646,7 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
   const chief = livingChief(d, x);
   if (chief >= 0) {
     d.alive = withEntry(d.alive, chief, 0);
-    fx.push({ type: 'kill', piece: chief, by: -1, square: makeSquare(d.sq[chief]) });
+    fx.push({ type: 'kill', piece: chief, by: -1, square: cellName(d, d.sq[chief]) });
   }
   eliminate(d, x, 'resigned', -1, group, fx);
   handOver(d, x, fx); // the ruler is found after the chief's death and the elimination: never x
@@ -681,7 +683,7 @@ export function legalTurns(pos: Position): Turn[] {
   if (p < 0) return [];
   const out: Turn[] = [];
   forEachTurn(pos, p, (t) => {
-    out.push(makeTurnValue(t));
+    out.push(makeTurnValue(pos, t));
   });
   if (out.length === 0) out.push({ pass: true });
   return out;
@@ -723,6 +725,7 @@ function expand(pos: Position, p: number, t: RawTurn, cb: (t: RawTurn) => void):
 export function countTurns(pos: Position): number {
   const p = moverOf(pos);
   if (p < 0) return 0;
+  const g = geometryOf(pos);
   const buf: number[] = [];
   const empty = emptyFieldCount(pos);
   let n = 0;
@@ -731,7 +734,7 @@ export function countTurns(pos: Position): number {
     buf.length = 0;
     genDestinations(pos, i, p, buf);
     const from = pos.sq[i];
-    for (let k = 0; k < buf.length; k += 2) n += turnCount(pos, from, buf[k], buf[k + 1], p, empty);
+    for (let k = 0; k < buf.length; k += 2) n += turnCount(pos, g, from, buf[k], buf[k + 1], p, empty);
   }
   return n === 0 ? 1 : n;
 }
@@ -768,7 +771,7 @@ export function randomTurn(pos: Position, random: () => number): Turn {
     else if (s.need === 'placement') t.placement = o;
     else t.exit = o;
   }
-  return makeTurnValue(t);
+  return makeTurnValue(pos, t);
 }
 
 /** Apply a raw turn known to be legal, without effects (perft, benchmarks). */

@@ -62,6 +62,8 @@ const GARBAGE = [
   `${START} extra`,
   START.replace('RBYG RBYG', 'RBYG RBYX'),
   START.replace('/9/9/9/', '/9/99/9/'),
+  // A count of empty squares is one number: 45 is forty-five, not nine.
+  START.replace('/9/9/9/', '/9/45/9/'),
   START.replace('Rc', 'Rz'),
   START.replace('Rc', 'Xc'),
   START.replace('R n R', '- n R'),

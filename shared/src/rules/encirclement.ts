@@ -1,8 +1,8 @@
+import { geometryOf } from '../board/boards.js';
+import type { Geometry } from '../board/geometry.js';
 import { NECROMOBILE, type Position } from '../position.js';
-import { NEIGHBOURS, NSQ } from '../squares.js';
-import { MAZE_SQ } from '../types.js';
 
-type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'chiefs'>;
+type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'chiefs' | 'geometry'>;
 
 /**
  * Is active player p encircled (R-8.1, N-5)? `chief` is p's own-colour chief (alive).
@@ -10,23 +10,24 @@ type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'contro
  * `encirclement` option; condition 3 depends on it.
  */
 export function isEncircled(b: Board, p: number, chief: number): boolean {
+  const g = geometryOf(b);
   const at = b.sq[chief];
-  if (at === MAZE_SQ) return false;
-  if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, p, at)) return false;
+  if (at === g.maze) return false;
+  if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, g, p, at)) return false;
   for (let i = 0; i < b.army.length; i++) if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
   switch (b.rules.encirclement) {
     case 'literal_ring':
-      return literalRing(b, at);
+      return literalRing(b, g, at);
     case 'throne_access':
-      return !throneReachable(b, at);
+      return !throneReachable(b, g, at);
     default:
-      return groupWalled(b, p, at);
+      return groupWalled(b, g, p, at);
   }
 }
 
 /** Every neighbour holds a corpse (edges are walls; an empty maze or a living piece is an escape). */
-function literalRing(b: Board, at: number): boolean {
-  const ns = NEIGHBOURS[at];
+function literalRing(b: Board, g: Geometry, at: number): boolean {
+  const ns = g.neighbours[at];
   for (let k = 0; k < ns.length; k++) {
     const occ = b.board[ns[k]];
     if (occ < 0 || b.alive[occ]) return false;
@@ -41,13 +42,14 @@ const enum Visit {
   Spread,
 }
 
-/** King-step flood from `at`; true as soon as `visit` says Found. */
-function flood(at: number, visit: (sq: number) => Visit): boolean {
-  const seen = new Uint8Array(NSQ);
+/** Flood from `at` by steps to the board's neighbours (king steps on the square board); true as soon as `visit` says Found. */
+function flood(g: Geometry, at: number, visit: (sq: number) => Visit): boolean {
+  const neighbours = g.neighbours;
+  const seen = new Uint8Array(g.cells);
   const stack = [at];
   seen[at] = 1;
   while (stack.length) {
-    const ns = NEIGHBOURS[stack.pop()!];
+    const ns = neighbours[stack.pop()!];
     for (let k = 0; k < ns.length; k++) {
       const n = ns[k];
       if (seen[n]) continue;
@@ -60,10 +62,11 @@ function flood(at: number, visit: (sq: number) => Visit): boolean {
   return false;
 }
 
-/** A king-step path from the chief to e5 through squares without a corpse. */
-function throneReachable(b: Board, at: number): boolean {
-  return flood(at, (n) => {
-    if (n === MAZE_SQ) return Visit.Found;
+/** A king-step path from the chief to the maze through squares without a corpse. */
+function throneReachable(b: Board, g: Geometry, at: number): boolean {
+  const maze = g.maze;
+  return flood(g, at, (n) => {
+    if (n === maze) return Visit.Found;
     const occ = b.board[n];
     return occ >= 0 && !b.alive[occ] ? Visit.Skip : Visit.Spread;
   });
@@ -74,8 +77,8 @@ function throneReachable(b: Board, at: number): boolean {
  * transitively) have no neighbour that is empty (the empty maze included) or holds a living
  * piece p does not control.
  */
-function groupWalled(b: Board, p: number, at: number): boolean {
-  const escapes = flood(at, (n) => {
+function groupWalled(b: Board, g: Geometry, p: number, at: number): boolean {
+  const escapes = flood(g, at, (n) => {
     const occ = b.board[n];
     if (occ < 0) return Visit.Found;
     if (!b.alive[occ]) return Visit.Skip;
@@ -88,8 +91,8 @@ function groupWalled(b: Board, p: number, at: number): boolean {
  * A free square or a living piece p does not control next to the chief: an escape
  * for the group and literal_ring options (not throne_access: a free pocket may still be walled off).
  */
-function hasEscapeNextToChief(b: Board, p: number, at: number): boolean {
-  const ns = NEIGHBOURS[at];
+function hasEscapeNextToChief(b: Board, g: Geometry, p: number, at: number): boolean {
+  const ns = g.neighbours[at];
   for (let k = 0; k < ns.length; k++) {
     const occ = b.board[ns[k]];
     if (occ < 0 || (b.alive[occ] && b.control[b.army[occ]] !== p)) return true;

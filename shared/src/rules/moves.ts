@@ -1,6 +1,7 @@
 import { ASSASSIN, CHIEF, DIPLOMAT, FROZEN, MILITANT, NECROMOBILE, REPORTER, type Position } from '../position.js';
-import { DIRECTIONS, NSQ, ORTHO, RAYS } from '../squares.js';
-import { MAZE_SQ, type Square } from '../types.js';
+import { geometryOf } from '../board/boards.js';
+import type { Geometry } from '../board/geometry.js';
+import type { Square } from '../types.js';
 
 /** What a move does once the piece reaches its destination. */
 export const Action = {
@@ -26,11 +27,11 @@ export const Action = {
 /** One of the `Action` values. */
 export type Action = (typeof Action)[keyof typeof Action];
 
-/** Board state the move generator reads. */
-export type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules'>;
+/** Board state the move generator reads (the lines, neighbours and maze come from its geometry). */
+export type BoardState = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry'>;
 
 /** Hostile to player p (R-5 terminology): alive, not p's, not frozen unless frozen pieces are fair game. */
-export function isHostile(b: Board, piece: number, p: number): boolean {
+export function isHostile(b: BoardState, piece: number, p: number): boolean {
   if (!b.alive[piece]) return false;
   const c = b.control[b.army[piece]];
   if (c === p) return false;
@@ -38,48 +39,51 @@ export function isHostile(b: Board, piece: number, p: number): boolean {
 }
 
 /** May player p kill this piece by moving onto it (hostile, or own non-chief with self_kill)? */
-function isKillable(b: Board, piece: number, p: number): boolean {
+function isKillable(b: BoardState, piece: number, p: number): boolean {
   if (isHostile(b, piece, p)) return true;
   return b.rules.self_kill && b.alive[piece] === 1 && b.control[b.army[piece]] === p && b.kind[piece] !== CHIEF;
 }
 
 /** Destinations of a piece for player p, with their actions, pushed as pairs [square, action]. Only destinations with at least one complete turn are produced. */
-export function genDestinations(b: Board, piece: number, p: number, out: number[]): void {
+export function genDestinations(b: BoardState, piece: number, p: number, out: number[]): void {
+  const g = geometryOf(b);
   const from = b.sq[piece];
   const kind = b.kind[piece];
-  const rays = RAYS[from];
-  for (let d = 0; d < 8; d++) scanRay(b, kind, from, rays[d], p, out);
+  const rays = g.rays[from];
+  for (let d = 0; d < rays.length; d++) scanRay(b, g, kind, from, rays[d], p, out);
 }
 
 /** Does the piece have at least one destination (see `genDestinations`)? Allocates nothing. */
-export function hasDestination(b: Board, piece: number, p: number): boolean {
+export function hasDestination(b: BoardState, piece: number, p: number): boolean {
+  const g = geometryOf(b);
   const from = b.sq[piece];
   const kind = b.kind[piece];
-  const rays = RAYS[from];
-  for (let d = 0; d < 8; d++) if (scanRay(b, kind, from, rays[d], p, null)) return true;
+  const rays = g.rays[from];
+  for (let d = 0; d < rays.length; d++) if (scanRay(b, g, kind, from, rays[d], p, null)) return true;
   return false;
 }
 
 /** Squares of `ray` a piece of kind `kind` may reach when nothing stands in the way. */
-const reach = (kind: number, ray: Int8Array): number => (kind === MILITANT && ray.length > 2 ? 2 : ray.length);
+const reach = (kind: number, ray: Uint8Array): number => (kind === MILITANT && ray.length > 2 ? 2 : ray.length);
 
 /** The action of stopping on the empty square t, or -1 (only a chief may stop on the empty maze, R-7.1). */
-const emptyAction = (kind: number, t: Square): Action | -1 =>
-  t === MAZE_SQ ? (kind === CHIEF ? Action.Move : -1) : kind === REPORTER ? Action.Report : Action.Move;
+const emptyAction = (kind: number, t: Square, maze: Square): Action | -1 =>
+  t === maze ? (kind === CHIEF ? Action.Move : -1) : kind === REPORTER ? Action.Report : Action.Move;
 
 /**
  * Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`), pushed
  * into `out`; with no `out`, stops at the first. True when it found one.
  */
-function scanRay(b: Board, kind: number, from: Square, ray: Int8Array, p: number, out: number[] | null): boolean {
+function scanRay(b: BoardState, g: Geometry, kind: number, from: Square, ray: Uint8Array, p: number, out: number[] | null): boolean {
   const len = reach(kind, ray);
   const board = b.board;
+  const maze = g.maze;
   let found = false;
   for (let k = 0; k < len; k++) {
     const t = ray[k];
     const occ = board[t];
     // The empty maze can be crossed even by pieces that may not stop on it.
-    const action = occ < 0 ? emptyAction(kind, t) : interaction(b, kind, occ, t, p, from);
+    const action = occ < 0 ? emptyAction(kind, t, maze) : interaction(b, g, kind, occ, t, p, from);
     if (action >= 0) {
       if (!out) return true;
       out.push(t, action);
@@ -91,19 +95,18 @@ function scanRay(b: Board, kind: number, from: Square, ray: Int8Array, p: number
 }
 
 /** The action of moving a piece to `to`, or -1 when that is not a legal destination. Walks one line only. */
-export function destinationAction(b: Board, piece: number, p: number, to: Square): number {
+export function destinationAction(b: BoardState, piece: number, p: number, to: Square): number {
+  const g = geometryOf(b);
   const from = b.sq[piece];
-  const df = Math.sign((to % 9) - (from % 9));
-  const dr = Math.sign(((to / 9) | 0) - ((from / 9) | 0));
-  if (df === 0 && dr === 0) return -1;
-  const d = DIRECTION_INDEX[(df + 1) * 3 + (dr + 1)];
-  const ray = RAYS[from][d];
+  const d = g.line[from * g.cells + to];
+  if (d < 0) return -1;
+  const ray = g.rays[from][d];
   const kind = b.kind[piece];
   const len = reach(kind, ray);
   for (let k = 0; k < len; k++) {
     const t = ray[k];
     const occ = b.board[t];
-    if (t === to) return occ < 0 ? emptyAction(kind, t) : interaction(b, kind, occ, t, p, from);
+    if (t === to) return occ < 0 ? emptyAction(kind, t, g.maze) : interaction(b, g, kind, occ, t, p, from);
     if (occ >= 0) return -1;
   }
   return -1;
@@ -114,10 +117,10 @@ export function destinationAction(b: Board, piece: number, p: number, to: Square
  * mover's kind and the destination's occupant alone, without checking the line, the placements
  * or the maze's exits. Equals `destinationAction` for every legal destination.
  */
-export function trustedAction(b: Board, piece: number, to: Square): Action {
+export function trustedAction(b: BoardState, piece: number, to: Square): Action {
   const kind = b.kind[piece];
   if (b.board[to] < 0) return kind === REPORTER ? Action.Report : Action.Move;
-  const maze = to === MAZE_SQ;
+  const maze = to === geometryOf(b).maze;
   switch (kind) {
     case ASSASSIN:
       return maze ? Action.MazeAssassin : Action.KillAssassin;
@@ -130,48 +133,51 @@ export function trustedAction(b: Board, piece: number, to: Square): Action {
   }
 }
 
-/** Direction index by (df + 1) * 3 + (dr + 1). */
-const DIRECTION_INDEX: readonly number[] = (() => {
-  const t = new Array<number>(9).fill(-1);
-  DIRECTIONS.forEach(([df, dr], d) => (t[(df + 1) * 3 + (dr + 1)] = d));
-  return t;
-})();
-
 /** Action of a piece of kind `kind` moving onto occupant `occ` at t, or -1 when not allowed. */
-function interaction(b: Board, kind: number, occ: number, t: Square, p: number, from: Square): Action | -1 {
+function interaction(b: BoardState, g: Geometry, kind: number, occ: number, t: Square, p: number, from: Square): Action | -1 {
+  const maze = g.maze;
   switch (kind) {
     case CHIEF:
-      return isKillable(b, occ, p) && hasPlacement(b, from) ? Action.KillPlace : -1;
+      return isKillable(b, occ, p) && hasPlacement(b, g, from) ? Action.KillPlace : -1;
     case MILITANT:
-      return t !== MAZE_SQ && isKillable(b, occ, p) && hasPlacement(b, from) ? Action.KillPlace : -1;
+      return t !== maze && isKillable(b, occ, p) && hasPlacement(b, g, from) ? Action.KillPlace : -1;
     case ASSASSIN:
       if (!isKillable(b, occ, p)) return -1;
-      if (t !== MAZE_SQ) return Action.KillAssassin;
-      return mazeTurnCount(b, Action.MazeAssassin, from) > 0 ? Action.MazeAssassin : -1;
+      if (t !== maze) return Action.KillAssassin;
+      return mazeTurns(b, g, Action.MazeAssassin, from) > 0 ? Action.MazeAssassin : -1;
     case DIPLOMAT:
       if (!isHostile(b, occ, p)) return -1;
-      if (t !== MAZE_SQ) return Action.Displace;
-      return mazeTurnCount(b, Action.MazeDiplomat, from) > 0 ? Action.MazeDiplomat : -1;
+      if (t !== maze) return Action.Displace;
+      return mazeTurns(b, g, Action.MazeDiplomat, from) > 0 ? Action.MazeDiplomat : -1;
     case NECROMOBILE:
       if (b.alive[occ]) return -1;
-      if (t !== MAZE_SQ) return hasPlacement(b, from) ? Action.Corpse : -1;
-      return mazeTurnCount(b, Action.MazeNecro, from) > 0 ? Action.MazeNecro : -1;
+      if (t !== maze) return hasPlacement(b, g, from) ? Action.Corpse : -1;
+      return mazeTurns(b, g, Action.MazeNecro, from) > 0 ? Action.MazeNecro : -1;
     default:
       return -1;
   }
 }
 
 /** Number of empty field squares on the board. */
-export function emptyFieldCount(b: Board): number {
+export function emptyFieldCount(b: BoardState): number {
+  return emptyFields(b, geometryOf(b));
+}
+
+function emptyFields(b: BoardState, g: Geometry): number {
+  const board = b.board;
+  const maze = g.maze;
+  const cells = g.cells;
   let n = 0;
-  for (let s = 0; s < NSQ; s++) if (b.board[s] < 0 && s !== MAZE_SQ) n++;
+  for (let s = 0; s < cells; s++) if (board[s] < 0 && s !== maze) n++;
   return n;
 }
 
 /** Is there an empty field square once the actor has left `from` for an occupied square? */
-function hasPlacement(b: Board, from: Square): boolean {
-  if (from !== MAZE_SQ) return true; // the square just left is free
-  for (let s = 0; s < NSQ; s++) if (b.board[s] < 0 && s !== MAZE_SQ) return true;
+function hasPlacement(b: BoardState, g: Geometry, from: Square): boolean {
+  const maze = g.maze;
+  if (from !== maze) return true; // the square just left is free
+  const cells = g.cells;
+  for (let s = 0; s < cells; s++) if (b.board[s] < 0 && s !== maze) return true;
   return false;
 }
 
@@ -180,15 +186,20 @@ function hasPlacement(b: Board, from: Square): boolean {
  * move)? Empty field squares with `from` empty and `to` occupied; the maze too for a displaced
  * chief when it is empty (R-5.5).
  */
-export function isPlacementOption(b: Board, from: Square, to: Square, action: Action, s: Square): boolean {
+export function isPlacementOption(b: BoardState, from: Square, to: Square, action: Action, s: Square): boolean {
+  return placementOk(b, geometryOf(b).maze, from, to, action, s);
+}
+
+function placementOk(b: BoardState, maze: Square, from: Square, to: Square, action: Action, s: Square): boolean {
   if (s === to || (b.board[s] >= 0 && s !== from)) return false;
-  return s !== MAZE_SQ || (action === Action.Displace && b.kind[b.board[to]] === CHIEF);
+  return s !== maze || (action === Action.Displace && b.kind[b.board[to]] === CHIEF);
 }
 
 /** Every placement option (see `isPlacementOption`), in square order. */
-export function placementOptions(b: Board, from: Square, to: Square, action: Action): Square[] {
+export function placementOptions(b: BoardState, from: Square, to: Square, action: Action): Square[] {
+  const g = geometryOf(b);
   const out: Square[] = [];
-  for (let s = 0; s < NSQ; s++) if (isPlacementOption(b, from, to, action, s)) out.push(s);
+  for (let s = 0; s < g.cells; s++) if (placementOk(b, g.maze, from, to, action, s)) out.push(s);
   return out;
 }
 
@@ -197,10 +208,14 @@ export function placementOptions(b: Board, from: Square, to: Square, action: Act
  * with `from` empty and `blocked` (a placed piece, or -1) occupied. The assassin may not stop on
  * its start square (its victim goes there) but may cross it.
  */
-export function exitOptions(b: Board, from: Square, blocked: Square, isAssassin: boolean): Square[] {
+export function exitOptions(b: BoardState, from: Square, blocked: Square, isAssassin: boolean): Square[] {
+  return exits(b, geometryOf(b), from, blocked, isAssassin);
+}
+
+function exits(b: BoardState, g: Geometry, from: Square, blocked: Square, isAssassin: boolean): Square[] {
   const out: Square[] = [];
-  const rays = RAYS[MAZE_SQ];
-  for (let d = 0; d < 8; d++) {
+  const rays = g.rays[g.maze];
+  for (let d = 0; d < rays.length; d++) {
     const ray = rays[d];
     for (let k = 0; k < ray.length; k++) {
       const s = ray[k];
@@ -218,34 +233,39 @@ export function exitOptions(b: Board, from: Square, blocked: Square, isAssassin:
  * read after the exit to `exit`; with act_place_exit (exit = -1) they come first and must leave
  * at least one exit (N-9). The assassin's corpse always goes to `from`.
  */
-export function mazePlacementOptions(b: Board, action: Action, from: Square, exit: Square): Square[] {
+export function mazePlacementOptions(b: BoardState, action: Action, from: Square, exit: Square): Square[] {
   if (action === Action.MazeAssassin) return [from];
+  const g = geometryOf(b);
   const out: Square[] = [];
   const placeFirst = exit < 0;
-  for (let s = 0; s < NSQ; s++) {
-    if (s === MAZE_SQ || s === exit) continue;
+  for (let s = 0; s < g.cells; s++) {
+    if (s === g.maze || s === exit) continue;
     if (b.board[s] >= 0 && s !== from) continue;
-    if (placeFirst && exitOptions(b, from, s, false).length === 0) continue;
+    if (placeFirst && exits(b, g, from, s, false).length === 0) continue;
     out.push(s);
   }
   return out;
 }
 
 /** Number of complete (exit, placement) combinations for a maze entry (N-9). */
-export function mazeTurnCount(b: Board, action: Action, from: Square): number {
+export function mazeTurnCount(b: BoardState, action: Action, from: Square): number {
+  return mazeTurns(b, geometryOf(b), action, from);
+}
+
+function mazeTurns(b: BoardState, g: Geometry, action: Action, from: Square): number {
   const isAssassin = action === Action.MazeAssassin;
   if (b.rules.maze_exit_order === 'act_exit_place') {
-    const exits = exitOptions(b, from, -1, isAssassin).length;
-    if (isAssassin) return exits;
+    const n = exits(b, g, from, -1, isAssassin).length;
+    if (isAssassin) return n;
     // After the exit the start square is free and the exit square taken: as many empty field squares as now.
-    return exits * emptyFieldCount(b);
+    return n * emptyFields(b, g);
   }
-  if (isAssassin) return exitOptions(b, from, from, false).length;
+  if (isAssassin) return exits(b, g, from, from, false).length;
   // act_place_exit: sum over placements p (empty field squares, `from` included) of exits with p occupied.
-  const rays = RAYS[MAZE_SQ];
-  let exits = 0;
+  const rays = g.rays[g.maze];
+  let exitCount = 0;
   let lost = 0;
-  for (let d = 0; d < 8; d++) {
+  for (let d = 0; d < rays.length; d++) {
     const ray = rays[d];
     let run = 0;
     for (let k = 0; k < ray.length; k++) {
@@ -253,11 +273,11 @@ export function mazeTurnCount(b: Board, action: Action, from: Square): number {
       if (b.board[s] >= 0 && s !== from) break;
       run++;
     }
-    exits += run;
+    exitCount += run;
     lost += (run * (run + 1)) / 2;
   }
-  const places = emptyFieldCount(b) + 1; // the start square is free
-  return places * exits - lost;
+  const places = emptyFields(b, g) + 1; // the start square is free
+  return places * exitCount - lost;
 }
 
 /**
@@ -265,10 +285,10 @@ export function mazeTurnCount(b: Board, action: Action, from: Square): number {
  * neighbours for optional_single and mandatory_single; under all_adjacent, the victims: every
  * living orthogonal neighbour but the mover's own chief and untouchable frozen pieces.
  */
-export function reporterVictims(b: Board, from: Square, to: Square, p: number): Square[] {
+export function reporterVictims(b: BoardState, from: Square, to: Square, p: number): Square[] {
   const all = b.rules.reporter === 'all_adjacent';
   const out: Square[] = [];
-  const ns = ORTHO[to];
+  const ns = geometryOf(b).sides[to];
   for (let k = 0; k < ns.length; k++) {
     const s = ns[k];
     const occ = b.board[s];
@@ -278,14 +298,14 @@ export function reporterVictims(b: Board, from: Square, to: Square, p: number): 
   return out;
 }
 
-function isAllAdjacentVictim(b: Board, occ: number, p: number): boolean {
+function isAllAdjacentVictim(b: BoardState, occ: number, p: number): boolean {
   if (!b.alive[occ]) return false;
   if (b.kind[occ] === CHIEF && b.army[occ] === p) return false;
   return b.control[b.army[occ]] !== FROZEN || !b.rules.neutral_pieces_untouchable;
 }
 
-/** Number of complete turns for one destination (perft leaves). */
-export function turnCount(b: Board, from: Square, to: Square, action: number, p: number, emptyField: number): number {
+/** Number of complete turns for one destination (perft leaves); `g` is the position's geometry. */
+export function turnCount(b: BoardState, g: Geometry, from: Square, to: Square, action: number, p: number, emptyField: number): number {
   switch (action) {
     case Action.Move:
     case Action.KillAssassin:
@@ -298,12 +318,12 @@ export function turnCount(b: Board, from: Square, to: Square, action: number, p:
     }
     case Action.KillPlace:
     case Action.Corpse:
-      return emptyField + (from === MAZE_SQ ? 0 : 1);
+      return emptyField + (from === g.maze ? 0 : 1);
     case Action.Displace: {
       const victim = b.board[to];
-      return emptyField + 1 + (b.kind[victim] === CHIEF && b.board[MAZE_SQ] < 0 ? 1 : 0);
+      return emptyField + 1 + (b.kind[victim] === CHIEF && b.board[g.maze] < 0 ? 1 : 0);
     }
     default:
-      return mazeTurnCount(b, action as Action, from);
+      return mazeTurns(b, g, action as Action, from);
   }
 }
