@@ -17,6 +17,7 @@ import { CODE_ALPHABET, CODE_LENGTH, type Colour, randomTurn } from '@djambi/sha
 import type { RunningServer } from '../../server/src/app.js';
 import { Match, type MatchEvent } from '../../server/src/match/match.js';
 import { createLogger } from '../../server/src/obs/log.js';
+import { createMetrics } from '../../server/src/obs/metrics.js';
 import { numbered } from '../../server/src/store/migrations.js';
 import { readLog } from '../../server/src/store/rows.js';
 import { type GameStore, PgStore, SqliteStore } from '../../server/src/store/index.js';
@@ -158,6 +159,7 @@ function brokenLogSuite(open: () => Promise<Backend>): void {
   const out = capture();
   let backend: Backend;
   let server: RunningServer;
+  const metrics = createMetrics({ defaults: false });
   const clients: TestClient[] = [];
 
   beforeAll(async () => {
@@ -173,7 +175,7 @@ function brokenLogSuite(open: () => Promise<Backend>): void {
       games.set(b.name, { code, rows });
     }
     // The boot restore re-opens every unfinished game, these ones included.
-    server = await startServer({ store: backend.store, observability: { log: createLogger({ level: 'info', destination: out.stream }) } });
+    server = await startServer({ store: backend.store, observability: { log: createLogger({ level: 'info', destination: out.stream }), metrics } });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.room.leave(true).catch(() => undefined)));
@@ -223,6 +225,13 @@ function brokenLogSuite(open: () => Promise<Backend>): void {
       // Nothing the players wrote reaches the log.
       expect(JSON.stringify(lines[0]).length).toBeLessThan(1000);
     });
+  });
+
+  test('the metrics count every quarantine and the events moved', async () => {
+    const text = await metrics.render();
+    expect(text).toMatch(new RegExp(`^djambi_log_quarantines_total ${BREAKAGES.length}$`, 'm'));
+    const moved = BREAKAGES.reduce((n, b) => n + b.quarantined.length, 0);
+    expect(text).toMatch(new RegExp(`^djambi_log_quarantined_events_total ${moved}$`, 'm'));
   });
 }
 

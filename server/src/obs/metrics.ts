@@ -41,6 +41,8 @@ export interface Metrics {
   observeAppend(ms: number): void;
   /** A failed append to the game log (`fenced`, `unavailable`...). */
   appendFailed(kind: string): void;
+  /** A game's log broke: `events` events after its valid prefix were moved to the quarantine. */
+  quarantined(events: number): void;
   /** Where the games re-opened from the log and the re-opens in progress are read at scrape time. */
   watchReopens(read: () => { readonly total: number; readonly running: number; readonly waiting: number }): void;
   /** Where the live rooms nobody sat at are counted (`games/quota.ts`), read at scrape time. */
@@ -106,6 +108,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     registers,
   });
+  const quarantines = new Counter({
+    name: 'djambi_log_quarantines_total',
+    help: "Games whose log broke (a gap, an unreadable or refused event) and was cut to its valid prefix on re-opening (docs/DEPLOYMENT.md, 'A broken game log')",
+    registers,
+  });
+  const quarantinedEvents = new Counter({ name: 'djambi_log_quarantined_events_total', help: 'Events moved to quarantined_events', registers });
   let readReopens: (() => { readonly total: number; readonly running: number; readonly waiting: number }) | null = null;
   let reopenedSeen = 0;
   new Counter({
@@ -177,6 +185,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeTurnToPatch: (ms) => turnToPatch.observe(ms / 1000),
     observeAppend: (ms) => append.observe(ms / 1000),
     appendFailed: (kind) => appendFailures.inc({ kind: codeLabel(kind) }),
+    quarantined: (events) => {
+      quarantines.inc();
+      quarantinedEvents.inc(events);
+    },
     watchReopens: (read) => {
       readReopens = read;
     },

@@ -44,6 +44,7 @@ export function observeStore(store: GameStore, metrics: Metrics, log?: Logger): 
     appendMany: (code, firstSeq, events) => timed(() => store.appendMany(code, firstSeq, events)),
     quarantine: async (code, fromSeq, reason) => {
       const out = await store.quarantine(code, fromSeq, reason);
+      metrics.quarantined(out.moved);
       // `game`, `seq` (the first bad one), `reason`, `moved`, `where`: docs/DEPLOYMENT.md, "A broken game log".
       log?.error(
         { game: code, seq: fromSeq, reason, moved: out.moved, where: out.where },
