@@ -1,6 +1,6 @@
 import { geometryOf } from './board/boards.js';
 import { cellIndex, type Geometry } from './board/geometry.js';
-import { CHIEF, FROZEN, cellName, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
+import { CHIEF, COLOUR_LETTERS, FROZEN, cellName, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
@@ -19,7 +19,8 @@ import {
 import { nextTurn, popcount } from './rules/order.js';
 import { isSquare } from './squares.js';
 import {
-  COLOURS,
+  ALL_COLOURS,
+  type AnyColour,
   type Choice,
   type Colour,
   type Effect,
@@ -421,6 +422,9 @@ export function applyTrusted(pos: Position, turn: TurnInput): Result<TurnOutcome
   return { ok: true, value: applyMove(pos, p, { from, to, placement, exit, target }, action, piece, victims, true) };
 }
 
+/** Number of armies (colour indices) a position may hold: every colour of every board. */
+const ARMIES = ALL_COLOURS.length;
+
 /** Internal: effects collector (null when the caller does not want them). */
 type Effects = Effect[] | null;
 
@@ -437,7 +441,7 @@ function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects,
   if (d.kind[victim] !== CHIEF) return;
   const x = d.army[victim];
   if ((d.activeMask >> x) & 1) {
-    for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, p, fx);
+    for (let a = 0; a < ARMIES; a++) if (d.control[a] === x) setControl(d, a, p, fx);
     eliminate(d, x, 'killed', p, group, fx);
   } else if (d.control[x] !== p) {
     setControl(d, x, p, fx);
@@ -447,12 +451,12 @@ function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects,
 function setControl(d: Draft, army: number, to: number, fx: Effects): void {
   const from = d.control[army];
   d.control = withEntry(d.control, army, to);
-  fx?.push({ type: 'control', army: COLOURS[army], from: makeController(from)!, to: makeController(to)! });
+  fx?.push({ type: 'control', army: COLOUR_LETTERS[army], from: makeController(from)!, to: makeController(to)! });
 }
 
 function eliminate(d: Draft, x: number, cause: EliminationCause, by: number, group: number, fx: Effects): void {
   d.activeMask &= ~(1 << x);
-  const e: Elimination = { colour: COLOURS[x], cause, by: by >= 0 ? COLOURS[by] : null, ply: d.ply, group };
+  const e: Elimination = { colour: COLOUR_LETTERS[x], cause, by: by >= 0 ? COLOUR_LETTERS[by] : null, ply: d.ply, group };
   d.eliminations = [...d.eliminations, e];
   fx?.push({ type: 'eliminated', colour: e.colour, cause, by: e.by });
 }
@@ -536,7 +540,7 @@ function exitTo(d: Draft, piece: number, at: Square, fx: Effects): void {
 
 function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {
   const d = draft(pos);
-  const fx: Effects = wantEffects ? [{ type: 'pass', colour: COLOURS[p] }] : null;
+  const fx: Effects = wantEffects ? [{ type: 'pass', colour: COLOUR_LETTERS[p] }] : null;
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   return finishTurn(pos, d, p, false, rulerIndex(pos), group, fx);
 }
@@ -554,9 +558,9 @@ function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, ruler
   d.ply = pos.ply + 1;
   if (!decideResult(d, fx)) {
     const next = nextTurn(p, wasNormal, colourIndex(pos.cursor), d.activeMask, k);
-    d.toMove = COLOURS[next.player];
+    d.toMove = COLOUR_LETTERS[next.player];
     d.turnKind = next.normal ? 'normal' : 'extra';
-    d.cursor = COLOURS[next.cursor];
+    d.cursor = COLOUR_LETTERS[next.cursor];
   }
   return { position: d, effects: fx ?? [] };
 }
@@ -570,7 +574,7 @@ function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, ruler
 function settle(d: Draft, mover: number, group: number, fx: Effects): void {
   for (;;) {
     const encircled: number[] = [];
-    for (let c = 0; c < 4; c++) {
+    for (let c = 0; c < ARMIES; c++) {
       if (!((d.activeMask >> c) & 1)) continue;
       const chief = livingChief(d, c);
       if (chief >= 0 && isEncircled(d, c, chief)) encircled.push(c);
@@ -585,24 +589,24 @@ function settle(d: Draft, mover: number, group: number, fx: Effects): void {
     for (const c of encircled) handOver(d, c, fx);
   }
   const k = rulerIndex(d);
-  if (k >= 0) for (let a = 0; a < 4; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
+  if (k >= 0) for (let a = 0; a < ARMIES; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
 }
 
 /** Eliminated player x's armies go to the ruler found now (never x itself: it is inactive), or freeze. */
 function handOver(d: Draft, x: number, fx: Effects): void {
   const k = rulerIndex(d);
-  for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+  for (let a = 0; a < ARMIES; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
 }
 
 /** N-5 steps 5-6: set the result if the game ended; returns true when it did. */
 function decideResult(d: Draft, fx: Effects): boolean {
   const count = popcount(d.activeMask);
   let result: GameResult | null = null;
-  if (count === 1) result = { kind: 'win', winner: COLOURS[31 - Math.clz32(d.activeMask)], ranking: ranking(d) };
+  if (count === 1) result = { kind: 'win', winner: COLOUR_LETTERS[31 - Math.clz32(d.activeMask)], ranking: ranking(d) };
   else if (count === 0) result = { kind: 'draw', reason: 'mutual_elimination', ranking: ranking(d) };
   else {
     let anyMove = false;
-    for (let c = 0; c < 4 && !anyMove; c++) if ((d.activeMask >> c) & 1 && hasLegalTurn(d, c)) anyMove = true;
+    for (let c = 0; c < ARMIES && !anyMove; c++) if ((d.activeMask >> c) & 1 && hasLegalTurn(d, c)) anyMove = true;
     if (!anyMove) result = { kind: 'draw', reason: 'no_legal_move', ranking: ranking(d) };
     else if (d.rules.no_progress_rounds > 0 && d.quiet >= d.rules.no_progress_rounds * count)
       result = { kind: 'draw', reason: 'no_progress', ranking: ranking(d) };
@@ -621,7 +625,7 @@ function endGame(d: Draft, result: GameResult, fx: Effects): void {
 /** Players ranked best first: the survivors, then by elimination, later groups ranking higher. */
 function ranking(d: Draft): Colour[][] {
   const groups: Colour[][] = [];
-  const alive = COLOURS.filter((_, c) => (d.activeMask >> c) & 1);
+  const alive = COLOUR_LETTERS.filter((_, c) => (d.activeMask >> c) & 1);
   if (alive.length) groups.push(alive);
   const byGroup = new Map<number, Colour[]>();
   for (const e of d.eliminations) byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e.colour]);
@@ -636,12 +640,12 @@ function ranking(d: Draft): Colour[][] {
  * An active player resigns (or times out), at any time (N-7): its chief becomes a corpse, its
  * armies go to the ruler or freeze, N-5 steps 3-6 follow, and the turn passes on if it was its turn.
  */
-export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnError> {
+export function resign(pos: Position, colour: AnyColour): Result<TurnOutcome, TurnError> {
   if (pos.result || pos.toMove === null) return fail('game_over', 'the game is over');
   const x = colourIndex(colour);
   if (x < 0 || !((pos.activeMask >> x) & 1)) return fail('not_active', `${String(colour)} is not in the game`);
   const d = draft(pos);
-  const fx: Effect[] = [{ type: 'resign', colour }];
+  const fx: Effect[] = [{ type: 'resign', colour: COLOUR_LETTERS[x] }];
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   const chief = livingChief(d, x);
   if (chief >= 0) {
@@ -658,9 +662,9 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
   if (decideResult(d, fx)) return { ok: true, value: { position: d, effects: fx } };
   if (onTurn || !((d.activeMask >> toMove) & 1)) {
     const next = nextTurn(toMove, pos.turnKind === 'normal', colourIndex(pos.cursor), d.activeMask, rulerIndex(d));
-    d.toMove = COLOURS[next.player];
+    d.toMove = COLOUR_LETTERS[next.player];
     d.turnKind = next.normal ? 'normal' : 'extra';
-    d.cursor = COLOURS[next.cursor];
+    d.cursor = COLOUR_LETTERS[next.cursor];
   }
   return { ok: true, value: { position: d, effects: fx } };
 }
