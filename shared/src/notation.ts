@@ -311,7 +311,7 @@ const RULE_KEYS: readonly (keyof Rules)[] = [
 ];
 
 /** The hex games' options (HEX.md), written after the others on the boards that have them. */
-const BOARD_KEYS: readonly (keyof Rules)[] = ['hostage_seat'];
+const BOARD_KEYS: readonly (keyof Rules)[] = ['vertex_step', 'hostage_seat'];
 
 /**
  * Write a record: a `Djambi key=value …` header line with every rule option, then the events. A

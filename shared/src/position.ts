@@ -6,6 +6,7 @@ import {
   BOARDS,
   DEFAULT_HOSTAGE_SEAT,
   DEFAULT_RULES,
+  DEFAULT_VERTEX_STEP,
   KINDS,
   RULE_VALUES,
   type AnyColour,
@@ -153,8 +154,8 @@ export const MAX_NO_PROGRESS_ROUNDS = 10000;
  * The board decides the rest (HEX.md): a hex board fixes `players` (3, 5 or 6) and `layout` (its
  * one start layout: chhobu's rotational on `hex3` §3.2, the alternating mirror on the large board
  * §4.2), filled in when absent and refused when they differ; an option of another board
- * (`hostage_seat` outside `hex5`) is refused at any value. A square game's rules carry no hex
- * option, even when `board: "square"` was given.
+ * (`vertex_step` off the large board, `hostage_seat` outside `hex5`) is refused at any value. A
+ * square game's rules carry no hex option, even when `board: "square"` was given.
  */
 export function parseRules(input: unknown): Result<Rules> {
   if (input === undefined || input === null) return { ok: true, value: { ...DEFAULT_RULES } };
@@ -183,7 +184,7 @@ export function parseRules(input: unknown): Result<Rules> {
     if (!allowed.includes(value)) return err('bad_rules', `${key} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
     given.add(key);
     if (key === 'board') board = value as Board;
-    else if (key === 'hostage_seat') boardOptions[key] = value;
+    else if (key === 'vertex_step' || key === 'hostage_seat') boardOptions[key] = value;
     else (out as unknown as Record<string, unknown>)[key] = value;
   }
   const game = BOARD_GAMES[board];
@@ -196,6 +197,7 @@ export function parseRules(input: unknown): Result<Rules> {
     if (!game.options.includes(key)) return err('bad_rules', `${key} is not an option of board ${board}`);
   if (board === 'square') return { ok: true, value: out };
   out.board = board;
+  if (game.options.includes('vertex_step')) out.vertex_step = (boardOptions.vertex_step as Rules['vertex_step']) ?? DEFAULT_VERTEX_STEP;
   if (game.options.includes('hostage_seat')) out.hostage_seat = (boardOptions.hostage_seat as Rules['hostage_seat']) ?? DEFAULT_HOSTAGE_SEAT;
   return { ok: true, value: out };
 }

@@ -80,15 +80,23 @@ export type Board = (typeof BOARDS)[number];
 /**
  * The rule options of the hex games (HEX.md), apart from `RULE_VALUES` because the create form
  * and the computer players read that table and play the square board only until the server and
- * the client seat hex games. `hostage_seat` is SX-13, the `hex5` seat (1..6, counter-clockwise
- * from W) whose army stays as a hostage; seat 6 by default.
+ * the client seat hex games. `vertex_step` is SX-4 (may a step along a corner line pass between
+ * two occupied flanking cells? `free`: yes, reading (a), the default; `both_flanks_block`: not
+ * when both hold a piece, (b); `either_flank_blocks`: not when one does, (c)), an option of the
+ * large board. `hostage_seat` is SX-13, the `hex5` seat (1..6, counter-clockwise from W) whose army
+ * stays as a hostage; seat 6 by default.
  */
 export const BOARD_RULE_VALUES = {
   board: BOARDS,
+  vertex_step: ['free', 'both_flanks_block', 'either_flank_blocks'],
   hostage_seat: [1, 2, 3, 4, 5, 6],
 } as const;
+/** SX-4's default: reading (a), a step along a corner line is never blocked by its flanking cells. */
+export const DEFAULT_VERTEX_STEP = 'free';
 /** SX-13's default: the sixth seat's army (W, the NW corner) is `hex5`'s hostage. */
 export const DEFAULT_HOSTAGE_SEAT = 6;
+/** A value of the `vertex_step` rule option (SX-4). */
+export type VertexStep = (typeof BOARD_RULE_VALUES.vertex_step)[number];
 
 /** Player counts: the square board's 2, 3 and 4 (`RULE_VALUES.players`), `hex5`'s 5 and `hex6`'s 6. */
 export type PlayerCount = RuleChoices['players'] | 5 | 6;
@@ -106,6 +114,8 @@ export interface Rules extends Omit<RuleChoices, 'players'> {
   no_progress_rounds: number;
   /** The board; absent for the square board. */
   board?: Board;
+  /** SX-4 on the large hex board (`hex6`, `hex5`); absent elsewhere, where no step passes a corner. */
+  vertex_step?: VertexStep;
   /** SX-13: the seat of `hex5`'s hostage army; absent on the other boards. */
   hostage_seat?: (typeof BOARD_RULE_VALUES.hostage_seat)[number];
 }

@@ -1,8 +1,8 @@
 /**
  * The hex games of shared/variants/HEX.md in the engine: `hex3`, `hex6` and `hex5` as values of the
  * `board` rule option, their seats, start positions, turn order, notation and perft. The §8 checks
- * are named as HEX.md numbers them; the tables of §3.2 and §4.2 are the oracle. SX-4 (the
- * corner steps' flanking cells) and the fortress (SX-7 to SX-11) are not in the engine yet.
+ * are named as HEX.md numbers them; the tables of §3.2 and §4.2 are the oracle. SX-4 has its own
+ * file (hexVertexStep); the fortress (SX-7 to SX-11) is not in the engine yet.
  */
 import {
   activePlayers,
@@ -40,10 +40,14 @@ describe('the board rule option (HEX.md; refusals with bad_rules)', () => {
 
   test('a hex board fixes players and layout and fills the options it has', () => {
     expect(rulesOf({ board: 'hex3' })).toMatchObject({ board: 'hex3', players: 3, layout: 'chhobu_rotational' });
-    expect(rulesOf({ board: 'hex6' })).toMatchObject({ board: 'hex6', players: 6, layout: 'mirror' });
+    expect(rulesOf({ board: 'hex3' })).not.toHaveProperty('vertex_step');
+    expect(rulesOf({ board: 'hex6' })).toMatchObject({ board: 'hex6', players: 6, layout: 'mirror', vertex_step: 'free' });
     expect(rulesOf({ board: 'hex6' })).not.toHaveProperty('hostage_seat');
-    expect(rulesOf({ board: 'hex5' })).toMatchObject({ board: 'hex5', players: 5, hostage_seat: 6 });
-    expect(rulesOf({ board: 'hex5', players: 5, hostage_seat: 2 })).toMatchObject({ hostage_seat: 2 });
+    expect(rulesOf({ board: 'hex5' })).toMatchObject({ board: 'hex5', players: 5, vertex_step: 'free', hostage_seat: 6 });
+    expect(rulesOf({ board: 'hex5', players: 5, hostage_seat: 2, vertex_step: 'either_flank_blocks' })).toMatchObject({
+      hostage_seat: 2,
+      vertex_step: 'either_flank_blocks',
+    });
   });
 
   test.each([
@@ -55,8 +59,11 @@ describe('the board rule option (HEX.md; refusals with bad_rules)', () => {
     [{ board: 'hex3', layout: 'mirror' }, 'layout must be chhobu_rotational on board hex3'],
     [{ board: 'hex6', layout: 'chhobu_rotational' }, 'layout must be mirror on board hex6'],
     [{ hostage_seat: 6 }, 'hostage_seat is not an option of board square'],
+    [{ vertex_step: 'free' }, 'vertex_step is not an option of board square'],
+    [{ board: 'hex3', vertex_step: 'both_flanks_block' }, 'vertex_step is not an option of board hex3'],
     [{ board: 'hex6', hostage_seat: 6 }, 'hostage_seat is not an option of board hex6'],
     [{ board: 'hex5', hostage_seat: 7 }, 'hostage_seat must be one of'],
+    [{ board: 'hex6', vertex_step: 'sometimes' }, 'vertex_step must be one of'],
   ])('%j is refused: %s', (options, message) => {
     const r = parseRules(options);
     expect(r.ok).toBe(false);

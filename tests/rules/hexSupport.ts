@@ -87,6 +87,7 @@ export function randomRules(random: () => number, board: string): Rules {
     self_kill: random() < 0.3,
     maze_exit_order: pick(random, ['act_exit_place', 'act_place_exit']),
     encirclement: pick(random, ['group', 'literal_ring', 'throne_access']),
+    ...(board === 'hex3' ? {} : { vertex_step: pick(random, ['free', 'both_flanks_block', 'either_flank_blocks']) }),
     ...(board === 'hex5' ? { hostage_seat: 1 + Math.floor(random() * 6) } : {}),
   });
 }

@@ -14,14 +14,14 @@ export const geometryOf = (pos: { readonly geometry: GeometryName }): Geometry =
 export const isGeometryName = (name: unknown): name is GeometryName => typeof name === 'string' && Object.hasOwn(GEOMETRIES, name);
 
 /** The rule options that only some boards have (types.ts `BOARD_RULE_VALUES`, but `board` itself). */
-export type BoardOption = 'hostage_seat';
+export type BoardOption = 'vertex_step' | 'hostage_seat';
 
 /** What a value of the `board` rule option plays: its board, its player counts, the options it has. */
 export interface BoardGame {
   readonly geometry: GeometryName;
   /** Player counts, the default first (the square board's default is `DEFAULT_RULES.players`). */
   readonly players: readonly PlayerCount[];
-  /** The board-only options this game has (HEX.md SX-13 in `hex5`). */
+  /** The board-only options this game has (HEX.md SX-4 on the large board, SX-13 in `hex5`). */
   readonly options: readonly BoardOption[];
 }
 
@@ -29,8 +29,8 @@ export interface BoardGame {
 export const BOARD_GAMES: Readonly<Record<Board, BoardGame>> = Object.freeze({
   square: { geometry: 'square', players: [4, 3, 2], options: [] },
   hex3: { geometry: 'hex3', players: [3], options: [] },
-  hex5: { geometry: 'hex6', players: [5], options: ['hostage_seat'] },
-  hex6: { geometry: 'hex6', players: [6], options: [] },
+  hex5: { geometry: 'hex6', players: [5], options: ['vertex_step', 'hostage_seat'] },
+  hex6: { geometry: 'hex6', players: [6], options: ['vertex_step'] },
 });
 
 /** The value of the `board` rule option (absent: the square board). */

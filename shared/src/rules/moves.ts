@@ -30,6 +30,46 @@ export type Action = (typeof Action)[keyof typeof Action];
 /** Board state the move generator reads (the lines, neighbours and maze come from its geometry). */
 export type BoardState = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry'>;
 
+/** SX-4 as a number: 0 no flanking cell blocks a corner step, 1 both occupied block it, 2 either does. */
+const FREE = 0;
+const BOTH = 1;
+const EITHER = 2;
+
+/** The `vertex_step` rule of a position as a number (`FREE` on the boards without it). */
+export function vertexRule(b: Pick<Position, 'rules'>): number {
+  const v = b.rules.vertex_step;
+  return v === undefined || v === 'free' ? FREE : v === 'both_flanks_block' ? BOTH : EITHER;
+}
+
+/**
+ * Do the flanking cells `fl` of a corner step stop it under SX-4 `rule` (not `FREE`)? A cell is
+ * occupied when it holds a piece, unless it is `vacated` (the mover's start square), or when it is
+ * `blocked` (a piece placed before the move).
+ */
+function flanksBlock(board: readonly number[], fl: Uint8Array, rule: number, vacated: Square, blocked: Square): boolean {
+  if (fl.length < 2) return false;
+  const a = fl[0] === blocked || (board[fl[0]] >= 0 && fl[0] !== vacated);
+  const c = fl[1] === blocked || (board[fl[1]] >= 0 && fl[1] !== vacated);
+  return rule === BOTH ? a && c : rule === EITHER ? a || c : false;
+}
+
+/**
+ * The cells one step from `s` (its neighbours), less the corner steps SX-4 `rule` closes on this
+ * board: "adjacent" for encirclement on the large hex board (SX-6). Under `FREE` the geometry's
+ * own list.
+ */
+export function openNeighbours(b: Pick<Position, 'board'>, g: Geometry, s: Square, rule: number): ArrayLike<number> {
+  if (rule === FREE) return g.neighbours[s];
+  const out: number[] = [];
+  const rays = g.rays[s];
+  for (let d = 0; d < rays.length; d++) {
+    if (rays[d].length === 0) continue;
+    if (d >= g.edgeDirections && flanksBlock(b.board, g.flanks[s][d], rule, -1, -1)) continue;
+    out.push(rays[d][0]);
+  }
+  return out;
+}
+
 /** Hostile to player p (R-5 terminology): alive, not p's, not frozen unless frozen pieces are fair game. */
 export function isHostile(b: BoardState, piece: number, p: number): boolean {
   if (!b.alive[piece]) return false;
@@ -50,7 +90,9 @@ export function genDestinations(b: BoardState, piece: number, p: number, out: nu
   const from = b.sq[piece];
   const kind = b.kind[piece];
   const rays = g.rays[from];
-  for (let d = 0; d < rays.length; d++) scanRay(b, g, kind, from, rays[d], p, out);
+  const rule = vertexRule(b);
+  if (rule === FREE) for (let d = 0; d < rays.length; d++) scanRay(b, g, kind, from, rays[d], p, out);
+  else for (let d = 0; d < rays.length; d++) scanGuardedRay(b, g, kind, from, d, p, out, rule);
 }
 
 /** Does the piece have at least one destination (see `genDestinations`)? Allocates nothing. */
@@ -59,7 +101,10 @@ export function hasDestination(b: BoardState, piece: number, p: number): boolean
   const from = b.sq[piece];
   const kind = b.kind[piece];
   const rays = g.rays[from];
-  for (let d = 0; d < rays.length; d++) if (scanRay(b, g, kind, from, rays[d], p, null)) return true;
+  const rule = vertexRule(b);
+  if (rule === FREE) {
+    for (let d = 0; d < rays.length; d++) if (scanRay(b, g, kind, from, rays[d], p, null)) return true;
+  } else for (let d = 0; d < rays.length; d++) if (scanGuardedRay(b, g, kind, from, d, p, null, rule)) return true;
   return false;
 }
 
@@ -72,7 +117,8 @@ const emptyAction = (kind: number, t: Square, maze: Square): Action | -1 =>
 
 /**
  * Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`), pushed
- * into `out`; with no `out`, stops at the first. True when it found one.
+ * into `out`; with no `out`, stops at the first. True when it found one. For a position where no
+ * flanking cell closes a corner step (the square board always): the lines alone decide.
  */
 function scanRay(b: BoardState, g: Geometry, kind: number, from: Square, ray: Uint8Array, p: number, out: number[] | null): boolean {
   const len = reach(kind, ray);
@@ -81,6 +127,33 @@ function scanRay(b: BoardState, g: Geometry, kind: number, from: Square, ray: Ui
   let found = false;
   for (let k = 0; k < len; k++) {
     const t = ray[k];
+    const occ = board[t];
+    // The empty maze can be crossed even by pieces that may not stop on it.
+    const action = occ < 0 ? emptyAction(kind, t, maze) : interaction(b, g, kind, occ, t, p, from);
+    if (action >= 0) {
+      if (!out) return true;
+      out.push(t, action);
+      found = true;
+    }
+    if (occ >= 0) break;
+  }
+  return found;
+}
+
+/**
+ * `scanRay` along the ray in direction d, with SX-4 `rule` (`vertexRule`): a corner step between
+ * occupied flanking cells ends the line.
+ */
+function scanGuardedRay(b: BoardState, g: Geometry, kind: number, from: Square, d: number, p: number, out: number[] | null, rule: number): boolean {
+  const ray = g.rays[from][d];
+  const len = reach(kind, ray);
+  const board = b.board;
+  const maze = g.maze;
+  const flanked = rule !== FREE && d >= g.edgeDirections;
+  let found = false;
+  for (let k = 0; k < len; k++) {
+    const t = ray[k];
+    if (flanked && flanksBlock(board, g.flanks[k === 0 ? from : ray[k - 1]][d], rule, from, -1)) break;
     const occ = board[t];
     // The empty maze can be crossed even by pieces that may not stop on it.
     const action = occ < 0 ? emptyAction(kind, t, maze) : interaction(b, g, kind, occ, t, p, from);
@@ -103,8 +176,11 @@ export function destinationAction(b: BoardState, piece: number, p: number, to: S
   const ray = g.rays[from][d];
   const kind = b.kind[piece];
   const len = reach(kind, ray);
+  const rule = vertexRule(b);
+  const flanked = rule !== FREE && d >= g.edgeDirections;
   for (let k = 0; k < len; k++) {
     const t = ray[k];
+    if (flanked && flanksBlock(b.board, g.flanks[k === 0 ? from : ray[k - 1]][d], rule, from, -1)) return -1;
     const occ = b.board[t];
     if (t === to) return occ < 0 ? emptyAction(kind, t, g.maze) : interaction(b, g, kind, occ, t, p, from);
     if (occ >= 0) return -1;
@@ -204,6 +280,33 @@ export function placementOptions(b: BoardState, from: Square, to: Square, action
 }
 
 /**
+ * Where a piece that must leave `origin` (the maze, R-7.4 step 2) may go: along its own lines
+ * (SX-4 as for a move) over empty cells, to an empty cell. `from`, the square the piece started
+ * from, is empty (but not a stop when it is `noStop`); `blocked`, a piece placed before the exit,
+ * is not (-1 for none).
+ */
+function exitCells(b: BoardState, g: Geometry, origin: Square, kind: number, from: Square, blocked: Square, noStop: Square): Square[] {
+  const out: Square[] = [];
+  const rays = g.rays[origin];
+  const rule = vertexRule(b);
+  const board = b.board;
+  for (let d = 0; d < rays.length; d++) {
+    const ray = rays[d];
+    const len = reach(kind, ray);
+    const flanked = rule !== FREE && d >= g.edgeDirections;
+    for (let k = 0; k < len; k++) {
+      const s = ray[k];
+      if (s === blocked) break;
+      if (board[s] >= 0 && s !== from) break;
+      if (flanked && flanksBlock(board, g.flanks[k === 0 ? origin : ray[k - 1]][d], rule, from, blocked)) break;
+      if (s === noStop) continue;
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
  * Exit squares from the maze (R-7.4 step 2): the actor's lines from e5 to empty field squares,
  * with `from` empty and `blocked` (a placed piece, or -1) occupied. The assassin may not stop on
  * its start square (its victim goes there) but may cross it.
@@ -213,19 +316,7 @@ export function exitOptions(b: BoardState, from: Square, blocked: Square, isAssa
 }
 
 function exits(b: BoardState, g: Geometry, from: Square, blocked: Square, isAssassin: boolean): Square[] {
-  const out: Square[] = [];
-  const rays = g.rays[g.maze];
-  for (let d = 0; d < rays.length; d++) {
-    const ray = rays[d];
-    for (let k = 0; k < ray.length; k++) {
-      const s = ray[k];
-      if (s === blocked) break;
-      if (b.board[s] >= 0 && s !== from) break;
-      if (isAssassin && s === from) continue;
-      out.push(s);
-    }
-  }
-  return out;
+  return exitCells(b, g, g.maze, ASSASSIN, from, blocked, isAssassin ? from : -1);
 }
 
 /**
@@ -261,6 +352,12 @@ function mazeTurns(b: BoardState, g: Geometry, action: Action, from: Square): nu
     return n * emptyFields(b, g);
   }
   if (isAssassin) return exits(b, g, from, from, false).length;
+  if (vertexRule(b) !== FREE) {
+    // A placed piece may also close a corner line beside it (SX-4): count exit by exit.
+    let n = 0;
+    for (const s of mazePlacementOptions(b, action, from, -1)) n += exits(b, g, from, s, false).length;
+    return n;
+  }
   // act_place_exit: sum over placements p (empty field squares, `from` included) of exits with p occupied.
   const rays = g.rays[g.maze];
   let exitCount = 0;
