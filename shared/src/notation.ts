@@ -243,10 +243,13 @@ export function makeTurn(turn: Turn, before?: Position): string {
   const capture = before !== undefined && to >= 0 && before.board[to] >= 0;
   let s = `${turn.from}${capture ? 'x' : '-'}${turn.to}`;
   const placeFirst = before?.rules.maze_exit_order === 'act_place_exit';
+  // A reporter that entered the fortress kills before it leaves (HEX.md SX-9).
+  const killFirst = turn.reporterTarget !== undefined && turn.exit !== undefined;
   if (placeFirst && turn.placement) s += `>${turn.placement}`;
+  if (killFirst) s += `*${turn.reporterTarget}`;
   if (turn.exit) s += `^${turn.exit}`;
   if (!placeFirst && turn.placement) s += `>${turn.placement}`;
-  if (turn.reporterTarget) s += `*${turn.reporterTarget}`;
+  if (turn.reporterTarget && !killFirst) s += `*${turn.reporterTarget}`;
   return s;
 }
 

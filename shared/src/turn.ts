@@ -7,8 +7,12 @@ import {
   destinationAction,
   emptyFieldCount,
   exitOptions,
+  FORTRESS,
+  fortressExitOptions,
+  fortressPlacementOptions,
   genDestinations,
   hasDestination,
+  isFortressEntry,
   isPlacementOption,
   mazePlacementOptions,
   placementOptions,
@@ -61,7 +65,10 @@ const NO_KILL = -2;
 const moverOf = (pos: Position): number => (pos.toMove === null || pos.result ? -1 : colourIndex(pos.toMove));
 
 /** Does player p have at least one legal complete turn? */
-export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry'>, p: number): boolean {
+export function hasLegalTurn(
+  pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry' | 'activeMask'>,
+  p: number,
+): boolean {
   for (let i = 0; i < pos.army.length; i++) if (pos.alive[i] && pos.control[pos.army[i]] === p && hasDestination(pos, i, p)) return true;
   return false;
 }
@@ -178,6 +185,23 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${cellName(pos, t.target)}`, 'reporter', targets);
       return complete(action, piece, [t.target]);
     }
+    case Action.FortReport: {
+      // A reporter entering the closed fortress must kill (SX-9), then leaves it.
+      const extra = unexpected(t, PLACEMENT);
+      if (extra) return extra;
+      const targets = reporterVictims(pos, from, to, p);
+      let victims = targets;
+      if (pos.rules.reporter !== 'all_adjacent') {
+        if (t.target === UNSET) return { need: 'reporter', options: targets, required: true };
+        if (t.target === NO_KILL) return error('missing_choice', 'a reporter entering the fortress must kill', 'reporter', targets);
+        if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${cellName(pos, t.target)}`, 'reporter', targets);
+        victims = [t.target];
+      } else if (t.target >= 0) return error('unexpected_choice', 'with reporter=all_adjacent the victims are not named');
+      const exits = fortressExitOptions(pos, action, from, to, UNSET);
+      if (t.exit === UNSET) return { need: 'exit', options: exits };
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the fortress to ${cellName(pos, t.exit)}`, 'exit', exits);
+      return complete(action, piece, victims);
+    }
     case Action.KillPlace:
     case Action.Corpse:
     case Action.Displace: {
@@ -190,30 +214,36 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       return complete(action, piece);
     }
     default: {
+      // An entry that must leave at once: the maze (R-7.4, N-9) or the closed fortress (SX-9).
       const extra = unexpected(t, TARGET);
       if (extra) return extra;
-      const assassin = action === Action.MazeAssassin;
+      const fortress = isFortressEntry(action);
+      const where = fortress ? 'fortress' : 'maze';
+      const assassin = action === Action.MazeAssassin || action === Action.FortKillAssassin;
+      const exitsWith = (blocked: Square) =>
+        fortress ? fortressExitOptions(pos, action, from, to, blocked) : exitOptions(pos, from, blocked, assassin && blocked < 0);
+      const placements = (exit: Square) => (fortress ? fortressPlacementOptions(pos, action, from, to, exit) : mazePlacementOptions(pos, action, from, exit));
       if (assassin && t.placement !== UNSET) return error('unexpected_choice', "the assassin's victim goes to its start square");
       if (pos.rules.maze_exit_order === 'act_exit_place') {
-        const exits = exitOptions(pos, from, UNSET, assassin);
+        const exits = exitsWith(UNSET);
         if (t.exit === UNSET) return t.placement !== UNSET ? error('missing_choice', 'the exit comes first') : { need: 'exit', options: exits };
-        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
+        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the ${where} to ${cellName(pos, t.exit)}`, 'exit', exits);
         if (assassin) return complete(action, piece);
-        const places = mazePlacementOptions(pos, action, from, t.exit);
+        const places = placements(t.exit);
         if (t.placement === UNSET) return { need: 'placement', options: places };
         if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         return complete(action, piece);
       }
       let placed = from;
       if (!assassin) {
-        const places = mazePlacementOptions(pos, action, from, UNSET);
+        const places = placements(UNSET);
         if (t.placement === UNSET) return t.exit !== UNSET ? error('missing_choice', 'the placement comes first') : { need: 'placement', options: places };
         if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         placed = t.placement;
       }
-      const exits = exitOptions(pos, from, placed, false);
+      const exits = exitsWith(placed);
       if (t.exit === UNSET) return { need: 'exit', options: exits };
-      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the ${where} to ${cellName(pos, t.exit)}`, 'exit', exits);
       return complete(action, piece);
     }
   }
@@ -350,7 +380,7 @@ export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
     const s = step(pos, p, partial);
     if (s.need === 'complete') {
       // reporter=all_adjacent names no victim, but the victims are still shown.
-      if (s.action === Action.Report && pos.rules.reporter === 'all_adjacent')
+      if ((s.action === Action.Report || s.action === Action.FortReport) && pos.rules.reporter === 'all_adjacent')
         steps.push({ choice: 'reporter', options: s.victims.map((c) => cellName(pos, c)), required: false });
       const final = step(pos, p, full);
       return { steps, error: final.need === 'error' ? { code: final.code, message: final.message } : null };
@@ -416,9 +446,10 @@ export function applyTrusted(pos: Position, turn: TurnInput): Result<TurnOutcome
   const target = named === UNSET ? NO_KILL : named;
   const piece = pos.board[from];
   if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${cellName(pos, from)}`);
-  const action = trustedAction(pos, piece, to);
+  const action = trustedAction(pos, piece, p, to);
   let victims = NO_VICTIMS;
-  if (action === Action.Report) victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
+  if (action === Action.Report || action === Action.FortReport)
+    victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
   return { ok: true, value: applyMove(pos, p, { from, to, placement, exit, target }, action, piece, victims, true) };
 }
 
@@ -478,6 +509,7 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
     case Action.Move:
       break;
     case Action.Report:
+    case Action.FortReport:
       for (const v of victims) {
         const occ = d.board[v];
         if (occ >= 0 && d.alive[occ]) {
@@ -485,6 +517,7 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
           progress = true;
         }
       }
+      if (action === Action.FortReport) exitTo(d, piece, to, t.exit, fx);
       break;
     case Action.KillPlace:
     case Action.KillAssassin:
@@ -498,21 +531,22 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       progress ||= action === Action.Displace;
       break;
     default: {
-      // Maze entry (R-7.4): act, then exit and placement in the room's order.
-      if (action === Action.MazeAssassin) {
+      // Maze entry (R-7.4) or fortress entry (SX-9): act, then exit and placement in the room's order.
+      const act = isFortressEntry(action) ? action - FORTRESS : action;
+      if (act === Action.MazeAssassin || act === Action.KillPlace || act === Action.KillAssassin) {
         kill(d, victim, piece, p, fx, group);
         progress = true;
-      } else if (action === Action.MazeDiplomat) {
+      } else if (act === Action.MazeDiplomat || act === Action.Displace) {
         progress = true;
       }
-      const place = action === Action.MazeAssassin ? from : t.placement;
-      const alive = action === Action.MazeDiplomat;
+      const place = act === Action.MazeAssassin || act === Action.KillAssassin ? from : t.placement;
+      const alive = act === Action.MazeDiplomat || act === Action.Displace;
       if (pos.rules.maze_exit_order === 'act_exit_place') {
-        exitTo(d, piece, t.exit, fx);
+        exitTo(d, piece, to, t.exit, fx);
         put(d, victim, place, alive, piece, fx);
       } else {
         put(d, victim, place, alive, piece, fx);
-        exitTo(d, piece, t.exit, fx);
+        exitTo(d, piece, to, t.exit, fx);
       }
     }
   }
@@ -532,10 +566,10 @@ function put(d: Draft, x: number, at: Square, alive: boolean, by: number, fx: Ef
   );
 }
 
-/** The actor leaves the maze for `at`. */
-function exitTo(d: Draft, piece: number, at: Square, fx: Effects): void {
+/** The actor leaves the maze or the fortress cell `from` for `at`. */
+function exitTo(d: Draft, piece: number, from: Square, at: Square, fx: Effects): void {
   movePiece(d, piece, at);
-  fx?.push({ type: 'exit', piece, from: cellName(d, geometryOf(d).maze), to: cellName(d, at) });
+  fx?.push({ type: 'exit', piece, from: cellName(d, from), to: cellName(d, at) });
 }
 
 function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {

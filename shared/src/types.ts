@@ -170,7 +170,8 @@ export type GameResult =
 
 /**
  * A complete turn: the piece moved, its destination and the choices the move needs
- * (`placement` of the killed or displaced piece, `exit` from the maze, the reporter's victim).
+ * (`placement` of the killed or displaced piece, `exit` from the maze or, on the large hex board,
+ * from the fortress (HEX.md SX-9), the reporter's victim).
  * `{ pass: true }` is the automatic pass of a player with no legal move. The engine's turns
  * name real squares (`SquareName`); `Turn<string>` (`TurnInput`) is one not checked yet.
  */

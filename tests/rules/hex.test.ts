@@ -1,8 +1,8 @@
 /**
  * The hex games of shared/variants/HEX.md in the engine: `hex3`, `hex6` and `hex5` as values of the
  * `board` rule option, their seats, start positions, turn order, notation and perft. The §8 checks
- * are named as HEX.md numbers them; the tables of §3.2 and §4.2 are the oracle. SX-4 has its own
- * file (hexVertexStep); the fortress (SX-7 to SX-11) is not in the engine yet.
+ * are named as HEX.md numbers them; the tables of §3.2 and §4.2 are the oracle. SX-4 and the
+ * fortress have their own files (hexVertexStep, hexFortress).
  */
 import {
   activePlayers,
@@ -265,6 +265,7 @@ describe('notation of the hex games (docs/NOTATION.md)', () => {
     expect(header).toBe(
       'Djambi players=4 layout=mirror reporter=optional_single self_kill=false maze_exit_order=act_exit_place encirclement=group neutral_pieces_untouchable=true encircled_chief=dies power_transfer_of_neutral_armies=permanent master_moves=false no_progress_rounds=50',
     );
+    expect(parseRecord(`${header} vertex_step=free\n`).ok).toBe(false);
     expect(parseRecord(`${header} hostage_seat=6\n`).ok).toBe(false);
     const wrongBoard = parseRecord('Djambi board=hex3 players=4\n');
     expect(wrongBoard.ok ? null : wrongBoard.error.message).toBe('line 1, column 19: players must be 3 on board hex3');

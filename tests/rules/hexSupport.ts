@@ -18,6 +18,7 @@ import {
   pieces,
   playTurn,
   type Rules,
+  ruler,
   setupPosition,
   type Turn,
   type TurnInput,
@@ -99,7 +100,8 @@ export function check(cond: boolean, what: string, pos: Position): void {
 
 /**
  * Play a legal turn and check the invariants of every position: `count` pieces, one per cell,
- * only a chief on the maze, the position text round-trips.
+ * only a chief on the maze, the position text round-trips; and SX-9: a piece of a player other
+ * than the ruler never ends a turn in the closed fortress.
  */
 export function checkedTurn(pos: Position, turn: TurnInput, count: number): Position {
   const g = GEOMETRIES[pos.geometry];
@@ -113,5 +115,11 @@ export function checkedTurn(pos: Position, turn: TurnInput, count: number): Posi
   const fen = makeFen(after);
   const back = parseFen(fen, after.rules);
   check(back.ok && makeFen(back.value) === fen, 'the position text round-trips', after);
+  const keeper = ruler(pos);
+  if (keeper && keeper !== pos.toMove && 'from' in turn) {
+    const first = r.value.effects[0];
+    const end = first.type === 'move' ? ps[first.piece].square : '';
+    check(!(namesOf(g, g.fortress) as string[]).includes(end), `${textOf(turn, pos)} leaves a non-ruler's piece in the closed fortress`, pos);
+  }
   return after;
 }
