@@ -4,10 +4,10 @@
  * `hostileActs`; the client asks `pactBreaches` before sending a turn, so its warning says
  * exactly what the server will record (docs/PROTOCOL.md, "Pacts").
  */
-import { controllerOf, type Position } from './position.js';
+import { COLOUR_LETTERS, controllerOf, type Position } from './position.js';
 import type { BetrayalAct } from './protocol.js';
 import { playTurn } from './turn.js';
-import { COLOURS, type Colour, type Effect, type Turn } from './types.js';
+import type { Colour, Effect, Turn } from './types.js';
 
 /**
  * What the mover's turn did to pieces controlled by other players (controller judged in `before`)
@@ -24,7 +24,7 @@ export function hostileActs(before: Position, effects: readonly Effect[], mover:
     if ((e.type === 'kill' && e.by >= 0) || e.type === 'displace') {
       const army = before.army[e.piece];
       if (army === undefined) continue;
-      const controller = controllerOf(before, COLOURS[army]);
+      const controller = controllerOf(before, COLOUR_LETTERS[army]);
       if (controller === null || controller === 'frozen' || controller === 'hostage' || controller === mover) continue;
       add(controller, e.type);
     } else if (e.type === 'eliminated' && e.cause === 'encircled' && e.by === mover && e.colour !== mover) {

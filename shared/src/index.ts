@@ -28,7 +28,7 @@ export {
   type GeometryName,
   type HexCellName,
 } from './board/geometry.js';
-export { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+export { BOARD_GAMES, type BoardGame, type BoardOption, boardOf, GEOMETRIES, geometryOf, geometryOfRules, isGeometryName } from './board/boards.js';
 export { SQUARE } from './board/square.js';
 export { HEX3, HEX6, HEX_EDGE_DIRECTIONS, HEX_VERTEX_DIRECTIONS, hexCellName } from './board/hex.js';
 export * from './constants.js';

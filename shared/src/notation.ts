@@ -1,13 +1,26 @@
-import { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+import { BOARD_GAMES, boardOf, GEOMETRIES, geometryOf, geometryOfRules, isGeometryName } from './board/boards.js';
 import { cellIndex, type GeometryName } from './board/geometry.js';
-import { ABSENT, FROZEN, HOSTAGE, draft, initialPosition as initialFor, parseRules, setupPosition, type PieceSetup, type Position } from './position.js';
+import {
+  ABSENT,
+  COLOUR_LETTERS,
+  FROZEN,
+  HOSTAGE,
+  draft,
+  initialPosition as initialFor,
+  parseRules,
+  setupPosition,
+  type PieceSetup,
+  type Position,
+} from './position.js';
 import { drawByAgreement, playTurn, resign } from './turn.js';
 import {
-  COLOURS,
+  ALL_COLOURS,
+  BOARDS,
   DEFAULT_RULES,
   KINDS,
+  type AnyColour,
+  type Board,
   type Colour,
-  type Controller,
   type EngineError,
   type GameResult,
   type MoveTurn,
@@ -53,7 +66,8 @@ const KIND_LETTERS = 'cardnm';
  * in one scratch array and made into a single string: no partial strings per piece or field.
  */
 export function makeFen(pos: Position): string {
-  const rows = geometryOf(pos).rows;
+  const g = geometryOf(pos);
+  const rows = g.rows;
   const c = FEN_CODES;
   let n = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -74,10 +88,10 @@ export function makeFen(pos: Position): string {
     if (empty) n = putCount(c, n, empty);
   }
   c[n++] = SPACE;
-  for (let a = 0; a < 4; a++) c[n++] = CONTROL_CODES[pos.control[a] - ABSENT];
+  for (let a = 0; a < g.seats; a++) c[n++] = CONTROL_CODES[pos.control[a] - ABSENT];
   c[n++] = SPACE;
   const start = n;
-  for (let a = 0; a < 4; a++) if ((pos.activeMask >> a) & 1) c[n++] = LIVING_CODES[a];
+  for (let a = 0; a < g.seats; a++) if ((pos.activeMask >> a) & 1) c[n++] = LIVING_CODES[a];
   if (n === start) c[n++] = DASH;
   n = putField(c, n, pos.toMove ?? '-');
   n = putField(c, n, pos.turnKind === 'normal' ? 'n' : 'x');
@@ -108,13 +122,13 @@ const SPACE = ' '.charCodeAt(0);
 const DASH = '-'.charCodeAt(0);
 const DIGIT_0 = '0'.charCodeAt(0);
 /** A living piece's colour letter by army, then a corpse's. */
-const LIVING_CODES: readonly number[] = COLOURS.map((c) => c.charCodeAt(0));
-const DEAD_CODES: readonly number[] = COLOURS.map((c) => c.toLowerCase().charCodeAt(0));
+const LIVING_CODES: readonly number[] = ALL_COLOURS.map((c) => c.charCodeAt(0));
+const DEAD_CODES: readonly number[] = ALL_COLOURS.map((c) => c.toLowerCase().charCodeAt(0));
 const KIND_CODES: readonly number[] = Array.from(KIND_LETTERS, (k) => k.charCodeAt(0));
 /** Control field letter by controller code - ABSENT. */
 const CONTROL_CODES: readonly number[] = Array.from({ length: HOSTAGE - ABSENT + 1 }, (_, k) => {
   const code = k + ABSENT;
-  return (code === ABSENT ? '-' : code === FROZEN ? 'f' : code === HOSTAGE ? 'h' : COLOURS[code]).charCodeAt(0);
+  return (code === ABSENT ? '-' : code === FROZEN ? 'f' : code === HOSTAGE ? 'h' : ALL_COLOURS[code]).charCodeAt(0);
 });
 /** Longest position text but for unbounded counters (the array grows past it if need be). */
 const FEN_CAPACITY = 256;
@@ -131,11 +145,13 @@ function makeResult(r: GameResult | null): string {
 
 const DRAW_REASONS = ['no_legal_move', 'agreement', 'no_progress', 'mutual_elimination'] as const;
 
-/** Parse a position written by `makeFen` under the given rules, on a board (the square one by default). Never throws. */
-export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES, geometry: GeometryName = 'square'): Result<Position, NotationError> {
+/** Parse a position written by `makeFen` under the given rules, on their board (`rules.board`, the square one by default). Never throws. */
+export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES): Result<Position, NotationError> {
   if (typeof text !== 'string' || text.length > 400) return bad('a position is a line of at most 400 characters');
-  if (!isGeometryName(geometry)) return bad('unknown board');
-  const g = GEOMETRIES[geometry];
+  if (!Object.hasOwn(BOARD_GAMES, boardOf(rules))) return bad('unknown board');
+  const g = geometryOfRules(rules);
+  /** The colour letters of the board's armies, in seat order. */
+  const letters = ALL_COLOURS.slice(0, g.seats).join('');
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 9) return bad('a position has 9 fields');
   const [board, control, active, toMove, kind, cursor, quiet, ply, result] = fields;
@@ -156,32 +172,35 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES, geometry: 
         file += count;
         continue;
       }
-      const ci = 'RBYG'.indexOf(ch.toUpperCase());
+      const ci = letters.indexOf(ch.toUpperCase());
       const ki = KIND_LETTERS.indexOf(row[k + 1] ?? '');
       if (ci < 0 || ki < 0 || file >= cells.length) return bad(`bad piece in rank ${g.rowLabels[r]}`);
-      pieces.push({ colour: COLOURS[ci], kind: KINDS[ki], square: g.names[cells[file]], alive: ch === ch.toUpperCase() });
+      pieces.push({ colour: ALL_COLOURS[ci], kind: KINDS[ki], square: g.names[cells[file]], alive: ch === ch.toUpperCase() });
       file++;
       k += 2;
     }
     if (file !== cells.length) return bad(`rank ${g.rowLabels[r]} does not have ${cells.length} squares`);
   }
-  if (!/^[RBYGfh-]{4}$/.test(control)) return bad('bad control field');
-  const ctl: Partial<Record<Colour, Controller>> = {};
-  for (let a = 0; a < 4; a++) {
+  if (control.length !== g.seats || [...control].some((ch) => !letters.includes(ch) && !'fh-'.includes(ch))) return bad('bad control field');
+  const ctl: Partial<Record<AnyColour, AnyColour | 'frozen' | 'hostage'>> = {};
+  for (let a = 0; a < g.seats; a++) {
     const ch = control[a];
-    const has = pieces.some((p) => p.colour === COLOURS[a]);
-    if ((ch === '-') === has) return bad(`control of ${COLOURS[a]} does not match the board`);
-    if (ch !== '-') ctl[COLOURS[a]] = ch === 'f' ? 'frozen' : ch === 'h' ? 'hostage' : (ch as Colour);
+    const has = pieces.some((p) => p.colour === ALL_COLOURS[a]);
+    if ((ch === '-') === has) return bad(`control of ${ALL_COLOURS[a]} does not match the board`);
+    if (ch !== '-') ctl[ALL_COLOURS[a]] = ch === 'f' ? 'frozen' : ch === 'h' ? 'hostage' : (ch as AnyColour);
   }
-  if (!/^(-|R?B?Y?G?)$/.test(active) || active === '') return bad('bad active players field');
+  // Active players in seat order: a subsequence of the board's letters.
+  const inOrder = new RegExp(`^(-|${[...letters].map((l) => `${l}?`).join('')})$`);
+  if (!inOrder.test(active) || active === '') return bad('bad active players field');
   const activeList = active === '-' ? [] : (active.split('') as Colour[]);
-  if (!/^[RBYG-]$/.test(toMove) || !/^[nx]$/.test(kind) || !/^[RBYG]$/.test(cursor)) return bad('bad turn fields');
+  const isLetter = (x: string) => x.length === 1 && letters.includes(x);
+  if (!(toMove === '-' || isLetter(toMove)) || !/^[nx]$/.test(kind) || !isLetter(cursor)) return bad('bad turn fields');
   if (!/^\d{1,6}$/.test(quiet) || !/^\d{1,7}$/.test(ply)) return bad('bad counters');
   let parsedResult: GameResult | null = null;
   if (result !== '*') {
     const [k, v] = result.split(':');
-    const ranking = [activeList, COLOURS.filter((c) => !activeList.includes(c))].filter((g) => g.length);
-    if (k === 'win' && (COLOURS as readonly string[]).includes(v)) parsedResult = { kind: 'win', winner: v as Colour, ranking };
+    const ranking = [activeList, COLOUR_LETTERS.slice(0, g.seats).filter((c) => !activeList.includes(c))].filter((group) => group.length);
+    if (k === 'win' && isLetter(v ?? '')) parsedResult = { kind: 'win', winner: v as Colour, ranking };
     else if (k === 'draw' && (DRAW_REASONS as readonly string[]).includes(v))
       parsedResult = { kind: 'draw', reason: v as (typeof DRAW_REASONS)[number], ranking };
     else return bad('bad result field');
@@ -200,7 +219,6 @@ export function parseFen(text: unknown, rules: Rules = DEFAULT_RULES, geometry: 
       ply: Number(ply),
     },
     rules,
-    geometry,
   );
   if (!setup.ok) return bad(setup.error.message);
   if (!parsedResult) return { ok: true, value: setup.value };
@@ -225,10 +243,13 @@ export function makeTurn(turn: Turn, before?: Position): string {
   const capture = before !== undefined && to >= 0 && before.board[to] >= 0;
   let s = `${turn.from}${capture ? 'x' : '-'}${turn.to}`;
   const placeFirst = before?.rules.maze_exit_order === 'act_place_exit';
+  // A reporter that entered the fortress kills before it leaves (HEX.md SX-9).
+  const killFirst = turn.reporterTarget !== undefined && turn.exit !== undefined;
   if (placeFirst && turn.placement) s += `>${turn.placement}`;
+  if (killFirst) s += `*${turn.reporterTarget}`;
   if (turn.exit) s += `^${turn.exit}`;
   if (!placeFirst && turn.placement) s += `>${turn.placement}`;
-  if (turn.reporterTarget) s += `*${turn.reporterTarget}`;
+  if (turn.reporterTarget && !killFirst) s += `*${turn.reporterTarget}`;
   return s;
 }
 
@@ -237,13 +258,16 @@ const CELL = '[A-Za-z][0-9]{1,2}';
 const TURN_RE = new RegExp(`^(${CELL})[-x](${CELL})((?:[>^*]${CELL}){0,3})$`);
 const CHOICE_RE = new RegExp(`([>^*])(${CELL})`, 'g');
 
-/** Parse turn text written by `makeTurn`, naming cells of a board (the square one by default). Never throws. */
-export function parseTurn(text: unknown, geometry: GeometryName = 'square'): Result<Turn, NotationError> {
+/**
+ * Parse turn text written by `makeTurn`, naming cells of a board: a value of the `board` rule
+ * option or a geometry's name (the square board by default). Never throws.
+ */
+export function parseTurn(text: unknown, board: Board | GeometryName = 'square'): Result<Turn, NotationError> {
   if (typeof text !== 'string' || text.length > 40) return bad('a turn is a short text');
   const t = text.trim();
   if (t === 'pass') return { ok: true, value: { pass: true } };
   const m = TURN_RE.exec(t);
-  const g = isGeometryName(geometry) ? GEOMETRIES[geometry] : undefined;
+  const g = isGeometryName(board) ? GEOMETRIES[board] : (BOARDS as readonly unknown[]).includes(board) ? geometryOfRules({ board: board as Board }) : undefined;
   const isCell = (name: string) => g?.byName.has(name) === true;
   if (!m || !isCell(m[1]) || !isCell(m[2])) return bad(`not a turn: ${JSON.stringify(t.slice(0, 20))}`);
   // The board's names (square names on the square board; see `cellName` for the others).
@@ -289,9 +313,18 @@ const RULE_KEYS: readonly (keyof Rules)[] = [
   'no_progress_rounds',
 ];
 
-/** Write a record: a `Djambi key=value …` header line with every rule option, then the events. */
+/** The hex games' options (HEX.md), written after the others on the boards that have them. */
+const BOARD_KEYS: readonly (keyof Rules)[] = ['vertex_step', 'hostage_seat'];
+
+/**
+ * Write a record: a `Djambi key=value …` header line with every rule option, then the events. A
+ * hex game's header starts with its `board` and ends with its board's own options; a square
+ * game's names no board (it reads as before the hex games).
+ */
 export function makeRecord(record: GameRecord, turnsText?: readonly string[]): string {
-  const header = ['Djambi', ...RULE_KEYS.map((k) => `${k}=${String(record.rules[k])}`)].join(' ');
+  const rules = record.rules;
+  const keys = rules.board === undefined ? RULE_KEYS : ['board', ...RULE_KEYS, ...BOARD_KEYS.filter((k) => rules[k] !== undefined)];
+  const header = ['Djambi', ...keys.map((k) => `${k}=${String(rules[k as keyof Rules])}`)].join(' ');
   const events = record.events.map((e, i) =>
     e.type === 'turn' ? (turnsText?.[i] ?? makeTurn(e.turn)) : e.type === 'draw' ? 'draw' : `${e.timeout ? 'timeout' : 'resign'}:${e.colour}`,
   );
@@ -308,15 +341,18 @@ export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
   const columns: Record<string, number> = {};
   for (const { text: kv, column } of header.slice(1)) {
     const m = /^([a-z_]+)=([a-z_0-9]+)$/.exec(kv);
-    if (!m || !(RULE_KEYS as readonly string[]).includes(m[1])) return badAt(1, column, `bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
+    if (!m || !(m[1] === 'board' || RULE_KEYS.includes(m[1] as keyof Rules) || BOARD_KEYS.includes(m[1] as keyof Rules)))
+      return badAt(1, column, `bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
     const v = m[2];
     options[m[1]] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
     columns[m[1]] = column;
   }
   const rules = parseRules(options);
   if (!rules.ok) {
-    // Point at the first option that is refused on its own (else at the header).
-    const culprit = Object.keys(options).find((k) => !parseRules({ [k]: options[k] }).ok);
+    // Point at the first option that is refused on its own, or on the record's board (else at the header).
+    const culprit =
+      Object.keys(options).find((k) => !parseRules({ [k]: options[k] }).ok) ??
+      Object.keys(options).find((k) => k !== 'board' && !parseRules({ ...(options.board === undefined ? {} : { board: options.board }), [k]: options[k] }).ok);
     return badAt(1, culprit ? columns[culprit] : 1, rules.error.message);
   }
   const events: RecordEvent[] = [];
@@ -326,12 +362,13 @@ export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
         events.push({ type: 'draw' });
         continue;
       }
-      const m = /^(resign|timeout):([RBYG])$/.exec(tok);
+      const m = /^(resign|timeout):([RBYGPW])$/.exec(tok);
       if (m) {
+        // A P or W seat passes through `Colour` (see there).
         events.push({ type: 'resign', colour: m[2] as Colour, ...(m[1] === 'timeout' ? { timeout: true } : {}) });
         continue;
       }
-      const t = parseTurn(tok);
+      const t = parseTurn(tok, boardOf(rules.value));
       if (!t.ok) return badAt(l + 1, column, `event ${events.length + 1}: ${t.error.message}`);
       events.push({ type: 'turn', turn: t.value });
     }

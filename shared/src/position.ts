@@ -1,11 +1,16 @@
-import { GEOMETRIES, geometryOf, isGeometryName } from './board/boards.js';
+import { BOARD_GAMES, type BoardOption, boardOf, GEOMETRIES, geometryOf, geometryOfRules } from './board/boards.js';
 import { cellIndex, type GeometryName } from './board/geometry.js';
 import {
-  COLOURS,
+  ALL_COLOURS,
+  BOARD_RULE_VALUES,
+  BOARDS,
+  DEFAULT_HOSTAGE_SEAT,
   DEFAULT_RULES,
+  DEFAULT_VERTEX_STEP,
   KINDS,
   RULE_VALUES,
-  type ByColour,
+  type AnyColour,
+  type Board,
   type Colour,
   type Controller,
   type Elimination,
@@ -28,9 +33,9 @@ export const DIPLOMAT = 3;
 export const NECROMOBILE = 4;
 export const MILITANT = 5;
 
-/** Controller codes in `Position.control`: 0..3 a colour, or one of these. */
-export const FROZEN = 4;
-export const HOSTAGE = 5;
+/** Controller codes in `Position.control`: 0..5 a colour index (`ALL_COLOURS`), or one of these. */
+export const FROZEN = 6;
+export const HOSTAGE = 7;
 /** The army has no piece on the board. */
 export const ABSENT = -1;
 
@@ -53,11 +58,11 @@ export interface Position {
   readonly sq: Square[];
   /** 1 for a living piece, 0 for a corpse. */
   readonly alive: number[];
-  /** Piece id of each colour's chief, or -1 (fixed for the game). */
+  /** Piece id of each colour's chief, or -1 (fixed for the game), by colour index (`ALL_COLOURS`). */
   readonly chiefs: readonly number[];
-  /** Controller code of each army (colour index, FROZEN, HOSTAGE or ABSENT). */
+  /** Controller code of each army (colour index, FROZEN, HOSTAGE or ABSENT), by colour index (`ALL_COLOURS`). */
   readonly control: number[];
-  /** Bitmask of active players (bit i = COLOURS[i]). */
+  /** Bitmask of active players (bit i = ALL_COLOURS[i]). */
   readonly activeMask: number;
   /** The player to move, or null once the game is over. */
   readonly toMove: Colour | null;
@@ -75,8 +80,14 @@ export interface Position {
 /** Mutable working copy used inside the engine. */
 export type Draft = { -readonly [K in keyof Position]: Position[K] };
 
-/** Colour index of a colour. */
-export const colourIndex = (c: Colour): number => COLOURS.indexOf(c);
+/** Colour index of a colour (its place in `ALL_COLOURS`). */
+export const colourIndex = (c: AnyColour): number => ALL_COLOURS.indexOf(c);
+
+/**
+ * The colour letter of each colour index, typed as the engine's outputs are: `Colour`, which on
+ * the large hex board also carries P and W (see `Colour`).
+ */
+export const COLOUR_LETTERS = ALL_COLOURS as readonly string[] as readonly Colour[];
 
 /**
  * Copy a position into a draft that may be changed. `board` and `sq` change on every turn and are
@@ -113,9 +124,23 @@ export function withEntry(xs: readonly number[], i: number, v: number): number[]
   return out;
 }
 
-/** Seats that take turns under these rules (N-1). */
-export function seatsOf(rules: Pick<Rules, 'players'>): Colour[] {
-  return rules.players === 4 ? ['R', 'B', 'Y', 'G'] : rules.players === 3 ? ['R', 'B', 'Y'] : ['R', 'Y'];
+/**
+ * Seats that take turns under these rules (N-1), in seat order: on the square board by the player
+ * count; on a hex board every camp's colour (HEX.md §3.2, §4.2, counter-clockwise from the W
+ * corner) but `hex5`'s hostage seat (SX-13).
+ */
+export function seatsOf(rules: Pick<Rules, 'players' | 'board' | 'hostage_seat'>): Colour[] {
+  const board = boardOf(rules);
+  if (board === 'square') return rules.players === 4 ? ['R', 'B', 'Y', 'G'] : rules.players === 3 ? ['R', 'B', 'Y'] : ['R', 'Y'];
+  const hostage = hostageSeatOf(rules);
+  return COLOUR_LETTERS.slice(0, geometryOfRules(rules).seats).filter((_, seat) => seat !== hostage);
+}
+
+/** The colour index of the hostage army (R-11 with 3 players on the square board, SX-13 in `hex5`), or -1. */
+function hostageSeatOf(rules: Pick<Rules, 'players' | 'board' | 'hostage_seat'>): number {
+  const board = boardOf(rules);
+  if (board === 'square') return rules.players === 3 ? 3 : -1;
+  return BOARD_GAMES[board].options.includes('hostage_seat') ? (rules.hostage_seat ?? DEFAULT_HOSTAGE_SEAT) - 1 : -1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,11 +149,21 @@ export function seatsOf(rules: Pick<Rules, 'players'>): Colour[] {
 /** Largest accepted `no_progress_rounds`. */
 export const MAX_NO_PROGRESS_ROUNDS = 10000;
 
-/** Validate rule options (any subset of `Rules`), filling the defaults. Unknown keys are errors. */
+/**
+ * Validate rule options (any subset of `Rules`), filling the defaults. Unknown keys are errors.
+ * The board decides the rest (HEX.md): a hex board fixes `players` (3, 5 or 6) and `layout` (its
+ * one start layout: chhobu's rotational on `hex3` §3.2, the alternating mirror on the large board
+ * §4.2), filled in when absent and refused when they differ; an option of another board
+ * (`vertex_step` off the large board, `hostage_seat` outside `hex5`) is refused at any value. A
+ * square game's rules carry no hex option, even when `board: "square"` was given.
+ */
 export function parseRules(input: unknown): Result<Rules> {
   if (input === undefined || input === null) return { ok: true, value: { ...DEFAULT_RULES } };
   if (typeof input !== 'object' || Array.isArray(input)) return err('bad_rules', 'rule options must be an object');
   const out: Rules = { ...DEFAULT_RULES };
+  const given = new Set<string>();
+  let board: Board = 'square';
+  const boardOptions: Partial<Record<BoardOption, unknown>> = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     if (key === 'no_progress_rounds') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_NO_PROGRESS_ROUNDS)
@@ -137,13 +172,41 @@ export function parseRules(input: unknown): Result<Rules> {
       continue;
     }
     // Own properties only: `constructor`, `__proto__` or `toString` must not reach Object.prototype.
-    const allowed: readonly unknown[] | undefined = Object.hasOwn(RULE_VALUES, key) ? RULE_VALUES[key as keyof typeof RULE_VALUES] : undefined;
+    const allowed: readonly unknown[] | undefined =
+      key === 'players'
+        ? PLAYER_COUNTS
+        : Object.hasOwn(RULE_VALUES, key)
+          ? RULE_VALUES[key as keyof typeof RULE_VALUES]
+          : Object.hasOwn(BOARD_RULE_VALUES, key)
+            ? BOARD_RULE_VALUES[key as keyof typeof BOARD_RULE_VALUES]
+            : undefined;
     if (!allowed) return err('bad_rules', `unknown rule option ${JSON.stringify(key).slice(0, 40)}`);
     if (!allowed.includes(value)) return err('bad_rules', `${key} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
-    (out as unknown as Record<string, unknown>)[key] = value;
+    given.add(key);
+    if (key === 'board') board = value as Board;
+    else if (key === 'vertex_step' || key === 'hostage_seat') boardOptions[key] = value;
+    else (out as unknown as Record<string, unknown>)[key] = value;
   }
+  const game = BOARD_GAMES[board];
+  const g = GEOMETRIES[game.geometry];
+  if (!given.has('players')) out.players = game.players[0];
+  else if (!game.players.includes(out.players)) return err('bad_rules', `players must be ${alternatives([...game.players].sort())} on board ${board}`);
+  if (!given.has('layout')) out.layout = g.defaultLayout;
+  else if (!g.layouts[out.layout]) return err('bad_rules', `layout must be ${alternatives(Object.keys(g.layouts))} on board ${board}`);
+  for (const key of Object.keys(boardOptions) as BoardOption[])
+    if (!game.options.includes(key)) return err('bad_rules', `${key} is not an option of board ${board}`);
+  if (board === 'square') return { ok: true, value: out };
+  out.board = board;
+  if (game.options.includes('vertex_step')) out.vertex_step = (boardOptions.vertex_step as Rules['vertex_step']) ?? DEFAULT_VERTEX_STEP;
+  if (game.options.includes('hostage_seat')) out.hostage_seat = (boardOptions.hostage_seat as Rules['hostage_seat']) ?? DEFAULT_HOSTAGE_SEAT;
   return { ok: true, value: out };
 }
+
+/** `a`, `a or b`, `a, b or c`. */
+const alternatives = (xs: readonly unknown[]): string => (xs.length < 2 ? String(xs[0]) : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+
+/** Every player count of any board (`BOARD_GAMES` says which board plays which). */
+const PLAYER_COUNTS: readonly unknown[] = [...new Set(BOARDS.flatMap((b) => BOARD_GAMES[b].players))].sort();
 
 function err<T>(code: string, message: string): Result<T> {
   return { ok: false, error: { code, message } };
@@ -154,7 +217,7 @@ function err<T>(code: string, message: string): Result<T> {
 
 /** A piece as given to `setupPosition` (unchecked: `square` is any text until the setup is checked). */
 export interface PieceSetup {
-  colour: Colour;
+  colour: AnyColour;
   kind: Kind;
   square: string;
   alive: boolean;
@@ -164,12 +227,12 @@ export interface PieceSetup {
 export interface PositionSetup {
   pieces: readonly PieceSetup[];
   /** Armies not listed are controlled by their own colour. */
-  control?: Partial<ByColour<Controller>>;
+  control?: Partial<Record<AnyColour, AnyColour | 'frozen' | 'hostage'>>;
   /** Active players (N-1); defaults to the seats of the rules. */
-  active?: readonly Colour[];
-  toMove: Colour;
+  active?: readonly AnyColour[];
+  toMove: AnyColour;
   turnKind?: TurnKind;
-  cursor?: Colour;
+  cursor?: AnyColour;
   quiet?: number;
   ply?: number;
 }
@@ -178,58 +241,66 @@ export interface PositionSetup {
 export type SetupError = EngineError<'bad_setup'>;
 
 /**
- * Build a position on a board (the square one by default) from a description; checks the
- * description, not that it is reachable.
+ * Build a position on the board of the rules (`rules.board`, the square one by default) from a
+ * description; checks the description, not that it is reachable. Only the board's armies (its
+ * seats' colours, `ALL_COLOURS` in seat order) may stand on it or play.
  */
-export function setupPosition(setup: PositionSetup, rules: Rules, geometry: GeometryName = 'square'): Result<Position, SetupError> {
+export function setupPosition(setup: PositionSetup, rules: Rules): Result<Position, SetupError> {
   const bad = (message: string): Result<Position, SetupError> => ({ ok: false, error: { code: 'bad_setup', message } });
-  if (!isGeometryName(geometry)) return bad('unknown board');
+  const board = boardOf(rules);
+  if (!Object.hasOwn(BOARD_GAMES, board)) return bad('unknown board');
+  const geometry = BOARD_GAMES[board].geometry;
   const g = GEOMETRIES[geometry];
   if (!setup || !Array.isArray(setup.pieces)) return bad('pieces must be a list');
   if (setup.pieces.length > g.cells) return bad('too many pieces');
+  const armies = g.seats;
+  /** Index of a colour the board seats, or -1. */
+  const seatOf = (c: unknown): number => {
+    const i = ALL_COLOURS.indexOf(c as AnyColour);
+    return i < armies ? i : -1;
+  };
   const n = setup.pieces.length;
   // Packed (not holey) arrays: `new Array(n).fill()` would leave them holey, and slower to read.
-  const board: number[] = Array.from({ length: g.cells }, () => -1);
+  const cells: number[] = Array.from({ length: g.cells }, () => -1);
   const army = new Uint8Array(n);
   const kind = new Uint8Array(n);
   const sq: number[] = Array.from({ length: n }, () => 0);
   const alive: number[] = Array.from({ length: n }, () => 0);
   for (let i = 0; i < n; i++) {
     const p = setup.pieces[i];
-    const a = COLOURS.indexOf(p?.colour);
+    const a = seatOf(p?.colour);
     const k = KINDS.indexOf(p?.kind);
     const s = cellIndex(g, p?.square);
     if (a < 0 || k < 0 || s < 0 || typeof p.alive !== 'boolean') return bad(`bad piece #${i}`);
-    if (board[s] >= 0) return bad(`two pieces on ${p.square}`);
+    if (cells[s] >= 0) return bad(`two pieces on ${p.square}`);
     if (s === g.maze && !(k === CHIEF)) return bad('only a chief may stand on the maze');
-    board[s] = i;
+    cells[s] = i;
     army[i] = a;
     kind[i] = k;
     sq[i] = s;
     alive[i] = p.alive ? 1 : 0;
   }
-  const seats = seatsOf(rules);
-  const active = setup.active ?? seats;
+  const active = setup.active ?? seatsOf(rules);
   let activeMask = 0;
   for (const c of active) {
-    const i = COLOURS.indexOf(c);
+    const i = seatOf(c);
     if (i < 0) return bad('bad active player');
     activeMask |= 1 << i;
   }
-  const control: number[] = [ABSENT, ABSENT, ABSENT, ABSENT];
+  const control: number[] = ALL_COLOURS.map(() => ABSENT);
   for (let i = 0; i < n; i++) control[army[i]] = army[i];
-  for (let a = 0; a < 4; a++) {
+  for (let a = 0; a < armies; a++) {
     if (control[a] === ABSENT) continue;
-    const given = setup.control?.[COLOURS[a]];
+    const given = setup.control?.[ALL_COLOURS[a]];
     if (given === undefined) continue;
-    const code = given === 'frozen' ? FROZEN : given === 'hostage' ? HOSTAGE : COLOURS.indexOf(given as Colour);
-    if (code < 0) return bad(`bad controller for ${COLOURS[a]}`);
+    const code = given === 'frozen' ? FROZEN : given === 'hostage' ? HOSTAGE : seatOf(given);
+    if (code < 0) return bad(`bad controller for ${ALL_COLOURS[a]}`);
     control[a] = code;
   }
-  const toMove = COLOURS.indexOf(setup.toMove);
+  const toMove = seatOf(setup.toMove);
   if (toMove < 0) return bad('bad player to move');
   const cursor = setup.cursor ?? setup.toMove;
-  if (!COLOURS.includes(cursor)) return bad('bad cursor');
+  if (seatOf(cursor) < 0) return bad('bad cursor');
   const turnKind = setup.turnKind ?? 'normal';
   if (turnKind !== 'normal' && turnKind !== 'extra') return bad('bad turn kind');
   const quiet = setup.quiet ?? 0;
@@ -240,17 +311,17 @@ export function setupPosition(setup: PositionSetup, rules: Rules, geometry: Geom
     value: {
       rules,
       geometry,
-      board,
+      board: cells,
       army,
       kind,
       sq,
       alive,
-      chiefs: [0, 1, 2, 3].map((c) => chiefOf({ army, kind }, c)),
+      chiefs: ALL_COLOURS.map((_, c) => chiefOf({ army, kind }, c)),
       control,
       activeMask,
-      toMove: activeMask === 0 ? null : setup.toMove,
+      toMove: activeMask === 0 ? null : COLOUR_LETTERS[toMove],
       turnKind,
-      cursor,
+      cursor: COLOUR_LETTERS[seatOf(cursor)],
       ply,
       quiet,
       result: null,
@@ -260,23 +331,29 @@ export function setupPosition(setup: PositionSetup, rules: Rules, geometry: Geom
 }
 
 /**
- * The pieces of a board's start layout (R-2.3 on the square board), seat by seat, seat s playing
- * colour COLOURS[s]; null for a board with more seats than colours (the large hex board's six
- * armies come with its turn rules). A board that knows one layout only (the hex boards) plays it
- * whatever `layout` says.
+ * The pieces of a board's start layout (R-2.3 on the square board, HEX.md §3.2 and §4.2), seat by
+ * seat, seat s playing colour `ALL_COLOURS[s]`. A board that knows one layout only (the hex
+ * boards) plays it whatever `layout` says.
  */
-export function startPieces(geometry: GeometryName, layout: Rules['layout']): PieceSetup[] | null {
+export function startPieces(geometry: GeometryName, layout: Rules['layout']): PieceSetup[] {
   const g = GEOMETRIES[geometry];
-  if (g.seats > COLOURS.length) return null;
   const camps = g.layouts[layout] ?? g.layouts[g.defaultLayout] ?? [];
-  return camps.flatMap((camp, seat) => camp.map(({ kind, cell }) => ({ colour: COLOURS[seat], kind, square: g.names[cell], alive: true })));
+  return camps.flatMap((camp, seat) => camp.map(({ kind, cell }) => ({ colour: ALL_COLOURS[seat], kind, square: g.names[cell], alive: true })));
 }
 
-/** The starting position for these rules on the square board (R-2.3, §11, §12). */
+/**
+ * The starting position for these rules (R-2.3, §11, §12; HEX.md §3.2, §4.2, SX-13): every camp of
+ * the board, the hostage army (3 players on the square board, `hex5`) and the 2-player pairs, the
+ * first seat to move.
+ */
 export function initialPosition(rules: Rules = DEFAULT_RULES): Position {
-  const pieces = startPieces('square', rules.layout) ?? [];
-  const control: Partial<ByColour<Controller>> = rules.players === 3 ? { G: 'hostage' } : rules.players === 2 ? { B: 'R', G: 'Y' } : {};
-  const res = setupPosition({ pieces, control, active: seatsOf(rules), toMove: 'R' }, rules);
+  const board = BOARD_GAMES[boardOf(rules)];
+  const pieces = startPieces(board.geometry, rules.layout);
+  const control: PositionSetup['control'] = rules.players === 2 && board.geometry === 'square' ? { B: 'R', G: 'Y' } : {};
+  const hostage = hostageSeatOf(rules);
+  if (hostage >= 0) control[ALL_COLOURS[hostage]] = 'hostage';
+  const active = seatsOf(rules);
+  const res = setupPosition({ pieces, control, active, toMove: active[0] }, rules);
   if (!res.ok) throw new Error(`broken initial setup: ${res.error.message}`);
   return res.value;
 }
@@ -295,7 +372,7 @@ export const cellName = (pos: Pick<Position, 'geometry'>, cell: number): SquareN
 export function pieces(pos: Position): PieceInfo[] {
   const out: PieceInfo[] = [];
   for (let i = 0; i < pos.army.length; i++)
-    out.push({ id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: cellName(pos, pos.sq[i]), alive: pos.alive[i] === 1 });
+    out.push({ id: i, colour: COLOUR_LETTERS[pos.army[i]], kind: KINDS[pos.kind[i]], square: cellName(pos, pos.sq[i]), alive: pos.alive[i] === 1 });
   return out;
 }
 
@@ -306,16 +383,16 @@ export function pieceAt(pos: Position, square: string): PieceInfo | null {
   const i = pos.board[s];
   if (i < 0) return null;
   // `square` named a cell of the board (cellIndex found it).
-  return { id: i, colour: COLOURS[pos.army[i]], kind: KINDS[pos.kind[i]], square: square as SquareName, alive: pos.alive[i] === 1 };
+  return { id: i, colour: COLOUR_LETTERS[pos.army[i]], kind: KINDS[pos.kind[i]], square: square as SquareName, alive: pos.alive[i] === 1 };
 }
 
 /** Decode a controller code. */
 export function makeController(code: number): Controller | null {
-  return code === FROZEN ? 'frozen' : code === HOSTAGE ? 'hostage' : code >= 0 ? COLOURS[code] : null;
+  return code === FROZEN ? 'frozen' : code === HOSTAGE ? 'hostage' : code >= 0 ? COLOUR_LETTERS[code] : null;
 }
 
 /** Who controls an army; null when the army has no piece on the board. */
-export function controllerOf(pos: Position, armyColour: Colour): Controller | null {
+export function controllerOf(pos: Position, armyColour: AnyColour): Controller | null {
   return makeController(pos.control[colourIndex(armyColour)]);
 }
 
@@ -325,17 +402,19 @@ export function activePlayers(pos: Position): Colour[] {
 }
 
 /** The players of each active-player mask, in seat order (read on every turn by the server). */
-const PLAYERS_OF_MASK: readonly (readonly Colour[])[] = Array.from({ length: 1 << COLOURS.length }, (_, mask) => COLOURS.filter((_, i) => (mask >> i) & 1));
+const PLAYERS_OF_MASK: readonly (readonly Colour[])[] = Array.from({ length: 1 << ALL_COLOURS.length }, (_, mask) =>
+  COLOUR_LETTERS.filter((_, i) => (mask >> i) & 1),
+);
 
 /** True when the player is still in the game. */
-export function isActive(pos: Position, colour: Colour): boolean {
+export function isActive(pos: Position, colour: AnyColour): boolean {
   return ((pos.activeMask >> colourIndex(colour)) & 1) === 1;
 }
 
 /** Armies a player controls. */
-export function armiesOf(pos: Position, player: Colour): Colour[] {
+export function armiesOf(pos: Position, player: AnyColour): Colour[] {
   const p = colourIndex(player);
-  return COLOURS.filter((_, a) => pos.control[a] === p);
+  return COLOUR_LETTERS.filter((_, a) => pos.control[a] === p);
 }
 
 /** Colour index of the ruler (controller of a living chief on the maze, if active), or -1. */
@@ -343,13 +422,13 @@ export function rulerIndex(pos: Pick<Position, 'geometry' | 'board' | 'kind' | '
   const i = pos.board[geometryOf(pos).maze];
   if (i < 0 || pos.kind[i] !== CHIEF || !pos.alive[i]) return -1;
   const c = pos.control[pos.army[i]];
-  return c >= 0 && c < 4 && (pos.activeMask >> c) & 1 ? c : -1;
+  return c >= 0 && c < ALL_COLOURS.length && (pos.activeMask >> c) & 1 ? c : -1;
 }
 
 /** The player in power (R-3.5, R-7.2), or null. */
 export function ruler(pos: Position): Colour | null {
   const r = rulerIndex(pos);
-  return r < 0 ? null : COLOURS[r];
+  return r < 0 ? null : COLOUR_LETTERS[r];
 }
 
 /** Piece id of a player's own-colour chief (alive or dead), or -1. */

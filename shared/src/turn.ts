@@ -1,14 +1,18 @@
 import { geometryOf } from './board/boards.js';
 import { cellIndex, type Geometry } from './board/geometry.js';
-import { CHIEF, FROZEN, cellName, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
+import { CHIEF, COLOUR_LETTERS, FROZEN, cellName, colourIndex, draft, makeController, rulerIndex, withEntry, type Draft, type Position } from './position.js';
 import { isEncircled, livingChief } from './rules/encirclement.js';
 import {
   Action,
   destinationAction,
   emptyFieldCount,
   exitOptions,
+  FORTRESS,
+  fortressExitOptions,
+  fortressPlacementOptions,
   genDestinations,
   hasDestination,
+  isFortressEntry,
   isPlacementOption,
   mazePlacementOptions,
   placementOptions,
@@ -19,7 +23,8 @@ import {
 import { nextTurn, popcount } from './rules/order.js';
 import { isSquare } from './squares.js';
 import {
-  COLOURS,
+  ALL_COLOURS,
+  type AnyColour,
   type Choice,
   type Colour,
   type Effect,
@@ -60,7 +65,10 @@ const NO_KILL = -2;
 const moverOf = (pos: Position): number => (pos.toMove === null || pos.result ? -1 : colourIndex(pos.toMove));
 
 /** Does player p have at least one legal complete turn? */
-export function hasLegalTurn(pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry'>, p: number): boolean {
+export function hasLegalTurn(
+  pos: Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'geometry' | 'activeMask'>,
+  p: number,
+): boolean {
   for (let i = 0; i < pos.army.length; i++) if (pos.alive[i] && pos.control[pos.army[i]] === p && hasDestination(pos, i, p)) return true;
   return false;
 }
@@ -177,6 +185,23 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${cellName(pos, t.target)}`, 'reporter', targets);
       return complete(action, piece, [t.target]);
     }
+    case Action.FortReport: {
+      // A reporter entering the closed fortress must kill (SX-9), then leaves it.
+      const extra = unexpected(t, PLACEMENT);
+      if (extra) return extra;
+      const targets = reporterVictims(pos, from, to, p);
+      let victims = targets;
+      if (pos.rules.reporter !== 'all_adjacent') {
+        if (t.target === UNSET) return { need: 'reporter', options: targets, required: true };
+        if (t.target === NO_KILL) return error('missing_choice', 'a reporter entering the fortress must kill', 'reporter', targets);
+        if (!targets.includes(t.target)) return error('illegal_reporter_target', `cannot kill on ${cellName(pos, t.target)}`, 'reporter', targets);
+        victims = [t.target];
+      } else if (t.target >= 0) return error('unexpected_choice', 'with reporter=all_adjacent the victims are not named');
+      const exits = fortressExitOptions(pos, action, from, to, UNSET);
+      if (t.exit === UNSET) return { need: 'exit', options: exits };
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the fortress to ${cellName(pos, t.exit)}`, 'exit', exits);
+      return complete(action, piece, victims);
+    }
     case Action.KillPlace:
     case Action.Corpse:
     case Action.Displace: {
@@ -189,30 +214,36 @@ function step(pos: Position, p: number, t: RawTurn): Step {
       return complete(action, piece);
     }
     default: {
+      // An entry that must leave at once: the maze (R-7.4, N-9) or the closed fortress (SX-9).
       const extra = unexpected(t, TARGET);
       if (extra) return extra;
-      const assassin = action === Action.MazeAssassin;
+      const fortress = isFortressEntry(action);
+      const where = fortress ? 'fortress' : 'maze';
+      const assassin = action === Action.MazeAssassin || action === Action.FortKillAssassin;
+      const exitsWith = (blocked: Square) =>
+        fortress ? fortressExitOptions(pos, action, from, to, blocked) : exitOptions(pos, from, blocked, assassin && blocked < 0);
+      const placements = (exit: Square) => (fortress ? fortressPlacementOptions(pos, action, from, to, exit) : mazePlacementOptions(pos, action, from, exit));
       if (assassin && t.placement !== UNSET) return error('unexpected_choice', "the assassin's victim goes to its start square");
       if (pos.rules.maze_exit_order === 'act_exit_place') {
-        const exits = exitOptions(pos, from, UNSET, assassin);
+        const exits = exitsWith(UNSET);
         if (t.exit === UNSET) return t.placement !== UNSET ? error('missing_choice', 'the exit comes first') : { need: 'exit', options: exits };
-        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
+        if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the ${where} to ${cellName(pos, t.exit)}`, 'exit', exits);
         if (assassin) return complete(action, piece);
-        const places = mazePlacementOptions(pos, action, from, t.exit);
+        const places = placements(t.exit);
         if (t.placement === UNSET) return { need: 'placement', options: places };
         if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         return complete(action, piece);
       }
       let placed = from;
       if (!assassin) {
-        const places = mazePlacementOptions(pos, action, from, UNSET);
+        const places = placements(UNSET);
         if (t.placement === UNSET) return t.exit !== UNSET ? error('missing_choice', 'the placement comes first') : { need: 'placement', options: places };
         if (!places.includes(t.placement)) return error('illegal_placement', `cannot place on ${cellName(pos, t.placement)}`, 'placement', places);
         placed = t.placement;
       }
-      const exits = exitOptions(pos, from, placed, false);
+      const exits = exitsWith(placed);
       if (t.exit === UNSET) return { need: 'exit', options: exits };
-      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the maze to ${cellName(pos, t.exit)}`, 'exit', exits);
+      if (!exits.includes(t.exit)) return error('illegal_exit', `cannot leave the ${where} to ${cellName(pos, t.exit)}`, 'exit', exits);
       return complete(action, piece);
     }
   }
@@ -349,7 +380,7 @@ export function diagnoseTurn(pos: Position, turn: TurnInput): TurnDiagnosis {
     const s = step(pos, p, partial);
     if (s.need === 'complete') {
       // reporter=all_adjacent names no victim, but the victims are still shown.
-      if (s.action === Action.Report && pos.rules.reporter === 'all_adjacent')
+      if ((s.action === Action.Report || s.action === Action.FortReport) && pos.rules.reporter === 'all_adjacent')
         steps.push({ choice: 'reporter', options: s.victims.map((c) => cellName(pos, c)), required: false });
       const final = step(pos, p, full);
       return { steps, error: final.need === 'error' ? { code: final.code, message: final.message } : null };
@@ -415,11 +446,15 @@ export function applyTrusted(pos: Position, turn: TurnInput): Result<TurnOutcome
   const target = named === UNSET ? NO_KILL : named;
   const piece = pos.board[from];
   if (piece < 0 || !pos.alive[piece] || pos.control[pos.army[piece]] !== p) return fail('not_your_piece', `no piece of yours on ${cellName(pos, from)}`);
-  const action = trustedAction(pos, piece, to);
+  const action = trustedAction(pos, piece, p, to);
   let victims = NO_VICTIMS;
-  if (action === Action.Report) victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
+  if (action === Action.Report || action === Action.FortReport)
+    victims = pos.rules.reporter === 'all_adjacent' ? reporterVictims(pos, from, to, p) : target >= 0 ? [target] : NO_VICTIMS;
   return { ok: true, value: applyMove(pos, p, { from, to, placement, exit, target }, action, piece, victims, true) };
 }
+
+/** Number of armies (colour indices) a position may hold: every colour of every board. */
+const ARMIES = ALL_COLOURS.length;
 
 /** Internal: effects collector (null when the caller does not want them). */
 type Effects = Effect[] | null;
@@ -437,7 +472,7 @@ function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects,
   if (d.kind[victim] !== CHIEF) return;
   const x = d.army[victim];
   if ((d.activeMask >> x) & 1) {
-    for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, p, fx);
+    for (let a = 0; a < ARMIES; a++) if (d.control[a] === x) setControl(d, a, p, fx);
     eliminate(d, x, 'killed', p, group, fx);
   } else if (d.control[x] !== p) {
     setControl(d, x, p, fx);
@@ -447,12 +482,12 @@ function kill(d: Draft, victim: number, byPiece: number, p: number, fx: Effects,
 function setControl(d: Draft, army: number, to: number, fx: Effects): void {
   const from = d.control[army];
   d.control = withEntry(d.control, army, to);
-  fx?.push({ type: 'control', army: COLOURS[army], from: makeController(from)!, to: makeController(to)! });
+  fx?.push({ type: 'control', army: COLOUR_LETTERS[army], from: makeController(from)!, to: makeController(to)! });
 }
 
 function eliminate(d: Draft, x: number, cause: EliminationCause, by: number, group: number, fx: Effects): void {
   d.activeMask &= ~(1 << x);
-  const e: Elimination = { colour: COLOURS[x], cause, by: by >= 0 ? COLOURS[by] : null, ply: d.ply, group };
+  const e: Elimination = { colour: COLOUR_LETTERS[x], cause, by: by >= 0 ? COLOUR_LETTERS[by] : null, ply: d.ply, group };
   d.eliminations = [...d.eliminations, e];
   fx?.push({ type: 'eliminated', colour: e.colour, cause, by: e.by });
 }
@@ -474,6 +509,7 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
     case Action.Move:
       break;
     case Action.Report:
+    case Action.FortReport:
       for (const v of victims) {
         const occ = d.board[v];
         if (occ >= 0 && d.alive[occ]) {
@@ -481,6 +517,7 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
           progress = true;
         }
       }
+      if (action === Action.FortReport) exitTo(d, piece, to, t.exit, fx);
       break;
     case Action.KillPlace:
     case Action.KillAssassin:
@@ -494,21 +531,22 @@ function applyMove(pos: Position, p: number, t: RawTurn, action: Action, piece: 
       progress ||= action === Action.Displace;
       break;
     default: {
-      // Maze entry (R-7.4): act, then exit and placement in the room's order.
-      if (action === Action.MazeAssassin) {
+      // Maze entry (R-7.4) or fortress entry (SX-9): act, then exit and placement in the room's order.
+      const act = isFortressEntry(action) ? action - FORTRESS : action;
+      if (act === Action.MazeAssassin || act === Action.KillPlace || act === Action.KillAssassin) {
         kill(d, victim, piece, p, fx, group);
         progress = true;
-      } else if (action === Action.MazeDiplomat) {
+      } else if (act === Action.MazeDiplomat || act === Action.Displace) {
         progress = true;
       }
-      const place = action === Action.MazeAssassin ? from : t.placement;
-      const alive = action === Action.MazeDiplomat;
+      const place = act === Action.MazeAssassin || act === Action.KillAssassin ? from : t.placement;
+      const alive = act === Action.MazeDiplomat || act === Action.Displace;
       if (pos.rules.maze_exit_order === 'act_exit_place') {
-        exitTo(d, piece, t.exit, fx);
+        exitTo(d, piece, to, t.exit, fx);
         put(d, victim, place, alive, piece, fx);
       } else {
         put(d, victim, place, alive, piece, fx);
-        exitTo(d, piece, t.exit, fx);
+        exitTo(d, piece, to, t.exit, fx);
       }
     }
   }
@@ -528,15 +566,15 @@ function put(d: Draft, x: number, at: Square, alive: boolean, by: number, fx: Ef
   );
 }
 
-/** The actor leaves the maze for `at`. */
-function exitTo(d: Draft, piece: number, at: Square, fx: Effects): void {
+/** The actor leaves the maze or the fortress cell `from` for `at`. */
+function exitTo(d: Draft, piece: number, from: Square, at: Square, fx: Effects): void {
   movePiece(d, piece, at);
-  fx?.push({ type: 'exit', piece, from: cellName(d, geometryOf(d).maze), to: cellName(d, at) });
+  fx?.push({ type: 'exit', piece, from: cellName(d, from), to: cellName(d, at) });
 }
 
 function applyPass(pos: Position, p: number, wantEffects: boolean): TurnOutcome {
   const d = draft(pos);
-  const fx: Effects = wantEffects ? [{ type: 'pass', colour: COLOURS[p] }] : null;
+  const fx: Effects = wantEffects ? [{ type: 'pass', colour: COLOUR_LETTERS[p] }] : null;
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   return finishTurn(pos, d, p, false, rulerIndex(pos), group, fx);
 }
@@ -554,9 +592,9 @@ function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, ruler
   d.ply = pos.ply + 1;
   if (!decideResult(d, fx)) {
     const next = nextTurn(p, wasNormal, colourIndex(pos.cursor), d.activeMask, k);
-    d.toMove = COLOURS[next.player];
+    d.toMove = COLOUR_LETTERS[next.player];
     d.turnKind = next.normal ? 'normal' : 'extra';
-    d.cursor = COLOURS[next.cursor];
+    d.cursor = COLOUR_LETTERS[next.cursor];
   }
   return { position: d, effects: fx ?? [] };
 }
@@ -570,7 +608,7 @@ function finishTurn(pos: Position, d: Draft, p: number, progress: boolean, ruler
 function settle(d: Draft, mover: number, group: number, fx: Effects): void {
   for (;;) {
     const encircled: number[] = [];
-    for (let c = 0; c < 4; c++) {
+    for (let c = 0; c < ARMIES; c++) {
       if (!((d.activeMask >> c) & 1)) continue;
       const chief = livingChief(d, c);
       if (chief >= 0 && isEncircled(d, c, chief)) encircled.push(c);
@@ -585,24 +623,24 @@ function settle(d: Draft, mover: number, group: number, fx: Effects): void {
     for (const c of encircled) handOver(d, c, fx);
   }
   const k = rulerIndex(d);
-  if (k >= 0) for (let a = 0; a < 4; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
+  if (k >= 0) for (let a = 0; a < ARMIES; a++) if (d.control[a] === FROZEN) setControl(d, a, k, fx);
 }
 
 /** Eliminated player x's armies go to the ruler found now (never x itself: it is inactive), or freeze. */
 function handOver(d: Draft, x: number, fx: Effects): void {
   const k = rulerIndex(d);
-  for (let a = 0; a < 4; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
+  for (let a = 0; a < ARMIES; a++) if (d.control[a] === x) setControl(d, a, k >= 0 ? k : FROZEN, fx);
 }
 
 /** N-5 steps 5-6: set the result if the game ended; returns true when it did. */
 function decideResult(d: Draft, fx: Effects): boolean {
   const count = popcount(d.activeMask);
   let result: GameResult | null = null;
-  if (count === 1) result = { kind: 'win', winner: COLOURS[31 - Math.clz32(d.activeMask)], ranking: ranking(d) };
+  if (count === 1) result = { kind: 'win', winner: COLOUR_LETTERS[31 - Math.clz32(d.activeMask)], ranking: ranking(d) };
   else if (count === 0) result = { kind: 'draw', reason: 'mutual_elimination', ranking: ranking(d) };
   else {
     let anyMove = false;
-    for (let c = 0; c < 4 && !anyMove; c++) if ((d.activeMask >> c) & 1 && hasLegalTurn(d, c)) anyMove = true;
+    for (let c = 0; c < ARMIES && !anyMove; c++) if ((d.activeMask >> c) & 1 && hasLegalTurn(d, c)) anyMove = true;
     if (!anyMove) result = { kind: 'draw', reason: 'no_legal_move', ranking: ranking(d) };
     else if (d.rules.no_progress_rounds > 0 && d.quiet >= d.rules.no_progress_rounds * count)
       result = { kind: 'draw', reason: 'no_progress', ranking: ranking(d) };
@@ -621,7 +659,7 @@ function endGame(d: Draft, result: GameResult, fx: Effects): void {
 /** Players ranked best first: the survivors, then by elimination, later groups ranking higher. */
 function ranking(d: Draft): Colour[][] {
   const groups: Colour[][] = [];
-  const alive = COLOURS.filter((_, c) => (d.activeMask >> c) & 1);
+  const alive = COLOUR_LETTERS.filter((_, c) => (d.activeMask >> c) & 1);
   if (alive.length) groups.push(alive);
   const byGroup = new Map<number, Colour[]>();
   for (const e of d.eliminations) byGroup.set(e.group, [...(byGroup.get(e.group) ?? []), e.colour]);
@@ -636,12 +674,12 @@ function ranking(d: Draft): Colour[][] {
  * An active player resigns (or times out), at any time (N-7): its chief becomes a corpse, its
  * armies go to the ruler or freeze, N-5 steps 3-6 follow, and the turn passes on if it was its turn.
  */
-export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnError> {
+export function resign(pos: Position, colour: AnyColour): Result<TurnOutcome, TurnError> {
   if (pos.result || pos.toMove === null) return fail('game_over', 'the game is over');
   const x = colourIndex(colour);
   if (x < 0 || !((pos.activeMask >> x) & 1)) return fail('not_active', `${String(colour)} is not in the game`);
   const d = draft(pos);
-  const fx: Effect[] = [{ type: 'resign', colour }];
+  const fx: Effect[] = [{ type: 'resign', colour: COLOUR_LETTERS[x] }];
   const group = pos.eliminations.length ? pos.eliminations[pos.eliminations.length - 1].group + 1 : 0;
   const chief = livingChief(d, x);
   if (chief >= 0) {
@@ -658,9 +696,9 @@ export function resign(pos: Position, colour: Colour): Result<TurnOutcome, TurnE
   if (decideResult(d, fx)) return { ok: true, value: { position: d, effects: fx } };
   if (onTurn || !((d.activeMask >> toMove) & 1)) {
     const next = nextTurn(toMove, pos.turnKind === 'normal', colourIndex(pos.cursor), d.activeMask, rulerIndex(d));
-    d.toMove = COLOURS[next.player];
+    d.toMove = COLOUR_LETTERS[next.player];
     d.turnKind = next.normal ? 'normal' : 'extra';
-    d.cursor = COLOURS[next.cursor];
+    d.cursor = COLOUR_LETTERS[next.cursor];
   }
   return { ok: true, value: { position: d, effects: fx } };
 }

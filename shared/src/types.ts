@@ -1,7 +1,20 @@
-/** Army colours in seat order (RULES.md R-3.1). */
+/** Army colours in seat order (RULES.md R-3.1): the square board's four, the seats the server and the client know. */
 export const COLOURS = ['R', 'B', 'Y', 'G'] as const;
-/** An army colour; also names the player who sits in that seat. */
+/**
+ * An army colour of the square board; also names the player who sits in that seat. The engine's
+ * outputs (pieces, the player to move, effects, results) are typed with it; on the large hex
+ * board they also carry `P` and `W` (`AnyColour`) until the server and the client seat six
+ * players (issue 39's next slice), as hex cell names pass through `SquareName`.
+ */
 export type Colour = (typeof COLOURS)[number];
+/**
+ * Every army colour in seat order: the square board's four, then purple and white, the fifth
+ * and sixth seats of the large hex board (HEX.md §4.2; docs/NOTATION.md). The small hex board
+ * seats the first three.
+ */
+export const ALL_COLOURS = ['R', 'B', 'Y', 'G', 'P', 'W'] as const;
+/** An army colour on any board. */
+export type AnyColour = (typeof ALL_COLOURS)[number];
 
 /** Piece kinds (RULES.md R-2.1). */
 export const KINDS = ['chief', 'assassin', 'reporter', 'diplomat', 'necromobile', 'militant'] as const;
@@ -55,10 +68,56 @@ export type RuleChoiceKey = keyof typeof RULE_VALUES;
 /** The enumerated rule options, each typed by its `RULE_VALUES` entry. */
 export type RuleChoices = { -readonly [K in RuleChoiceKey]: (typeof RULE_VALUES)[K][number] };
 
-/** Room rule options: the "constitution" of a game (RULES.md, table at the top). */
-export interface Rules extends RuleChoices {
+/**
+ * The games a board plays (the `board` rule option, shared/variants/HEX.md): the square game,
+ * `hex3` (3 players, small hex board), `hex5` and `hex6` (5 and 6 players, large hex board; in
+ * `hex5` one seat's army stays on the board as a hostage, SX-13).
+ */
+export const BOARDS = ['square', 'hex3', 'hex5', 'hex6'] as const;
+/** A value of the `board` rule option. */
+export type Board = (typeof BOARDS)[number];
+
+/**
+ * The rule options of the hex games (HEX.md), apart from `RULE_VALUES` because the create form
+ * and the computer players read that table and play the square board only until the server and
+ * the client seat hex games. `vertex_step` is SX-4 (may a step along a corner line pass between
+ * two occupied flanking cells? `free`: yes, reading (a), the default; `both_flanks_block`: not
+ * when both hold a piece, (b); `either_flank_blocks`: not when one does, (c)), an option of the
+ * large board. `hostage_seat` is SX-13, the `hex5` seat (1..6, counter-clockwise from W) whose army
+ * stays as a hostage; seat 6 by default.
+ */
+export const BOARD_RULE_VALUES = {
+  board: BOARDS,
+  vertex_step: ['free', 'both_flanks_block', 'either_flank_blocks'],
+  hostage_seat: [1, 2, 3, 4, 5, 6],
+} as const;
+/** SX-4's default: reading (a), a step along a corner line is never blocked by its flanking cells. */
+export const DEFAULT_VERTEX_STEP = 'free';
+/** SX-13's default: the sixth seat's army (W, the NW corner) is `hex5`'s hostage. */
+export const DEFAULT_HOSTAGE_SEAT = 6;
+/** A value of the `vertex_step` rule option (SX-4). */
+export type VertexStep = (typeof BOARD_RULE_VALUES.vertex_step)[number];
+
+/** Player counts: the square board's 2, 3 and 4 (`RULE_VALUES.players`), `hex5`'s 5 and `hex6`'s 6. */
+export type PlayerCount = RuleChoices['players'] | 5 | 6;
+
+/**
+ * Room rule options: the "constitution" of a game (RULES.md, table at the top; HEX.md for the
+ * hex games). A square game's rules carry none of the hex options (`parseRules` leaves them
+ * out, so its rules, records and stored configs read as before they existed); a hex game's carry
+ * `board` and those of its options that apply to its board.
+ */
+export interface Rules extends Omit<RuleChoices, 'players'> {
+  /** Players: 2, 3 or 4 on the square board; the board's own count on a hex board (3, 5, 6). */
+  players: PlayerCount;
   /** Quiet rounds before an automatic draw (N-6); 0 turns it off. */
   no_progress_rounds: number;
+  /** The board; absent for the square board. */
+  board?: Board;
+  /** SX-4 on the large hex board (`hex6`, `hex5`); absent elsewhere, where no step passes a corner. */
+  vertex_step?: VertexStep;
+  /** SX-13: the seat of `hex5`'s hostage army; absent on the other boards. */
+  hostage_seat?: (typeof BOARD_RULE_VALUES.hostage_seat)[number];
 }
 
 /** The standard game. */
@@ -111,7 +170,8 @@ export type GameResult =
 
 /**
  * A complete turn: the piece moved, its destination and the choices the move needs
- * (`placement` of the killed or displaced piece, `exit` from the maze, the reporter's victim).
+ * (`placement` of the killed or displaced piece, `exit` from the maze or, on the large hex board,
+ * from the fortress (HEX.md SX-9), the reporter's victim).
  * `{ pass: true }` is the automatic pass of a player with no legal move. The engine's turns
  * name real squares (`SquareName`); `Turn<string>` (`TurnInput`) is one not checked yet.
  */

@@ -263,6 +263,24 @@ describe('CreateOptions', () => {
   });
 });
 
+describe('the board rule option on the server', () => {
+  test.each(['hex3', 'hex5', 'hex6'])('parseRoomConfig: board %s is bad_rules (not playable online yet), with or without other options', (board) => {
+    for (const options of [{ rules: { board } }, { rules: { board, players: 6 }, bots: { P: 'easy' } }, { rules: { reporter: 'all_adjacent', board } }])
+      expect(parseRoomConfig(options, DEFAULTS)).toMatchObject({
+        ok: false,
+        code: 'bad_rules',
+        error: { code: 'bad_rules', message: 'hexagonal boards are not playable online yet', path: 'rules.board' },
+      });
+  });
+
+  test('parseRoomConfig: board "square" is the square game; an unknown board is the engine’s bad_rules', () => {
+    const square = parseRoomConfig({ rules: { board: 'square', players: 3 } }, DEFAULTS);
+    expect(square).toMatchObject({ ok: true, value: { rules: { players: 3 } } });
+    expect(square.ok && square.value.rules).not.toHaveProperty('board');
+    expect(parseRoomConfig({ rules: { board: 'octagon' } }, DEFAULTS)).toMatchObject({ ok: false, code: 'bad_rules', error: { path: 'rules' } });
+  });
+});
+
 describe('press client payloads', () => {
   test.each([
     ['press_send', { channel: 'table', text: 'hello' }],

@@ -121,14 +121,16 @@ describe('the square board', () => {
     const start = initialPosition(DEFAULT_RULES);
     expect(start.geometry).toBe('square');
     const text = makeFen(start);
-    const again = parseFen(text, DEFAULT_RULES, 'square');
+    const named = parseRules({ board: 'square' });
+    expect(named).toEqual({ ok: true, value: DEFAULT_RULES });
+    const again = parseFen(text, named.ok ? named.value : DEFAULT_RULES);
     expect(again.ok && makeFen(again.value)).toBe(text);
   });
 
   test('an unknown board is refused without a throw', () => {
-    const bad = setupPosition({ pieces: [], toMove: 'R' }, DEFAULT_RULES, 'octagon' as never);
+    const bad = setupPosition({ pieces: [], toMove: 'R' }, { ...DEFAULT_RULES, board: 'octagon' as never });
     expect(bad.ok ? null : bad.error.code).toBe('bad_setup');
-    expect(parseFen(makeFen(initialPosition()), DEFAULT_RULES, 'toString' as never).ok).toBe(false);
+    expect(parseFen(makeFen(initialPosition()), { ...DEFAULT_RULES, board: 'toString' as never }).ok).toBe(false);
   });
 });
 
@@ -295,13 +297,14 @@ describe('the large hex board (hex6 and hex5, HEX.md §4)', () => {
 });
 
 describe('one move generator on every board', () => {
-  const hexRules = (() => {
-    const r = parseRules({ players: 3 });
+  const rulesOf = (board: 'hex3' | 'hex6') => {
+    const r = parseRules({ board });
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
-  })();
+  };
+  const hexRules = rulesOf('hex3');
   const setUp = (pieces: PieceSetup[], board: 'hex3' | 'hex6', toMove: 'R' | 'B' = 'R', active: ('R' | 'B' | 'Y')[] = ['R', 'B', 'Y']): Position => {
-    const res = setupPosition({ pieces, active, toMove }, hexRules, board);
+    const res = setupPosition({ pieces, active, toMove }, rulesOf(board));
     if (!res.ok) throw new Error(res.error.message);
     return res.value;
   };
@@ -348,17 +351,17 @@ describe('one move generator on every board', () => {
   });
 
   test('hex positions and turns are written and read with the board’s own names', () => {
-    const start = setUp(startPieces('hex3', hexRules.layout)!, 'hex3');
+    const start = setUp(startPieces('hex3', hexRules.layout), 'hex3');
     const text = makeFen(start);
-    expect(text).toBe('2YmYaYc/3YmYdYr/Rm3YnYmYm/RrRm6/RcRdRn6/RaRm6/Rm3BnBmBm/3BmBdBa/2BmBrBc RBY- RBY R n R 0 0 *');
-    const again = parseFen(text, hexRules, 'hex3');
+    expect(text).toBe('2YmYaYc/3YmYdYr/Rm3YnYmYm/RrRm6/RcRdRn6/RaRm6/Rm3BnBmBm/3BmBdBa/2BmBrBc RBY RBY R n R 0 0 *');
+    const again = parseFen(text, hexRules);
     expect(again.ok && makeFen(again.value)).toBe(text);
     const bySquare = (pos: Position) =>
       pieces(pos)
         .map(({ colour, kind, square }) => `${colour}${kind}@${square}`)
         .sort();
     expect(again.ok && bySquare(again.value)).toEqual(bySquare(start));
-    expect(parseFen(text, hexRules).ok).toBe(false); // not a square position
+    expect(parseFen(text, DEFAULT_RULES).ok).toBe(false); // not a square position
     const turn = parseTurn('C5-I5', 'hex3');
     expect(turn.ok && turn.value).toEqual({ from: 'C5', to: 'I5' });
     expect(turn.ok && makeTurn(turn.value, start)).toBe('C5-I5');
@@ -370,16 +373,20 @@ describe('one move generator on every board', () => {
     // A count of thirteen empty cells is written as one number.
     const empty = setUp([piece('R', 'chief', 'A7'), piece('B', 'chief', 'M7'), piece('Y', 'chief', 'J1')], 'hex6');
     expect(makeFen(empty).split(' ')[0]).toBe('6Yc/8/9/10/11/12/Rc11Bc/12/11/10/9/8/7');
-    expect(parseFen(makeFen(empty), hexRules, 'hex6').ok).toBe(true);
+    expect(makeFen(empty).split(' ')[1]).toBe('RBY---');
+    expect(parseFen(makeFen(empty), rulesOf('hex6')).ok).toBe(true);
   });
 
   test('perft from the hex3 start (3 players, rules otherwise default): 27, 1,071, 53,121', () => {
     // Counted as on the square board (conformance README "Perft"); a sanity figure: no other engine to check it against.
-    const start = setUp(startPieces('hex3', hexRules.layout)!, 'hex3');
+    const start = setUp(startPieces('hex3', hexRules.layout), 'hex3');
     expect([1, 2, 3].map((d) => perft(start, d))).toEqual([27, 1071, 53121]);
   });
 
-  test('a board with more seats than colours has no start pieces yet', () => {
-    expect(startPieces('hex6', 'mirror')).toBeNull();
+  test('the large board seats six armies, R B Y G P W counter-clockwise from the W corner', () => {
+    const start = startPieces('hex6', 'mirror');
+    expect(start).toHaveLength(54);
+    expect([...new Set(start.map((p) => p.colour))]).toEqual(['R', 'B', 'Y', 'G', 'P', 'W']);
+    expect(start.filter((p) => p.kind === 'chief').map((p) => p.square)).toEqual(['A7', 'D13', 'J13', 'M7', 'J1', 'D1']);
   });
 });

@@ -1,10 +1,16 @@
 /**
  * Runs rules conformance cases (format: ../shared/conformance/README.md) against the engine.
- * Pure: takes the parsed file, returns one verdict per case.
+ * Pure: takes the parsed file, returns one verdict per case. One addition to the format: an
+ * optional `board` (a value of the `board` rule option: `square`, `hex3`, `hex5`, `hex6`;
+ * shared/variants/HEX.md) at the top level of the file, for every case, or in a case, for that
+ * case; cells are then named as on that board (HEX.md §2) and its start position is the one
+ * `initial_position` asks about.
  */
 import {
-  COLOURS,
+  ALL_COLOURS,
   activePlayers,
+  BOARDS,
+  geometryOfRules,
   controllerOf,
   diagnoseTurn,
   initialPosition,
@@ -15,8 +21,8 @@ import {
   ruler,
   seatsOf,
   setupPosition,
+  type AnyColour,
   type Colour,
-  type Controller,
   type Effect,
   type MoveTurn,
   type Position,
@@ -61,11 +67,12 @@ const QUERY_FIELDS: Record<string, readonly string[]> = {
 export function runConformance(file: unknown): CaseResult[] {
   if (!isObj(file) || !Array.isArray(file.cases)) return [{ id: '(file)', passed: false, problems: ['no cases list'] }];
   const defaults = isObj(file.default_ruleset) ? file.default_ruleset : {};
+  const board = file.board ?? 'square';
   return file.cases.map((c, i) => {
     const id = isObj(c) && typeof c.id === 'string' ? c.id : `#${i}`;
     let problems: string[];
     try {
-      problems = isObj(c) ? runCase(c, defaults) : ['case is not an object'];
+      problems = isObj(c) ? runCase(c, defaults, c.board ?? board) : ['case is not an object'];
     } catch (e) {
       problems = [`engine threw: ${e instanceof Error ? e.message : String(e)}`];
     }
@@ -73,7 +80,7 @@ export function runConformance(file: unknown): CaseResult[] {
   });
 }
 
-function runCase(c: Json, defaults: Json): string[] {
+function runCase(c: Json, defaults: Json, board: unknown): string[] {
   const query = c.query;
   const expected = c.expected;
   if (!isObj(query) || !isObj(expected)) return ['missing query or expected'];
@@ -82,10 +89,13 @@ function runCase(c: Json, defaults: Json): string[] {
   if (!known) return [`unsupported query type ${type}`];
   const problems: string[] = [];
   for (const k of Object.keys(expected)) if (k !== 'note' && k !== 'notes' && !known.includes(k)) problems.push(`unsupported expected field ${k}`);
-  const options = { ...defaults, ...(isObj(c.ruleset_overrides) ? c.ruleset_overrides : {}) };
+  if (!(BOARDS as readonly unknown[]).includes(board)) return [...problems, `unsupported board ${JSON.stringify(board)}`];
+  const options: Json = { ...defaults, ...(isObj(c.ruleset_overrides) ? c.ruleset_overrides : {}) };
+  if (board !== 'square') options.board = board;
   const position = isObj(c.position) ? c.position : null;
-  if (type === 'initial_position' && query.players !== undefined) (options as Json).players = query.players;
-  else if (position) (options as Json).players = playersOf(position);
+  if (type === 'initial_position' && query.players !== undefined) options.players = query.players;
+  // On a hex board the board fixes the player count (parseRules); on the square board the position implies it.
+  else if (position && board === 'square') options.players = playersOf(position);
   const rules = parseRules(options);
   if (!rules.ok) return [...problems, `unsupported rule options: ${rules.error.message}`];
   const check = (field: string, actual: unknown, compare: (a: unknown, b: unknown) => boolean = sameJson) => {
@@ -104,10 +114,11 @@ function runCase(c: Json, defaults: Json): string[] {
     check('active_players', activePlayers(pos), sameSet);
     check('first_player', pos.toMove);
     check('seat_order', seatsOf(rules.value));
-    check('maze', 'e5');
+    const g = geometryOfRules(rules.value);
+    check('maze', g.names[g.maze]);
     check(
       'maze_occupied',
-      pieces(pos).some((p) => p.square === 'e5'),
+      pieces(pos).some((p) => p.square === g.names[g.maze]),
     );
     if (Array.isArray(expected.differences_from_mirror)) {
       for (const diff of expected.differences_from_mirror) {
@@ -122,17 +133,17 @@ function runCase(c: Json, defaults: Json): string[] {
     return problems;
   }
   if (!position) return [...problems, 'missing position'];
-  const setupFor = (toMove: Colour) =>
+  const setupFor = (toMove: AnyColour) =>
     setupPosition(
       {
         pieces: (position.pieces as never[]) ?? [],
-        control: position.control as Partial<Record<Colour, Controller>>,
-        active: position.active_players as Colour[],
+        control: position.control as Partial<Record<AnyColour, AnyColour | 'frozen' | 'hostage'>>,
+        active: position.active_players as AnyColour[],
         toMove,
       },
       rules.value,
     );
-  const setup = setupFor(c.to_move as Colour);
+  const setup = setupFor(c.to_move as AnyColour);
   if (!setup.ok) return [...problems, `bad position: ${setup.error.message}`];
   const pos = setup.value;
   /** Destinations of the piece on `sq`, asked of the player who controls it (the one to move, normally). */
@@ -140,7 +151,7 @@ function runCase(c: Json, defaults: Json): string[] {
     const piece = pieces(pos).find((p) => p.square === sq);
     const owner = piece ? controllerOf(pos, piece.colour) : null;
     if (!owner || owner === pos.toMove || !activePlayers(pos).includes(owner as Colour)) return legalDestinations(pos, sq);
-    const as = setupFor(owner as Colour);
+    const as = setupFor(owner as AnyColour);
     return as.ok ? legalDestinations(as.value, sq) : [];
   };
 
@@ -228,7 +239,7 @@ function runMove(pos: Position, query: Json, expected: Json, check: (f: string, 
 /** R-3.5 on the facts given by a turn_sequence case. */
 function runSequence(c: Json, query: Json, expected: Json): string[] {
   const steps = Array.isArray(query.steps) ? (query.steps as Json[]) : [];
-  const idx = (x: unknown) => COLOURS.indexOf(x as Colour);
+  const idx = (x: unknown) => ALL_COLOURS.indexOf(x as AnyColour);
   let toMove = idx(c.to_move ?? steps[0]?.turn_of);
   let normal = true;
   let cursor = toMove;
@@ -236,8 +247,8 @@ function runSequence(c: Json, query: Json, expected: Json): string[] {
   const kinds: string[] = [];
   const problems: string[] = [];
   for (const [i, s] of steps.entries()) {
-    if (idx(s.turn_of) !== toMove) problems.push(`step ${i}: the engine gives the turn to ${COLOURS[toMove]}, the case to ${String(s.turn_of)}`);
-    sequence.push(COLOURS[toMove]);
+    if (idx(s.turn_of) !== toMove) problems.push(`step ${i}: the engine gives the turn to ${ALL_COLOURS[toMove]}, the case to ${String(s.turn_of)}`);
+    sequence.push(ALL_COLOURS[toMove]);
     kinds.push(normal ? 'normal' : 'extra');
     const mask = ((s.after_turn_active_players as string[]) ?? []).reduce((m, x) => m | (1 << idx(x)), 0);
     const k = s.after_turn_ruler == null ? -1 : idx(s.after_turn_ruler);
@@ -251,7 +262,7 @@ function runSequence(c: Json, query: Json, expected: Json): string[] {
   };
   cmp('sequence', sequence);
   cmp('turn_kinds', kinds);
-  cmp('next_player_after_last_step', COLOURS[toMove]);
+  cmp('next_player_after_last_step', ALL_COLOURS[toMove]);
   return problems;
 }
 
@@ -270,7 +281,7 @@ function pieceList(pos: Position) {
 
 function controlMap(pos: Position): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const c of COLOURS) {
+  for (const c of ALL_COLOURS) {
     const ctl = controllerOf(pos, c);
     if (ctl !== null) out[c] = ctl;
   }

@@ -66,6 +66,8 @@ export interface Geometry {
   readonly maze: number;
   /** The fortress cells (HEX.md §4.1), in cell order; none on the square board and the small hex board. */
   readonly fortress: Uint8Array;
+  /** 1 on a fortress cell, 0 elsewhere, by cell. */
+  readonly inFortress: Uint8Array;
   /** Number of seats, one camp each, in turn order. */
   readonly seats: number;
   /** Camps by seat for each layout the board knows. */
@@ -195,6 +197,9 @@ export function makeGeometry(spec: GeometrySpec): Geometry {
     layouts[layout] = camps.map((camp) => camp.map(([kind, x, y]) => ({ kind, cell: cellOf([x, y]) })));
   }
   if (!layouts[spec.defaultLayout]) throw new Error(`${spec.name}: no default layout`);
+  const fortress = Uint8Array.from(spec.fortress.map(cellOf)).sort();
+  const inFortress = new Uint8Array(cells);
+  for (const c of fortress) inFortress[c] = 1;
   const names = spec.names;
   const byName = new Map<unknown, number>();
   for (let c = 0; c < names.length; c++) byName.set(names[c], c);
@@ -213,7 +218,8 @@ export function makeGeometry(spec: GeometrySpec): Geometry {
     sides,
     line,
     maze: cellOf(spec.maze),
-    fortress: Uint8Array.from(spec.fortress.map(cellOf)).sort(),
+    fortress,
+    inFortress,
     seats,
     layouts,
     defaultLayout: spec.defaultLayout,

@@ -1,33 +1,37 @@
 import { geometryOf } from '../board/boards.js';
 import type { Geometry } from '../board/geometry.js';
 import { NECROMOBILE, type Position } from '../position.js';
+import { openNeighbours, vertexRule } from './moves.js';
 
 type Board = Pick<Position, 'board' | 'army' | 'kind' | 'sq' | 'alive' | 'control' | 'rules' | 'chiefs' | 'geometry'>;
 
 /**
  * Is active player p encircled (R-8.1, N-5)? `chief` is p's own-colour chief (alive).
  * Conditions 1 (not on the maze) and 2 (no controlled living necromobile) hold under every
- * `encirclement` option; condition 3 depends on it.
+ * `encirclement` option; condition 3 depends on it. "Adjacent" is one step in any of the board's
+ * directions, a corner step only where SX-4 lets it through (HEX.md SX-6: with the flanking
+ * cells occupied it is no way out, as it is no move).
  */
 export function isEncircled(b: Board, p: number, chief: number): boolean {
   const g = geometryOf(b);
   const at = b.sq[chief];
   if (at === g.maze) return false;
-  if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, g, p, at)) return false;
+  const rule = vertexRule(b);
+  if (b.rules.encirclement !== 'throne_access' && hasEscapeNextToChief(b, g, p, at, rule)) return false;
   for (let i = 0; i < b.army.length; i++) if (b.kind[i] === NECROMOBILE && b.alive[i] && b.control[b.army[i]] === p) return false;
   switch (b.rules.encirclement) {
     case 'literal_ring':
-      return literalRing(b, g, at);
+      return literalRing(b, g, at, rule);
     case 'throne_access':
-      return !throneReachable(b, g, at);
+      return !throneReachable(b, g, at, rule);
     default:
-      return groupWalled(b, g, p, at);
+      return groupWalled(b, g, p, at, rule);
   }
 }
 
 /** Every neighbour holds a corpse (edges are walls; an empty maze or a living piece is an escape). */
-function literalRing(b: Board, g: Geometry, at: number): boolean {
-  const ns = g.neighbours[at];
+function literalRing(b: Board, g: Geometry, at: number, rule: number): boolean {
+  const ns = openNeighbours(b, g, at, rule);
   for (let k = 0; k < ns.length; k++) {
     const occ = b.board[ns[k]];
     if (occ < 0 || b.alive[occ]) return false;
@@ -42,14 +46,13 @@ const enum Visit {
   Spread,
 }
 
-/** Flood from `at` by steps to the board's neighbours (king steps on the square board); true as soon as `visit` says Found. */
-function flood(g: Geometry, at: number, visit: (sq: number) => Visit): boolean {
-  const neighbours = g.neighbours;
+/** Flood from `at` by steps to the board's open neighbours (king steps on the square board); true as soon as `visit` says Found. */
+function flood(b: Board, g: Geometry, at: number, rule: number, visit: (sq: number) => Visit): boolean {
   const seen = new Uint8Array(g.cells);
   const stack = [at];
   seen[at] = 1;
   while (stack.length) {
-    const ns = neighbours[stack.pop()!];
+    const ns = openNeighbours(b, g, stack.pop()!, rule);
     for (let k = 0; k < ns.length; k++) {
       const n = ns[k];
       if (seen[n]) continue;
@@ -63,9 +66,9 @@ function flood(g: Geometry, at: number, visit: (sq: number) => Visit): boolean {
 }
 
 /** A king-step path from the chief to the maze through squares without a corpse. */
-function throneReachable(b: Board, g: Geometry, at: number): boolean {
+function throneReachable(b: Board, g: Geometry, at: number, rule: number): boolean {
   const maze = g.maze;
-  return flood(g, at, (n) => {
+  return flood(b, g, at, rule, (n) => {
     if (n === maze) return Visit.Found;
     const occ = b.board[n];
     return occ >= 0 && !b.alive[occ] ? Visit.Skip : Visit.Spread;
@@ -77,8 +80,8 @@ function throneReachable(b: Board, g: Geometry, at: number): boolean {
  * transitively) have no neighbour that is empty (the empty maze included) or holds a living
  * piece p does not control.
  */
-function groupWalled(b: Board, g: Geometry, p: number, at: number): boolean {
-  const escapes = flood(g, at, (n) => {
+function groupWalled(b: Board, g: Geometry, p: number, at: number, rule: number): boolean {
+  const escapes = flood(b, g, at, rule, (n) => {
     const occ = b.board[n];
     if (occ < 0) return Visit.Found;
     if (!b.alive[occ]) return Visit.Skip;
@@ -91,8 +94,8 @@ function groupWalled(b: Board, g: Geometry, p: number, at: number): boolean {
  * A free square or a living piece p does not control next to the chief: an escape
  * for the group and literal_ring options (not throne_access: a free pocket may still be walled off).
  */
-function hasEscapeNextToChief(b: Board, g: Geometry, p: number, at: number): boolean {
-  const ns = g.neighbours[at];
+function hasEscapeNextToChief(b: Board, g: Geometry, p: number, at: number, rule: number): boolean {
+  const ns = openNeighbours(b, g, at, rule);
   for (let k = 0; k < ns.length; k++) {
     const occ = b.board[ns[k]];
     if (occ < 0 || (b.alive[occ] && b.control[b.army[occ]] !== p)) return true;

@@ -1,3 +1,5 @@
+import { ALL_COLOURS } from '../types.js';
+
 /** Bit count of an active-player mask. */
 export function popcount(mask: number): number {
   let n = 0;
@@ -5,10 +7,16 @@ export function popcount(mask: number): number {
   return n;
 }
 
-/** First active seat after seat s in the cycle R, B, Y, G (s itself may be inactive); -1 if none. */
+/** Number of seats in the cycle: every colour (`ALL_COLOURS`); a board's missing seats are never active. */
+const SEATS = ALL_COLOURS.length;
+
+/**
+ * First active seat after seat s in the cycle R, B, Y, G, P, W (s itself may be inactive); -1 if
+ * none. Each board seats a prefix of that cycle in its own turn order (R-3.1; HEX.md §3.5, SX-12).
+ */
 export function nextActiveSeatAfter(mask: number, s: number): number {
-  for (let i = 1; i <= 4; i++) {
-    const c = (s + i) & 3;
+  for (let i = 1; i <= SEATS; i++) {
+    const c = (s + i) % SEATS;
     if ((mask >> c) & 1) return c;
   }
   return -1;
