@@ -4,38 +4,87 @@
  * turn a bot plays always comes from the engine's own choices (`candidates.ts`).
  */
 import {
+  ALL_COLOURS,
   ASSASSIN,
-  BOARD_SIZE,
   CHIEF,
+  type Colour,
   colourIndex,
+  type Geometry,
+  geometryOf,
   isHostile,
   KINDS,
-  MAZE_SQ,
   MILITANT,
-  NEIGHBOURS,
-  ORTHO,
-  RAYS,
   NECROMOBILE,
   REPORTER,
-  SQUARE_COUNT,
   type Position,
 } from '@djambi/shared';
 
 /** Piece values in militants, by kind index (notes §4.3); the chief is valued apart. */
 export const VALUE: readonly number[] = KINDS.map((k) => ({ chief: 0, assassin: 3, reporter: 3, diplomat: 2, necromobile: 2, militant: 1 })[k]);
 
-/** The four squares orthogonally next to the maze, where a reporter can kill the ruler. */
-export const MAZE_RING: readonly number[] = Array.from(ORTHO[MAZE_SQ]);
+/**
+ * What the bots read about a board, derived from its geometry once and cached by its name: the
+ * cell count, the maze, the cells sharing a side with the maze (where a reporter can kill the
+ * ruler), the number of seats, and the step distance between any two cells (a breadth-first
+ * search over the one-step neighbours: the king distance on the square board).
+ */
+export interface BotBoard {
+  readonly g: Geometry;
+  readonly cells: number;
+  readonly maze: number;
+  readonly seats: number;
+  readonly mazeRing: readonly number[];
+  /** `dist[a * cells + b]`: steps from a to b. */
+  readonly dist: Uint8Array;
+}
 
-/** King distance between two squares. */
-export const kingDistance = (a: number, b: number): number =>
-  Math.max(Math.abs((a % BOARD_SIZE) - (b % BOARD_SIZE)), Math.abs(Math.floor(a / BOARD_SIZE) - Math.floor(b / BOARD_SIZE)));
+const BOARDS = new Map<string, BotBoard>();
+
+/** The bot tables of a geometry (built on first use). */
+export function botBoardOf(g: Geometry): BotBoard {
+  let bb = BOARDS.get(g.name);
+  if (bb) return bb;
+  const n = g.cells;
+  const dist = new Uint8Array(n * n).fill(255);
+  const queue = new Int32Array(n);
+  for (let a = 0; a < n; a++) {
+    let head = 0;
+    let tail = 0;
+    dist[a * n + a] = 0;
+    queue[tail++] = a;
+    while (head < tail) {
+      const c = queue[head++];
+      const d = dist[a * n + c] + 1;
+      for (const m of g.neighbours[c]) {
+        if (dist[a * n + m] !== 255) continue;
+        dist[a * n + m] = d;
+        queue[tail++] = m;
+      }
+    }
+  }
+  bb = { g, cells: n, maze: g.maze, seats: g.seats, mazeRing: Array.from(g.sides[g.maze]), dist };
+  BOARDS.set(g.name, bb);
+  return bb;
+}
+
+/** The bot tables of a position's board. */
+export const botBoard = (pos: Position): BotBoard => botBoardOf(geometryOf(pos));
+
+/** Step distance between two cells (the king distance on the square board). */
+export const kingDistance = (bb: BotBoard, a: number, b: number): number => bb.dist[a * bb.cells + b];
+
+/**
+ * Every seat's colour by colour index, the hex boards' P and W included. The engine's turn and
+ * betrayal types still say `Colour` (the square board's four) but carry all six, as
+ * `Position.toMove` does.
+ */
+export const SEAT_COLOURS = ALL_COLOURS as readonly string[] as readonly Colour[];
 
 /** Player (colour index) controlling a living piece, or -1 (corpse, frozen, hostage, absent). */
 export function ownerOf(pos: Position, piece: number): number {
   if (!pos.alive[piece]) return -1;
   const c = pos.control[pos.army[piece]];
-  return c >= 0 && c < 4 ? c : -1;
+  return c >= 0 && c < ALL_COLOURS.length ? c : -1;
 }
 
 /** Does player p control a living necromobile (which makes its chief safe from encirclement)? */
@@ -48,7 +97,8 @@ export function hasNecromobile(pos: Position, p: number): boolean {
  * Liberties of player p's chief group (R-8.1 "group"): distinct squares next to the chief or a
  * living piece of p touching it (transitively) that are empty or hold a piece p does not control.
  */
-export function chiefLiberties(pos: Position, p: number, chief: number, seen: Uint8Array = new Uint8Array(SQUARE_COUNT)): number {
+export function chiefLiberties(pos: Position, p: number, chief: number, seen: Uint8Array = new Uint8Array(pos.board.length)): number {
+  const NEIGHBOURS = geometryOf(pos).neighbours;
   seen.fill(0);
   const stack = [pos.sq[chief]];
   seen[pos.sq[chief]] = 1;
@@ -71,9 +121,9 @@ export function chiefLiberties(pos: Position, p: number, chief: number, seen: Ui
 }
 
 /**
- * What every player could do on its next move: `hit[p * 81 + sq]` counts p's pieces that could
+ * What every player could do on its next move: `hit[p * cells + sq]` counts p's pieces that could
  * kill a hostile piece standing on sq (chief and assassin lines, militant steps of 1–2, reporter
- * squares next to its reachable destinations); `guard[p * 81 + sq]` counts p's killers whose line
+ * squares next to its reachable destinations); `guard[p * cells + sq]` counts p's killers whose line
  * ends on sq when p's own piece stands there (it could take back); `mobility[p]` counts p's
  * (piece, empty destination) pairs.
  */
@@ -83,11 +133,16 @@ export interface AttackMaps {
   readonly mobility: Int32Array;
 }
 
-/** Compute the attack maps of all four players in one pass over the pieces. */
+/** Compute the attack maps of every seat (`botBoard(pos).seats`) in one pass over the pieces. */
 export function attackMaps(pos: Position): AttackMaps {
-  const hit = new Uint8Array(4 * SQUARE_COUNT);
-  const guard = new Uint8Array(4 * SQUARE_COUNT);
-  const mobility = new Int32Array(4);
+  const bb = botBoard(pos);
+  const SQUARE_COUNT = bb.cells;
+  const MAZE_SQ = bb.maze;
+  const RAYS = bb.g.rays;
+  const ORTHO = bb.g.sides;
+  const hit = new Uint8Array(bb.seats * SQUARE_COUNT);
+  const guard = new Uint8Array(bb.seats * SQUARE_COUNT);
+  const mobility = new Int32Array(bb.seats);
   const stamp = new Int32Array(SQUARE_COUNT).fill(-1);
   const board = pos.board;
   for (let i = 0; i < pos.army.length; i++) {
@@ -98,7 +153,7 @@ export function attackMaps(pos: Position): AttackMaps {
     const base = p * SQUARE_COUNT;
     const rays = RAYS[from];
     const killer = kind === CHIEF || kind === ASSASSIN || kind === MILITANT;
-    for (let d = 0; d < 8; d++) {
+    for (let d = 0; d < rays.length; d++) {
       const ray = rays[d];
       const len = kind === MILITANT && ray.length > 2 ? 2 : ray.length;
       for (let k = 0; k < len; k++) {

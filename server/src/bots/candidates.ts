@@ -8,24 +8,19 @@ import {
   ASSASSIN,
   CHIEF,
   colourIndex,
-  COLOURS,
   DIPLOMAT,
   isHostile,
   legalDestinations,
   livingChief,
-  makeSquare,
-  MAZE_SQ,
   MILITANT,
   nextChoice,
-  parseSquare,
   type PartialTurn,
+  type SquareName,
   type Position,
   rulerIndex,
   type Turn,
-  NEIGHBOURS,
-  RAYS,
 } from '@djambi/shared';
-import { attackMaps, chiefLiberties, hasNecromobile, kingDistance, MAZE_RING, ownerOf, VALUE } from './board.js';
+import { attackMaps, type BotBoard, botBoard, chiefLiberties, hasNecromobile, kingDistance, ownerOf, VALUE } from './board.js';
 
 /** How many completions to keep per choice. */
 export interface Widths {
@@ -43,6 +38,7 @@ export interface Widths {
 /** What the ranking of placement and exit squares needs about the position, computed once. */
 interface Context {
   readonly pos: Position;
+  readonly bb: BotBoard;
   readonly ranked: boolean;
   readonly me: number;
   readonly ruler: number;
@@ -56,15 +52,18 @@ interface Context {
 }
 
 function context(pos: Position, me: number, ranked: boolean): Context {
+  const bb = botBoard(pos);
+  const MAZE_SQ = bb.maze;
+  const { neighbours: NEIGHBOURS, rays: RAYS } = bb.g;
   if (!ranked) {
     const none = new Uint8Array(0);
-    return { pos, ranked, me, ruler: -1, hit: none, wallBonus: new Float64Array(0), shield: none, myChiefSq: -1, myNecro: false };
+    return { pos, bb, ranked, me, ruler: -1, hit: none, wallBonus: new Float64Array(0), shield: none, myChiefSq: -1, myNecro: false };
   }
   const ruler = rulerIndex(pos);
   const { hit } = attackMaps(pos);
-  const wallBonus = new Float64Array(81);
+  const wallBonus = new Float64Array(bb.cells);
   const encircleHelps = ruler < 0 || ruler === me;
-  for (let q = 0; q < 4; q++) {
+  for (let q = 0; q < bb.seats; q++) {
     if (q === me || !((pos.activeMask >> q) & 1)) continue;
     const c = livingChief(pos, q);
     if (c < 0 || pos.sq[c] === MAZE_SQ || hasNecromobile(pos, q)) continue;
@@ -72,7 +71,7 @@ function context(pos: Position, me: number, ranked: boolean): Context {
     const bonus = encircleHelps ? (libs <= 2 ? 5 : 3) : -2;
     for (const n of NEIGHBOURS[pos.sq[c]]) wallBonus[n] += bonus;
   }
-  const shield = new Uint8Array(81);
+  const shield = new Uint8Array(bb.cells);
   const mine = livingChief(pos, me);
   const myChiefSq = mine < 0 ? -1 : pos.sq[mine];
   if (myChiefSq >= 0) {
@@ -87,33 +86,36 @@ function context(pos: Position, me: number, ranked: boolean): Context {
       for (let j = 0; j < k; j++) if (ray[j] !== MAZE_SQ) shield[ray[j]] = 1;
     }
   }
-  return { pos, ranked, me, ruler, hit, wallBonus, shield, myChiefSq, myNecro: hasNecromobile(pos, me) };
+  return { pos, bb, ranked, me, ruler, hit, wallBonus, shield, myChiefSq, myNecro: hasNecromobile(pos, me) };
 }
 
 /** Enemy pieces' attacks on a square (any player but me). */
 function enemyHits(ctx: Context, sq: number): number {
   let n = 0;
-  for (let q = 0; q < 4; q++) if (q !== ctx.me) n += ctx.hit[q * 81 + sq];
+  const { seats, cells } = ctx.bb;
+  for (let q = 0; q < seats; q++) if (q !== ctx.me) n += ctx.hit[q * cells + sq];
   return n;
 }
 
 /** Rank placement squares for the piece on `to` (or on the maze for a maze entry), best first. */
 function rankPlacements<S extends string>(ctx: Context, partial: PartialTurn, options: readonly S[]): S[] {
-  const { pos, me } = ctx;
-  const from = parseSquare(partial.from ?? '') ?? -1;
-  const to = parseSquare(partial.to ?? '') ?? -1;
+  const { pos, me, bb } = ctx;
+  const NEIGHBOURS = bb.g.neighbours;
+  const parse = (name: string): number => bb.g.byName.get(name) ?? -1;
+  const from = parse(partial.from ?? '');
+  const to = parse(partial.to ?? '');
   const actor = pos.board[from];
   const victim = pos.board[to];
   const living = pos.kind[actor] === DIPLOMAT;
   const victimKind = victim >= 0 ? pos.kind[victim] : -1;
   const scored = options.map((name) => {
-    const s = parseSquare(name) ?? -1;
+    const s = parse(name);
     let score = 0;
     if (living) {
       // A displaced enemy: into my killers' reach, far from my chief, chiefs into tight spots.
-      const mineHits = ctx.hit[me * 81 + s];
+      const mineHits = ctx.hit[me * bb.cells + s];
       score += mineHits > 0 ? 2 + VALUE[victimKind] : 0;
-      if (ctx.myChiefSq >= 0) score += 0.2 * kingDistance(s, ctx.myChiefSq);
+      if (ctx.myChiefSq >= 0) score += 0.2 * kingDistance(bb, s, ctx.myChiefSq);
       if (victimKind === CHIEF) {
         let walls = 0;
         for (const n of NEIGHBOURS[s]) {
@@ -121,17 +123,17 @@ function rankPlacements<S extends string>(ctx: Context, partial: PartialTurn, op
           if (occ >= 0 && !pos.alive[occ]) walls++;
         }
         score += walls + 8 - NEIGHBOURS[s].length;
-        if (s === MAZE_SQ) score -= 1;
+        if (s === bb.maze) score -= 1;
       }
       if (s === from) score += 0.5;
     } else {
       score += ctx.wallBonus[s];
       if (ctx.shield[s]) score += 2.5;
-      if (ctx.myChiefSq >= 0 && !ctx.myNecro && kingDistance(s, ctx.myChiefSq) === 1) score -= 4;
-      if (ctx.ruler >= 0 && ctx.ruler !== me && MAZE_RING.includes(s)) score += 1.5;
-      if (ctx.ruler === me && MAZE_RING.includes(s)) score -= 1;
+      if (ctx.myChiefSq >= 0 && !ctx.myNecro && kingDistance(bb, s, ctx.myChiefSq) === 1) score -= 4;
+      if (ctx.ruler >= 0 && ctx.ruler !== me && bb.mazeRing.includes(s)) score += 1.5;
+      if (ctx.ruler === me && bb.mazeRing.includes(s)) score -= 1;
       if (s === from) score += 1;
-      else if (ctx.myChiefSq >= 0) score += 0.01 * kingDistance(s, ctx.myChiefSq);
+      else if (ctx.myChiefSq >= 0) score += 0.01 * kingDistance(bb, s, ctx.myChiefSq);
     }
     return { name, s, score };
   });
@@ -142,8 +144,8 @@ function rankPlacements<S extends string>(ctx: Context, partial: PartialTurn, op
 /** Rank exit squares: unattacked first, then the farthest from the enemies' reach. */
 function rankExits<S extends string>(ctx: Context, options: readonly S[]): S[] {
   const scored = options.map((name) => {
-    const s = parseSquare(name) ?? -1;
-    return { name, s, score: -3 * enemyHits(ctx, s) - 0.1 * kingDistance(s, MAZE_SQ) };
+    const s = ctx.bb.g.byName.get(name) ?? -1;
+    return { name, s, score: -3 * enemyHits(ctx, s) - 0.1 * kingDistance(ctx.bb, s, ctx.bb.maze) };
   });
   scored.sort((a, b) => b.score - a.score || a.s - b.s);
   return scored.map((x) => x.name);
@@ -192,7 +194,8 @@ export function candidateTurns(pos: Position, widths: Widths): Turn[] {
   const out: Turn[] = [];
   for (let i = 0; i < pos.army.length; i++) {
     if (ownerOf(pos, i) !== me) continue;
-    const from = makeSquare(pos.sq[i]);
+    // The engine's turn types say SquareName but carry any board's cell names (as legalDestinations does).
+    const from = ctx.bb.g.names[pos.sq[i]] as SquareName;
     for (const to of legalDestinations(pos, from)) complete(ctx, { from, to }, widths, out);
   }
   if (out.length === 0) out.push({ pass: true });
@@ -203,6 +206,6 @@ export function candidateTurns(pos: Position, widths: Widths): Turn[] {
 export function isCapture(pos: Position, turn: Turn): boolean {
   if ('pass' in turn) return false;
   if (turn.reporterTarget !== undefined) return true;
-  const at = pos.board[parseSquare(turn.to as string) ?? -1];
-  return at >= 0 && pos.alive[at] === 1 && pos.toMove !== null && isHostile(pos, at, COLOURS.indexOf(pos.toMove));
+  const at = pos.board[botBoard(pos).g.byName.get(turn.to) ?? -1];
+  return at >= 0 && pos.alive[at] === 1 && pos.toMove !== null && isHostile(pos, at, colourIndex(pos.toMove));
 }

@@ -5,8 +5,8 @@
  * Side to move matters: the player who moves next makes its threats real and can still parry
  * the threats against itself.
  */
-import { CHIEF, colourIndex, livingChief, MAZE_SQ, NECROMOBILE, type Position, rulerIndex, SQUARE_COUNT, RAYS } from '@djambi/shared';
-import { attackMaps, chiefLiberties, ownerOf, VALUE } from './board.js';
+import { CHIEF, colourIndex, livingChief, NECROMOBILE, type Position, rulerIndex } from '@djambi/shared';
+import { attackMaps, botBoard, chiefLiberties, ownerOf, VALUE } from './board.js';
 
 /** Score of an eliminated player, and of the winner with the sign turned. */
 export const DECISIVE = 1000;
@@ -63,23 +63,28 @@ export interface EvalOptions {
 /** Liberty penalty by liberty count (index), for a chief without a necromobile. */
 const LIBERTY_PENALTY = [0, 5, 2, 0.5];
 
-/** S(p) of every player (index = colour index); eliminated players score −DECISIVE. */
+/** S(p) of every seat of the board (index = colour index); eliminated players score −DECISIVE. */
 export function scores(pos: Position, opts: EvalOptions = {}): number[] {
   const w = opts.weights ?? WEIGHTS;
-  const out = [0, 0, 0, 0];
+  const bb = botBoard(pos);
+  const N = bb.seats;
+  const SQUARE_COUNT = bb.cells;
+  const MAZE_SQ = bb.maze;
+  const zeros = () => new Array<number>(N).fill(0);
+  const out = zeros();
   const active = pos.activeMask;
   if (pos.result?.kind === 'win') {
     const winner = colourIndex(pos.result.winner);
-    for (let p = 0; p < 4; p++) out[p] = p === winner ? DECISIVE : -DECISIVE;
+    for (let p = 0; p < N; p++) out[p] = p === winner ? DECISIVE : -DECISIVE;
     return out;
   }
   const { hit, guard, mobility } = attackMaps(pos);
   const next = pos.toMove === null ? -1 : colourIndex(pos.toMove);
   const ruler = rulerIndex(pos);
-  const material = [0, 0, 0, 0];
-  const hanging = [0, 0, 0, 0];
-  const attacks = [0, 0, 0, 0];
-  const necros = [0, 0, 0, 0];
+  const material = zeros();
+  const hanging = zeros();
+  const attacks = zeros();
+  const necros = zeros();
   const seen = new Uint8Array(SQUARE_COUNT);
   for (let i = 0; i < pos.army.length; i++) {
     const p = ownerOf(pos, i);
@@ -90,7 +95,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
     material[p] += v;
     if (pos.kind[i] === CHIEF && pos.army[i] !== p) material[p] += 2; // a captured chief still alive (two-player satellites)
     let threatened = false;
-    for (let q = 0; q < 4; q++) {
+    for (let q = 0; q < N; q++) {
       if (q === p || !((active >> q) & 1)) continue;
       const n = hit[q * SQUARE_COUNT + sq];
       if (n === 0) continue;
@@ -108,7 +113,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
     if (threatened && !opts.ignoreSafety)
       hanging[p] += v * (guard[p * SQUARE_COUNT + sq] > 0 ? w.hangingDefended : w.hangingUndefended) * (p === next ? 0.5 : 1);
   }
-  for (let p = 0; p < 4; p++) {
+  for (let p = 0; p < N; p++) {
     if (!((active >> p) & 1)) {
       out[p] = -DECISIVE;
       continue;
@@ -117,7 +122,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
     const chief = livingChief(pos, p);
     if (ruler === p) {
       s += w.power;
-      for (let q = 0; q < 4; q++) if (q !== p && (active >> q) & 1 && hit[q * SQUARE_COUNT + MAZE_SQ]) s -= w.powerExposed;
+      for (let q = 0; q < N; q++) if (q !== p && (active >> q) & 1 && hit[q * SQUARE_COUNT + MAZE_SQ]) s -= w.powerExposed;
     } else if (chief >= 0 && pos.board[MAZE_SQ] < 0 && hasLineToMaze(pos, pos.sq[chief])) {
       s += w.mazeAccess;
       if (!opts.ignoreSafety && p !== next && rivalReachesMaze(pos, p)) s -= w.mazeDuel;
@@ -128,7 +133,7 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
       if (necros[p] > 0 && libs <= 3) s += w.necromobileBonus * necros[p];
     }
     if (ruler === p || ruler < 0) {
-      for (let q = 0; q < 4; q++) {
+      for (let q = 0; q < N; q++) {
         if (q === p || !((active >> q) & 1)) continue;
         const c = livingChief(pos, q);
         if (c < 0 || pos.sq[c] === MAZE_SQ || necros[q] > 0) continue;
@@ -142,7 +147,8 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
 
 /** Does an enemy chief of p have a clear line to the empty maze? */
 function rivalReachesMaze(pos: Position, p: number): boolean {
-  for (let q = 0; q < 4; q++) {
+  const N = botBoard(pos).seats;
+  for (let q = 0; q < N; q++) {
     if (q === p || !((pos.activeMask >> q) & 1)) continue;
     const c = livingChief(pos, q);
     if (c >= 0 && hasLineToMaze(pos, pos.sq[c])) return true;
@@ -152,7 +158,9 @@ function rivalReachesMaze(pos: Position, p: number): boolean {
 
 /** A clear queen line from `from` to the maze. */
 function hasLineToMaze(pos: Position, from: number): boolean {
-  for (const ray of RAYS[from]) {
+  const bb = botBoard(pos);
+  const MAZE_SQ = bb.maze;
+  for (const ray of bb.g.rays[from]) {
     const k = ray.indexOf(MAZE_SQ);
     if (k < 0) continue;
     for (let j = 0; j < k; j++) if (pos.board[ray[j]] >= 0) return false;
@@ -168,7 +176,7 @@ export function utilityOf(s: readonly number[], pos: Position, root: number): nu
   let max = Number.NEGATIVE_INFINITY;
   let sum = 0;
   let n = 0;
-  for (let q = 0; q < 4; q++) {
+  for (let q = 0; q < s.length; q++) {
     if (q === root || !((pos.activeMask >> q) & 1)) continue;
     max = Math.max(max, s[q]);
     sum += s[q];
@@ -186,11 +194,12 @@ export function utility(pos: Position, root: number, opts: EvalOptions = {}): nu
 
 /** Material each player controls (living non-chief pieces), for cheap move choices. */
 export function materialOf(pos: Position): number[] {
-  const out = [0, 0, 0, 0];
+  const N = botBoard(pos).seats;
+  const out = new Array<number>(N).fill(0);
   for (let i = 0; i < pos.army.length; i++) {
     const p = ownerOf(pos, i);
     if (p >= 0) out[p] += VALUE[pos.kind[i]];
   }
-  for (let p = 0; p < 4; p++) if (!((pos.activeMask >> p) & 1)) out[p] = -DECISIVE;
+  for (let p = 0; p < N; p++) if (!((pos.activeMask >> p) & 1)) out[p] = -DECISIVE;
   return out;
 }

@@ -19,6 +19,7 @@ import {
   playTurn,
   type Position,
 } from '@djambi/shared';
+import { SEAT_COLOURS } from './board.js';
 import { candidateTurns } from './candidates.js';
 import { scores, utilityOf, type EvalOptions } from './evaluate.js';
 import { seededRandom } from './rng.js';
@@ -71,7 +72,7 @@ function bestValue(pos: Position, me: number, partners: readonly Colour[], opts:
     const r = playTurn(pos, turn);
     if (!r.ok) continue;
     if (partners.length) {
-      const acts = hostileActs(pos, r.value.effects, COLOURS[me]);
+      const acts = hostileActs(pos, r.value.effects, SEAT_COLOURS[me]);
       if (partners.some((q) => acts.has(q))) continue;
     }
     best = Math.max(best, utilityOf(scores(r.value.position, opts), r.value.position, me));

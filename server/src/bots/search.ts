@@ -13,9 +13,9 @@
  *   transposition table so that a deeper line replays the replies it shares with shallower ones
  *   for free. The settings (`HARD`) are the ones measured in docs/benchmarks.md.
  */
-import { type Colour, colourIndex, COLOURS, type Effect, hostileActs, playTurn, type Position, type Turn } from '@djambi/shared';
+import { type Colour, colourIndex, type Effect, hostileActs, playTurn, type Position, type Turn } from '@djambi/shared';
 import { candidateTurns, isCapture, type Widths } from './candidates.js';
-import { positionKey } from './board.js';
+import { positionKey, SEAT_COLOURS } from './board.js';
 import { DECISIVE, materialOf, scores, utilityOf, WEIGHTS, type EvalOptions, type Weights } from './evaluate.js';
 import { seededRandom, type Random } from './rng.js';
 
@@ -125,7 +125,7 @@ function children(pos: Position, turns: readonly Turn[], me: number, partners: r
     if (c) out.push(c);
   }
   if (partners.length === 0) return out;
-  const mover = COLOURS[me];
+  const mover = SEAT_COLOURS[me];
   const loyal = out.filter((c) => {
     const acts = hostileActs(pos, c.effects, mover);
     return !partners.some((q) => q !== mover && acts.has(q));
@@ -137,7 +137,7 @@ function children(pos: Position, turns: readonly Turn[], me: number, partners: r
 function balance(pos: Position, p: number): number {
   const m = materialOf(pos);
   let max = 0;
-  for (let q = 0; q < 4; q++) if (q !== p && (pos.activeMask >> q) & 1) max = Math.max(max, m[q]);
+  for (let q = 0; q < m.length; q++) if (q !== p && (pos.activeMask >> q) & 1) max = Math.max(max, m[q]);
   return m[p] - max;
 }
 
@@ -161,7 +161,7 @@ function fallbackOf(pos: Position, partners: readonly Colour[]): { turn: Turn; c
   let best: Turn = turns[0] ?? { pass: true };
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const c of children(pos, turns, me, partners)) {
-    const won = c.pos.result?.kind === 'win' && c.pos.result.winner === COLOURS[me];
+    const won = c.pos.result?.kind === 'win' && c.pos.result.winner === SEAT_COLOURS[me];
     const s = won ? DECISIVE : (c.pos.activeMask >> me) & 1 ? balance(c.pos, me) : -DECISIVE;
     if (s > bestScore) {
       bestScore = s;

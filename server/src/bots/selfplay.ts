@@ -6,7 +6,6 @@
 import {
   type Colour,
   colourIndex,
-  COLOURS,
   DEFAULT_RULES,
   type GameResult,
   initialPosition,
@@ -17,6 +16,7 @@ import {
   seatsOf,
   type Turn,
 } from '@djambi/shared';
+import { SEAT_COLOURS } from './board.js';
 import { decisionSeed, seededRandom } from './rng.js';
 import { chooseTurn, HARD, LEVEL_NODES, type BotLevel, type HardSettings } from './search.js';
 
@@ -107,7 +107,7 @@ export function playBotGame(seats: Partial<Record<Colour, Player>>, opts: SelfPl
 export function sideShare(game: SelfPlayGame, side: readonly Colour[]): number {
   const r = game.result;
   if (r?.kind === 'win') return side.includes(r.winner) ? 1 : 0;
-  const alive = COLOURS.filter((c) => (game.final.activeMask >> colourIndex(c)) & 1);
+  const alive = SEAT_COLOURS.filter((c) => (game.final.activeMask >> colourIndex(c)) & 1);
   if (alive.length === 0) return 0;
   return alive.filter((c) => side.includes(c)).length / alive.length;
 }
