@@ -7,11 +7,12 @@
  * drawn or capped, illegal turns and fallbacks, then decision time p50/p95/p99/max per level,
  * and how long the full tournament (`--games 160`) would take at the measured speed.
  *
- * Options: --games N (per pairing, rounded up to the rotation), --players 4[,3,2], --seed S, --offset K,
+ * Options: --games N (per pairing, rounded up to the rotation), --players 4[,3,2], --board hex3|hex5|hex6
+ * (a hex board's seats; --players is then ignored), --seed S, --offset K,
  * --cap PLIES (400), --mode nodes|time, --nodes easy=N,normal=N,hard=N, --pairings
  * F1:normal/easy,F2:hard/normal,..., --hard JSON (hard-level settings to try, e.g. '{"quiesce":false}').
  */
-import { seatsOf, DEFAULT_RULES, type Colour, type Rules } from '@djambi/shared';
+import { seatsOf, DEFAULT_RULES, parseRules, type Colour, type Rules } from '@djambi/shared';
 import { playBotGame, sideShare, type Player, type SelfPlayGame } from '../../server/src/bots/selfplay.js';
 import { HARD, LEVEL_NODES, type BotLevel, type HardSettings } from '../../server/src/bots/search.js';
 
@@ -27,7 +28,17 @@ const seed = Number(flag('seed') ?? 1);
 const offset = Number(flag('offset') ?? 0);
 const cap = Number(flag('cap') ?? 400);
 const mode = flag('mode') === 'time' ? 'time' : 'nodes';
-const playerCounts = (flag('players') ?? '4').split(',').map(Number) as (2 | 3 | 4)[];
+const board = flag('board');
+/** The rules of each player count (`--players`), or the one game of `--board`. */
+const rulesList: Rules[] = board
+  ? [
+      (() => {
+        const r = parseRules({ board });
+        if (!r.ok) throw new Error(r.error.message);
+        return r.value;
+      })(),
+    ]
+  : (flag('players') ?? '4').split(',').map((n) => ({ ...DEFAULT_RULES, players: Number(n) as 2 | 3 | 4 }));
 const nodes: Record<BotLevel, number> = { ...LEVEL_NODES };
 for (const kv of (flag('nodes') ?? '').split(',').filter(Boolean)) {
   const [k, v] = kv.split('=');
@@ -85,9 +96,9 @@ const results: Record<string, unknown>[] = [];
 const started = performance.now();
 let estimateS = 0;
 
-for (const players of playerCounts) {
-  const rules: Rules = { ...DEFAULT_RULES, players };
+for (const rules of rulesList) {
   const seats = seatsOf(rules);
+  const players = seats.length;
   for (const pairing of pairings) {
     if (pairing.format === 'F2' && players !== 4) continue;
     const layouts = arrangements(pairing.format, seats);
