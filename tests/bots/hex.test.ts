@@ -5,6 +5,7 @@
  * illegal turn; the worker pool answers hex positions too.
  */
 import { type Board, initialPosition, parseRules, playTurn, type Position, type Rules } from '@djambi/shared';
+import { tableMessage } from '../../server/src/bots/pact.js';
 import { BotPool } from '../../server/src/bots/pool.js';
 import { BOT_LEVELS, chooseTurn, LEVEL_TIME_MS } from '../../server/src/bots/search.js';
 import { playBotGame } from '../../server/src/bots/selfplay.js';
@@ -85,6 +86,25 @@ describe('bots on the hex boards', () => {
     expect(g.result !== null || g.capped).toBe(true);
     expect(g.turns.length).toBeLessThanOrEqual(200);
   }, 60_000);
+});
+
+test.each(BOARDS)('%s: table messages name the hex colours and the maze', (board) => {
+  const rules = rulesOf(board);
+  const start = initialPosition(rules);
+  const lines: string[] = [];
+  for (const seed of [1, 2, 3]) {
+    const g = playBotGame(allSeats(start, 'easy' as const), { rules, seed, maxPlies: 120, nodes: { easy: 200 } });
+    let pos = start;
+    for (const turn of g.turns) {
+      const r = playTurn(pos, turn);
+      if (!r.ok) throw new Error(r.error.message);
+      const text = tableMessage(pos, r.value.effects, pos.toMove as 'R');
+      if (text) lines.push(text);
+      pos = r.value.position;
+    }
+  }
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line).not.toMatch(/undefined|null/);
 });
 
 describe('the worker pool with hex positions', () => {

@@ -11,7 +11,8 @@ import {
   type BotPersonality,
   type Colour,
   colourIndex,
-  COLOURS,
+  type AnyColour,
+  geometryOf,
   type Effect,
   hostileActs,
   KINDS,
@@ -283,7 +284,7 @@ export function leaveMessage(me: Colour, partners: readonly Colour[]): string {
 }
 
 /** Colour names as the table reads them. */
-export const COLOUR_NAMES: { readonly [C in Colour]: string } = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green' };
+export const COLOUR_NAMES: { readonly [C in AnyColour]: string } = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green', P: 'Purple', W: 'White' };
 
 /**
  * One short table line about what `mover`'s turn did ("Blue takes the maze"), from the
@@ -291,9 +292,11 @@ export const COLOUR_NAMES: { readonly [C in Colour]: string } = { R: 'Red', B: '
  */
 export function tableMessage(before: Position, effects: readonly Effect[], mover: Colour): string | null {
   const name = COLOUR_NAMES[mover];
+  const g = geometryOf(before);
+  const maze = g.names[g.maze];
   const owner = (piece: number) => {
     const c = before.control[before.army[piece]];
-    return c >= 0 && c < 4 ? COLOURS[c] : null;
+    return c >= 0 && c < SEAT_COLOURS.length ? SEAT_COLOURS[c] : null;
   };
   const kindOf = (piece: number) => KINDS[before.kind[piece]];
   const eliminated = effects.filter((e) => e.type === 'eliminated');
@@ -303,14 +306,14 @@ export function tableMessage(before: Position, effects: readonly Effect[], mover
     if (e.cause === 'killed') return `${name} kills ${COLOUR_NAMES[e.colour]}'s chief`;
   }
   for (const e of effects) {
-    if (e.type === 'move' && e.to === 'e5' && kindOf(e.piece) === 'chief') return `${name} takes the maze`;
-    if (e.type === 'displace' && e.from === 'e5') return `${name} drives ${COLOUR_NAMES[owner(e.piece) ?? mover]} from the maze`;
+    if (e.type === 'move' && e.to === maze && kindOf(e.piece) === 'chief') return `${name} takes the maze`;
+    if (e.type === 'displace' && e.from === maze) return `${name} drives ${COLOUR_NAMES[owner(e.piece) ?? mover]} from the maze`;
   }
   const kills = effects.filter((e) => e.type === 'kill' && e.by >= 0);
   if (kills.length) {
     const victims = kills.map((e) => (e.type === 'kill' ? e.piece : -1));
     const actor = kills[0].type === 'kill' ? kills[0].by : -1;
-    const what = victims.map((v) => `${COLOUR_NAMES[owner(v) ?? COLOURS[before.army[v]]]}'s ${kindOf(v)}`).join(' and ');
+    const what = victims.map((v) => `${COLOUR_NAMES[owner(v) ?? SEAT_COLOURS[before.army[v]]]}'s ${kindOf(v)}`).join(' and ');
     return `${name}'s ${kindOf(actor)} kills ${what}`;
   }
   const displaced = effects.find((e) => e.type === 'displace');
