@@ -67,8 +67,21 @@ export function botBoardOf(g: Geometry): BotBoard {
   return bb;
 }
 
-/** The bot tables of a position's board. */
-export const botBoard = (pos: Position): BotBoard => botBoardOf(geometryOf(pos));
+let last: BotBoard | null = null;
+
+/** The bot tables of a position's board (the last one asked for is kept at hand). */
+export function botBoard(pos: Position): BotBoard {
+  if (last !== null && last.g.name === pos.geometry) return last;
+  last = botBoardOf(geometryOf(pos));
+  return last;
+}
+
+/** A packed array of n zeros. */
+export function zeros(n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(0);
+  return out;
+}
 
 /** Step distance between two cells (the king distance on the square board). */
 export const kingDistance = (bb: BotBoard, a: number, b: number): number => bb.dist[a * bb.cells + b];
@@ -134,8 +147,7 @@ export interface AttackMaps {
 }
 
 /** Compute the attack maps of every seat (`botBoard(pos).seats`) in one pass over the pieces. */
-export function attackMaps(pos: Position): AttackMaps {
-  const bb = botBoard(pos);
+export function attackMaps(pos: Position, bb: BotBoard = botBoard(pos)): AttackMaps {
   const SQUARE_COUNT = bb.cells;
   const MAZE_SQ = bb.maze;
   const RAYS = bb.g.rays;

@@ -60,7 +60,7 @@ function context(pos: Position, me: number, ranked: boolean): Context {
     return { pos, bb, ranked, me, ruler: -1, hit: none, wallBonus: new Float64Array(0), shield: none, myChiefSq: -1, myNecro: false };
   }
   const ruler = rulerIndex(pos);
-  const { hit } = attackMaps(pos);
+  const { hit } = attackMaps(pos, bb);
   const wallBonus = new Float64Array(bb.cells);
   const encircleHelps = ruler < 0 || ruler === me;
   for (let q = 0; q < bb.seats; q++) {

@@ -6,7 +6,7 @@
  * the threats against itself.
  */
 import { CHIEF, colourIndex, livingChief, NECROMOBILE, type Position, rulerIndex } from '@djambi/shared';
-import { attackMaps, botBoard, chiefLiberties, ownerOf, VALUE } from './board.js';
+import { attackMaps, botBoard, chiefLiberties, ownerOf, VALUE, zeros } from './board.js';
 
 /** Score of an eliminated player, and of the winner with the sign turned. */
 export const DECISIVE = 1000;
@@ -70,21 +70,20 @@ export function scores(pos: Position, opts: EvalOptions = {}): number[] {
   const N = bb.seats;
   const SQUARE_COUNT = bb.cells;
   const MAZE_SQ = bb.maze;
-  const zeros = () => new Array<number>(N).fill(0);
-  const out = zeros();
+  const out = zeros(N);
   const active = pos.activeMask;
   if (pos.result?.kind === 'win') {
     const winner = colourIndex(pos.result.winner);
     for (let p = 0; p < N; p++) out[p] = p === winner ? DECISIVE : -DECISIVE;
     return out;
   }
-  const { hit, guard, mobility } = attackMaps(pos);
+  const { hit, guard, mobility } = attackMaps(pos, bb);
   const next = pos.toMove === null ? -1 : colourIndex(pos.toMove);
   const ruler = rulerIndex(pos);
-  const material = zeros();
-  const hanging = zeros();
-  const attacks = zeros();
-  const necros = zeros();
+  const material = zeros(N);
+  const hanging = zeros(N);
+  const attacks = zeros(N);
+  const necros = zeros(N);
   const seen = new Uint8Array(SQUARE_COUNT);
   for (let i = 0; i < pos.army.length; i++) {
     const p = ownerOf(pos, i);
@@ -195,7 +194,7 @@ export function utility(pos: Position, root: number, opts: EvalOptions = {}): nu
 /** Material each player controls (living non-chief pieces), for cheap move choices. */
 export function materialOf(pos: Position): number[] {
   const N = botBoard(pos).seats;
-  const out = new Array<number>(N).fill(0);
+  const out = zeros(N);
   for (let i = 0; i < pos.army.length; i++) {
     const p = ownerOf(pos, i);
     if (p >= 0) out[p] += VALUE[pos.kind[i]];
