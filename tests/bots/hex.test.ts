@@ -1,13 +1,14 @@
 /**
  * The bots on the hexagonal boards (issue 39): at every level, from the start and from a few
  * positions of seeded random play, the bot returns a turn the engine accepts, within its level's
- * time budget; a seeded bot-only game on the small board ends (or reaches 200 turns) without an
- * illegal turn; the worker pool answers hex positions too.
+ * time budget, and a spent budget gives the fallback; seeded bot-only games on the small board end
+ * (or reach 200 turns) without an illegal turn and replay identically; table messages name the hex
+ * colours; the worker pool answers hex positions too.
  */
 import { type Board, initialPosition, parseRules, playTurn, type Position, type Rules } from '@djambi/shared';
 import { tableMessage } from '../../server/src/bots/pact.js';
 import { BotPool } from '../../server/src/bots/pool.js';
-import { BOT_LEVELS, chooseTurn, LEVEL_TIME_MS } from '../../server/src/bots/search.js';
+import { BOT_LEVELS, chooseTurn, fallbackTurn, LEVEL_TIME_MS } from '../../server/src/bots/search.js';
 import { playBotGame } from '../../server/src/bots/selfplay.js';
 
 const BOARDS = ['hex3', 'hex5', 'hex6'] as const satisfies readonly Board[];
@@ -79,13 +80,29 @@ describe('bots on the hex boards', () => {
     });
   });
 
-  test('hex3: a seeded bot-only game plays to the end or 200 turns without an illegal turn', () => {
-    const rules = rulesOf('hex3');
-    const g = playBotGame({ R: 'easy', B: 'normal', Y: 'hard' }, { rules, seed: 7, maxPlies: 200, nodes: { easy: 300, normal: 600, hard: 1500 } });
-    expect(g.illegal).toBe(0);
-    expect(g.result !== null || g.capped).toBe(true);
-    expect(g.turns.length).toBeLessThanOrEqual(200);
-  }, 60_000);
+  test.each([7, 8, 9])(
+    'hex3: seeded bot-only game %i plays to the end or 200 turns without an illegal turn',
+    (seed) => {
+      const rules = rulesOf('hex3');
+      const nodes = { easy: 300, normal: 600, hard: 1500 };
+      const g = playBotGame({ R: 'easy', B: 'normal', Y: 'hard' }, { rules, seed, maxPlies: 200, nodes });
+      expect(g.illegal).toBe(0);
+      expect(g.result !== null || g.capped).toBe(true);
+      expect(g.turns.length).toBeLessThanOrEqual(200);
+      // Node-budget mode: the same seed plays the same game.
+      expect(playBotGame({ R: 'easy', B: 'normal', Y: 'hard' }, { rules, seed, maxPlies: 200, nodes }).turns).toEqual(g.turns);
+    },
+    60_000,
+  );
+
+  test.each(BOARDS)('%s: a spent budget returns the fallback, a legal turn', (board) => {
+    for (const pos of positionsOf(board))
+      for (const level of BOT_LEVELS) {
+        const d = chooseTurn(pos, { level, seed: 1, timeMs: 0 });
+        expect(d.turn).toEqual(fallbackTurn(pos));
+        expect(playTurn(pos, d.turn).ok).toBe(true);
+      }
+  });
 });
 
 test.each(BOARDS)('%s: table messages name the hex colours and the maze', (board) => {
