@@ -192,6 +192,18 @@ describe('a bug inside one room', () => {
     await leaveAll(back);
   });
 
+  test("in the room's timer (the table's deadline reached): the room closes with 4101, nothing is lost", async () => {
+    const { game, v1, before } = await gameBeforeFault(14, 'timer');
+    const room = roomOf(game.code) as unknown as { table: Record<string, unknown>; wakeAt(at: number): void };
+    throwOnce(room.table, 'tick', 'injected: tick');
+    room.wakeAt(Date.now()); // what a publication whose deadline is now asks of the room
+    await closedAlone(game.all, game.code, other, seeded(14));
+    expect(await faults('timer')).toBe(before + 1);
+    const back = await rejoin(game.code, game.players);
+    expect(back[0].state.version).toBe(v1);
+    await leaveAll(back);
+  });
+
   test("while publishing a bot's turn (the asynchronous path): the room closes, and the bots play on after the re-open", async () => {
     const human = await createRoom(server(), { rules: { players: 4 }, bots: { B: 'easy', Y: 'easy', G: 'easy' }, autostart: true });
     const code = human.state.code as string;

@@ -81,11 +81,17 @@ export class RoomQuota {
     return { rooms: this.rooms, unseated: this.unseated, unseatedWithBots: this.unseatedBots };
   }
 
+  /** Why no room at all may open now (`maxRooms` reached), or null: asked before a re-open loads its game. */
+  full(): QuotaRefusal | null {
+    return this.rooms >= this.limits.maxRooms ? { code: 'server_full', message: 'this server holds as many games as it can; try again later' } : null;
+  }
+
   /** A ticket for a room (`seated`: a re-opened game people sat at; `bots`: it has computer players), or why not. */
   take(seated: boolean, maker: string | null, bots = false): QuotaTicket | QuotaRefusal {
     const creator = maker !== null && this.exempt.has(maker) ? null : maker;
     const { maxRooms, unseatedShare, unseatedPerAddress, unseatedWithBots } = this.limits;
-    if (this.rooms >= maxRooms) return { code: 'server_full', message: 'this server holds as many games as it can; try again later' };
+    const full = this.full();
+    if (full) return full;
     if (!seated) {
       if (this.unseated >= Math.floor(maxRooms * unseatedShare)) {
         return { code: 'server_full', message: 'this server keeps its other rooms for games with players; try again later' };

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { matchMaker, ServerError } from '@colyseus/core';
-import { isPlainObject, JOIN_KEYS, normaliseCode, parseJoinError } from '@djambi/shared';
+import { normaliseCode, parseJoinError } from '@djambi/shared';
 import type { GameDirectory } from '../games/directory.js';
 import { creatorOption } from '../games/quota.js';
 import { hashSeatKey, newSeatKey } from '../match/seats.js';
@@ -75,12 +75,6 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomLis
 
   router.post('/rooms', edge.limit('create'), async (req: Request, res: Response) => {
     const options: unknown = req.body ?? {};
-    for (const key of JOIN_KEYS) {
-      if (isPlainObject(options) && key in options) {
-        res.status(400).json({ error: { code: 'bad_options', message: `"${key}" is a join option; join the room to take a seat` } });
-        return;
-      }
-    }
     // Checked here, before the matchmaker builds a room: it merges the body into a new room
     // before `onCreate` runs, and a body it cannot merge would leave that room behind.
     const parsed = parseCreateBody(options);

@@ -1,5 +1,5 @@
 /** Create options of a `djambi` room: rules, clock and visibility (timings are server settings). */
-import { BOARDS, type BotPersonality, check, CREATE_KEYS, type Colour, CreateOptions, isPlainObject, ok, type Rules } from '@djambi/shared';
+import { BOARDS, type BotPersonality, check, CREATE_KEYS, type Colour, CreateOptions, isPlainObject, JOIN_KEYS, ok, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
 import type { PressRoomOptions } from '../press/types.js';
 
@@ -60,10 +60,10 @@ export function hostOption(hash: string): { readonly hostHash: HostGrant } {
 export function parseCreateBody(body: unknown): Parsed<RoomConfig> {
   if (!isPlainObject(body)) return bad({ code: 'bad_options', message: 'body must be a JSON object' });
   for (const key of Object.keys(body)) {
-    if (!(CREATE_KEYS as readonly string[]).includes(key)) {
-      const path = key.slice(0, 32);
-      return bad({ code: 'bad_options', message: `unknown option "${path}"`, path });
-    }
+    if ((CREATE_KEYS as readonly string[]).includes(key)) continue;
+    const path = key.slice(0, 32);
+    const message = (JOIN_KEYS as readonly string[]).includes(key) ? `"${key}" is a join option; join the room to take a seat` : `unknown option "${path}"`;
+    return bad({ code: 'bad_options', message, path });
   }
   const { hostHash: _ignored, ...options } = body;
   return parseRoomConfig(options, { graceSeconds: 0, idleSeconds: 0 });

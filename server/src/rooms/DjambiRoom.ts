@@ -6,14 +6,13 @@
  */
 import { creatorOf, creatorOption, DEFAULT_QUOTA, QuotaTicket, RoomQuota } from '../games/quota.js';
 import { roomCensus } from '../obs/census.js';
-import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, seatsOf } from '@djambi/shared';
+import { CLOSE_CODES, CODE_ALPHABET, CODE_LENGTH, type Colour, isPlainObject, seatsOf } from '@djambi/shared';
 import { Match, type Phase } from '../match/match.js';
 import type { PressVisibility } from '../press/types.js';
 import type { GameStore } from '../store/types.js';
 import type { Connections } from '../table/connections.js';
-import { botConfigOf, type BotDriver, type BotSettings, DEFAULT_BOT_SETTINGS, seatCreationBots } from '../table/bots.js';
+import { botConfigOf, type BotDriver, type BotSettings, creationBots, DEFAULT_BOT_SETTINGS, seatCreationBots } from '../table/bots.js';
 import { CREATE_KEYS, parseRoomConfig, type RoomDefaults } from '../match/config.js';
-import { isPlainObject } from '@djambi/shared';
 import { randomInt } from 'node:crypto';
 import {
   type AuthContext,
@@ -52,9 +51,6 @@ import { restoreRequest, ROOM_NAME } from '../games/directory.js';
 
 /** The create options a room accepts: the clients' (`CREATE_KEYS`) and the maker's address, set by server code. */
 const SERVER_CREATE_KEYS: readonly string[] = [...CREATE_KEYS, 'creator'];
-
-/** Colyseus's client cap: never reached, admission (seats apart from spectators) decides first. */
-export const MAX_CLIENTS = colyseusCap(DEFAULT_ADMISSION);
 
 /** Server-side settings of the room class (see `createServer`). */
 export interface DjambiRoomSettings extends RoomDefaults {
@@ -196,7 +192,8 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
   /** The settings of the server that made this room (its class's static). */
   private readonly settings: DjambiRoomSettings = (this.constructor as typeof DjambiRoom).settings;
 
-  override maxClients = MAX_CLIENTS;
+  /** Colyseus's client cap, never reached (admission decides first): set from the room's settings when it opens. */
+  override maxClients = colyseusCap(DEFAULT_ADMISSION);
   override autoDispose = false;
   /**
    * No patch interval (0 is Colyseus's "none", like null): patches follow each publication (see
@@ -275,8 +272,8 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     const restore = restoreRequest(options, settings.restoreToken);
     let journal: Journal;
     if (restore) {
-      if (settings.quota.counts.rooms >= settings.quota.limits.maxRooms)
-        throw joinError('server_full', 'this server holds as many games as it can; try again later');
+      const full = settings.quota.full();
+      if (full) throw joinError(full.code, full.message);
       const reopened = await Journal.reopen(restore, codes, settings.store, now);
       journal = reopened.journal;
       this.createdAt = reopened.createdAt;
@@ -296,8 +293,7 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
       if (!join.ok) throw joinError('bad_options', join.error.message);
       const parsed = parseRoomConfig(options, settings);
       if (!parsed.ok) throw joinError(parsed.error.code, parsed.error.message);
-      const bots = isPlainObject(options) && isPlainObject(options.bots) && Object.keys(options.bots).length > 0;
-      const ticket = settings.quota.take(false, creatorOf(options), bots);
+      const ticket = settings.quota.take(false, creatorOf(options), Object.keys(creationBots(options)).length > 0);
       if (!(ticket instanceof QuotaTicket)) throw joinError(ticket.code, ticket.message);
       this.ticket = ticket;
       this.createdAt = now();

@@ -22,6 +22,7 @@ import {
   check,
   hostileActs,
   isPlainObject,
+  type Output,
   playTurn,
   type Position,
   type Turn,
@@ -324,9 +325,7 @@ export function seedOfCode(code: string): number {
  * starts at once.
  */
 export async function seatCreationBots(options: unknown, match: Match, submit: (intent: Intent) => Promise<Accepted | null>): Promise<void> {
-  const parsed = check(BotsOption, isPlainObject(options) ? (options.bots ?? {}) : {});
-  if (!parsed.ok) throw new JoinRefused('bad_options', parsed.error.message);
-  const bots = parsed.value;
+  const bots = creationBots(options);
   const intents: Intent[] = COLOURS.filter((c) => bots[c] !== undefined).map((c) => ({
     type: 'add_bot',
     colour: null,
@@ -338,6 +337,13 @@ export async function seatCreationBots(options: unknown, match: Match, submit: (
   if (match.seats.allBots() && !(await submit({ type: 'start', colour: null, auto: true }))) {
     throw new JoinRefused('storage_unavailable', 'the game could not be started');
   }
+}
+
+/** The `bots` create option, checked (`bad_options` when it is not one). */
+export function creationBots(options: unknown): Output<typeof BotsOption> {
+  const parsed = check(BotsOption, isPlainObject(options) ? (options.bots ?? {}) : {});
+  if (!parsed.ok) throw new JoinRefused('bad_options', parsed.error.message);
+  return parsed.value;
 }
 
 /**

@@ -156,7 +156,8 @@ const emptyAction = (kind: number, t: Square, maze: Square): Action | -1 =>
  * Destinations of a piece of kind `kind` on `from` along one ray (see `genDestinations`), pushed
  * into `out`; with no `out`, stops at the first. True when it found one. For a position where no
  * flanking cell closes a corner step and no fortress is closed to the mover (the square board
- * always): the lines alone decide.
+ * always): the lines alone decide. Kept apart from `scanGuardedRay` for speed: with one scan for
+ * both, square perft ran at 89 % of its speed before the hex boards (94–95 % with two).
  */
 function scanRay(b: BoardState, g: Geometry, kind: number, from: Square, ray: Uint8Array, p: number, out: number[] | null): boolean {
   const len = reach(kind, ray);
