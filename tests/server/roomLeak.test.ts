@@ -36,6 +36,16 @@ test.each([
   expect(await health()).toMatchObject({ rooms: 0, roomObjects: 0 });
 });
 
+test('a join option in the body says so', async () => {
+  const res = await post('{"name":"host"}');
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { error: { code: string; message: string; path: string } }).error).toMatchObject({
+    code: 'bad_options',
+    path: 'name',
+    message: expect.stringMatching(/join option/),
+  });
+});
+
 test('a bad rules body is still bad_rules', async () => {
   const res = await post('{"rules":{"players":7}}');
   expect(res.status).toBe(400);
