@@ -21,7 +21,7 @@ import { parseFen, randomTurn, DEFAULT_RULES, type Colour } from '../../shared/s
 import { CHROMIUM, CLIENT_DIST, ROOT, chromiumAvailable, launchChromium, outputFile } from '../e2e/helpers.js';
 import { seeded } from '../support/random.js';
 import { started } from '../support/started.js';
-import { GAME_PAGE_BUDGET_BYTES, GAME_PAGE_BUDGET_KB, gzipBytes, measureBundle, toKB } from '../tools/bundleSize.js';
+import { GAME_PAGE_BUDGET_BYTES, GAME_PAGE_BUDGET_KB, gzipBytes, measureBundle, NEVER_LOADED, toKB } from '../tools/bundleSize.js';
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
@@ -121,6 +121,7 @@ async function measureSize(
     loaded += gzipBytes(await body);
     const file = new URL(u).pathname.replace(/^\//, '');
     if (!counted.has(file)) unmeasured.push(file);
+    if (NEVER_LOADED.test(path.posix.basename(file))) throw new Error(`the page fetched ${file}, which the budget counts as never loaded (NEVER_LOADED)`);
   }
   await context.close();
   return {

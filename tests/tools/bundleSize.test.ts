@@ -39,6 +39,16 @@ function fakeBuild(): Record<string, string> {
   return files;
 }
 
+test("Pixi's default extension bundles, which the board skips, are not counted (NEVER_LOADED)", () => {
+  fakeBuild();
+  write('assets/pixi-E5.js', 'export const p=1;const l=()=>import("./browserAll-G7.js"),w=()=>import("./webworkerAll-H8.js");');
+  write('assets/browserAll-G7.js', 'export const b="accessibility, filters";');
+  write('assets/webworkerAll-H8.js', 'export const w="worker";');
+  const files = measureBundle(dist).chunks.map((c) => c.file);
+  expect(files).toContain('assets/pixi-E5.js');
+  expect(files.filter((f) => /All-/.test(f))).toEqual([]);
+});
+
 test('counts the entry, its imports, the game page and everything below it, but not the other routes', () => {
   const files = fakeBuild();
   const size = measureBundle(dist);

@@ -7,7 +7,10 @@
  * everywhere; of the entry's dynamic imports (one per route) only the game page's chunk
  * (`gamePage-*.js`, from `client/src/ui/gamePage.ts`), and below that every dynamic import too.
  * Pixi picks one renderer at run time and the figure counts all of them (its renderer chunks are
- * a few hundred bytes), so it is an upper bound of what a browser fetches for `/g/CODE`.
+ * a few hundred bytes), so it is an upper bound of what a browser fetches for `/g/CODE`. Not
+ * counted: Pixi's default extension bundles (`NEVER_LOADED`), which the board turns off with
+ * Pixi's public `skipExtensionImports` option; `npm run bench:client` fails if a browser ever
+ * fetches one.
  *
  * Sizes are `gzipSync` (level 6) of each file, added up; KB here means 1024 bytes.
  */
@@ -21,6 +24,14 @@ export const GAME_PAGE_BUDGET_BYTES = GAME_PAGE_BUDGET_KB * 1024;
 
 /** The chunk of the game route, as Vite names it after `client/src/ui/gamePage.ts`. */
 const GAME_PAGE_CHUNK = /^gamePage-[^/]*\.js$/;
+
+/**
+ * Chunks the game page imports but never loads: Pixi's default browser and web worker extension
+ * bundles (accessibility, DOM containers, filters, spritesheets), skipped by the board's
+ * `skipExtensionImports: true` (client/src/render/board.ts), which imports the one extension it
+ * uses (pointer events) itself.
+ */
+export const NEVER_LOADED = /^(?:browserAll|webworkerAll)-[^/]*\.js$/;
 
 /** Gzipped size in bytes, as counted everywhere here. */
 export function gzipBytes(data: Buffer | string): number {
@@ -93,7 +104,7 @@ export function measureBundle(distDir: string): BundleSize {
   const chunks: ChunkSize[] = [];
   let gamePage = false;
   const visit = (file: string, isEntry: boolean): void => {
-    if (seen.has(file)) return;
+    if (seen.has(file) || NEVER_LOADED.test(path.posix.basename(file))) return;
     seen.add(file);
     const abs = path.join(distDir, file);
     if (!existsSync(abs)) throw new Error(`${file} is imported but missing from ${distDir}`);
