@@ -1,6 +1,6 @@
 /**
  * Entry point: `node server/dist/index.js`, configured from the environment: PORT, HOST,
- * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, UNJOINED_PER_ADDRESS, UNJOINED_SHARE, UNJOINED_BOT_ROOMS, BOOT_RESTORE, PUBLIC_URL, DATABASE_URL, DATA_DIR,
+ * GRACE_SECONDS, IDLE_SECONDS, MAX_ROOMS, UNJOINED_SECONDS, UNJOINED_PER_ADDRESS, UNJOINED_SHARE, UNJOINED_BOT_ROOMS, BOOT_RESTORE, BOT_DELAY_MS, PUBLIC_URL, DATABASE_URL, DATA_DIR,
  * DATABASE_POOL_MAX,
  * SHUTDOWN_DEADLINE_SECONDS, and the HTTP edge's
  * settings (docs/PROTOCOL.md, "Limits"): TRUST_PROXY,
@@ -15,6 +15,7 @@ import { clusterFromEnv } from './cluster/config.js';
 import { parseRate, RATE_KINDS, type HttpLimitsInput, type Rate, type RateKind } from './http/limits.js';
 import { heapWarning } from './obs/heap.js';
 import { observabilityFromEnv } from './obs/index.js';
+import { DEFAULT_BOT_SETTINGS } from './table/bots.js';
 import { describeStore, locateStore, openStore, storeOptionsFromEnv } from './store/open.js';
 import type { GameStore } from './store/types.js';
 
@@ -49,6 +50,17 @@ function share(name: string): number | undefined {
   const n = Number(v);
   if (!/^(0?\.\d+|1(\.0*)?)$/.test(v) || !(n > 0 && n <= 1)) fail(`${name} must be a number in (0, 1] (got "${v}")`);
   return n;
+}
+
+/** `BOT_DELAY_MS`: the bots' pause before a turn, `MIN,MAX` or one value, in ms (0..60000). */
+function botDelay(): { minDelayMs: number; maxDelayMs: number } | undefined {
+  const v = env.BOT_DELAY_MS?.trim();
+  if (!v) return undefined;
+  const m = /^(\d{1,5})(?:,(\d{1,5}))?$/.exec(v);
+  const min = Number(m?.[1]);
+  const max = Number(m?.[2] ?? m?.[1]);
+  if (!m || max < min || max > 60_000) fail(`BOT_DELAY_MS must be MIN,MAX or one value in ms, at most 60000 (got "${v}")`);
+  return { minDelayMs: min, maxDelayMs: max };
 }
 
 function fail(message: string): never {
@@ -108,6 +120,7 @@ const config: ServerConfig = {
   })(),
   rooms: {
     ...Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
+    ...(botDelay() ? { bots: { ...DEFAULT_BOT_SETTINGS, ...botDelay() } } : {}),
     quota: Object.fromEntries(
       Object.entries({
         unseatedPerAddress: int('UNJOINED_PER_ADDRESS'),

@@ -258,16 +258,16 @@ function optSquare(g: Geometry, v: unknown, allowNull = false): number {
 }
 
 /**
- * True when every square a turn names is a square name `a1`..`i9` (the square board's): the turn
- * is a `Turn`, legal or not (`playTurn` decides that). A pass is a `Turn`.
+ * True when every cell a turn names is a cell name of board `g` (the square board's `a1`..`i9`
+ * by default): the turn is a `Turn`, legal or not (`playTurn` decides that). A pass is a `Turn`.
  */
-export function isTurn(turn: TurnInput): turn is Turn {
+export function isTurn(turn: TurnInput, g?: Geometry): turn is Turn {
   if ('pass' in turn) return turn.pass === true;
   const { from, to, placement, exit, reporterTarget } = turn;
-  return isSquare(from) && isSquare(to) && isOptionalSquare(placement) && isOptionalSquare(exit) && isOptionalSquare(reporterTarget);
+  const is = g === undefined ? isSquare : (s: unknown) => g.byName.has(s);
+  const isOptional = (s: unknown): boolean => s === undefined || is(s);
+  return is(from) && is(to) && isOptional(placement) && isOptional(exit) && isOptional(reporterTarget);
 }
-
-const isOptionalSquare = (s: unknown): boolean => s === undefined || isSquare(s);
 
 /** The fields a turn object may have. */
 const TURN_FIELDS: readonly string[] = ['from', 'to', 'placement', 'exit', 'reporterTarget', 'pass'];

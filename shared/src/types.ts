@@ -1,20 +1,18 @@
-/** Army colours in seat order (RULES.md R-3.1): the square board's four, the seats the server and the client know. */
-export const COLOURS = ['R', 'B', 'Y', 'G'] as const;
 /**
- * An army colour of the square board; also names the player who sits in that seat. The engine's
- * outputs (pieces, the player to move, effects, results) are typed with it; on the large hex
- * board they also carry `P` and `W` (`AnyColour`) until the server and the client seat six
- * players (issue 39's next slice), as hex cell names pass through `SquareName`.
+ * Army colours in seat order (RULES.md R-3.1, HEX.md §4.2; docs/NOTATION.md): red, blue,
+ * yellow, green, then purple and white, the fifth and sixth seats of the large hex board. The
+ * square board seats the first four, the small hex board the first three; `seatsOf(rules)` gives
+ * a game's seats.
  */
+export const COLOURS = ['R', 'B', 'Y', 'G', 'P', 'W'] as const;
+/** An army colour; also names the player who sits in that seat. */
 export type Colour = (typeof COLOURS)[number];
-/**
- * Every army colour in seat order: the square board's four, then purple and white, the fifth
- * and sixth seats of the large hex board (HEX.md §4.2; docs/NOTATION.md). The small hex board
- * seats the first three.
- */
-export const ALL_COLOURS = ['R', 'B', 'Y', 'G', 'P', 'W'] as const;
-/** An army colour on any board. */
-export type AnyColour = (typeof ALL_COLOURS)[number];
+/** Each colour's English name, as the server's own texts write it (the client has its own, in six languages). */
+export const COLOUR_NAMES: { readonly [C in Colour]: string } = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green', P: 'Purple', W: 'White' };
+/** Every army colour (the same list as `COLOURS`). */
+export const ALL_COLOURS = COLOURS;
+/** An army colour on any board (the same type as `Colour`). */
+export type AnyColour = Colour;
 
 /** Piece kinds (RULES.md R-2.1). */
 export const KINDS = ['chief', 'assassin', 'reporter', 'diplomat', 'necromobile', 'militant'] as const;

@@ -7,7 +7,7 @@ import { Timeline } from '../../client/src/game/timeline.js';
 import { seeded } from '../support/random.js';
 
 describe('orientation', () => {
-  const corners: Record<Colour, string> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };
+  const corners: Partial<Record<Colour, string>> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };
 
   test.each(Object.entries(corners))('%s sees its corner %s at the bottom left', (view, corner) => {
     expect(cellOf(corner, view as Colour)).toEqual({ col: 0, row: 8 });

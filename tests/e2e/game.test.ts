@@ -30,7 +30,7 @@ import {
 const describeBrowser = describeWithBrowser();
 
 /** Each seat's own corner, which must be at the bottom of its view. */
-const CORNER: Record<Colour, string> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };
+const CORNER: Partial<Record<Colour, string>> = { R: 'a9', B: 'i9', Y: 'i1', G: 'a1' };
 
 /**
  * The scripted game. It covers a militant kill with the corpse placed (`a5xa3>e9`), a diplomat
@@ -162,7 +162,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
       const state = await pageState(page);
       expect(state.view).toBe(colour);
       const box = (await page.locator('#board canvas').boundingBox())!;
-      const corner = await squareCenter(page, CORNER[colour]);
+      const corner = await squareCenter(page, CORNER[colour]!);
       expect(corner.y).toBeGreaterThan(box.y + box.height * 0.85);
       expect(corner.x).toBeLessThan(box.x + box.width * 0.15);
       await waitForCount(page.locator(`#seats [data-colour="${colour}"] .tag.you`), 1);

@@ -125,7 +125,7 @@ describeBrowser('negotiation in Chromium', () => {
       if (colour === 'R') await keepHostToken(page, code, hostToken);
       await page.goto(invite);
       await waitReady(page);
-      await page.fill('#player-name', { R: 'Ada', B: 'Boris', Y: 'Yoko', G: 'Gus' }[colour]);
+      await page.fill('#player-name', ({ R: 'Ada', B: 'Boris', Y: 'Yoko', G: 'Gus' } as Record<string, string>)[colour]);
       if (colour === 'R') await page.click('#take-seat');
       else await page.click(`[data-sit="${colour}"]`);
       await waitState(page, `s.seat === '${colour}'`);

@@ -264,13 +264,25 @@ describe('CreateOptions', () => {
 });
 
 describe('the board rule option on the server', () => {
-  test.each(['hex3', 'hex5', 'hex6'])('parseRoomConfig: board %s is bad_rules (not playable online yet), with or without other options', (board) => {
-    for (const options of [{ rules: { board } }, { rules: { board, players: 6 }, bots: { P: 'easy' } }, { rules: { reporter: 'all_adjacent', board } }])
-      expect(parseRoomConfig(options, DEFAULTS)).toMatchObject({
-        ok: false,
-        code: 'bad_rules',
-        error: { code: 'bad_rules', message: 'hexagonal boards are not playable online yet', path: 'rules.board' },
-      });
+  test.each([
+    ['hex3', 3, {}],
+    ['hex5', 5, { hostage_seat: 2, vertex_step: 'either_flank_blocks' }],
+    ['hex6', 6, { vertex_step: 'both_flanks_block' }],
+  ] as const)('parseRoomConfig: board %s is a room of %i seats, with its own options and bots in its seats', (board, players, extra) => {
+    const bots = board === 'hex3' ? { Y: 'easy' } : { P: 'easy' };
+    const res = parseRoomConfig({ rules: { board, ...extra }, bots }, DEFAULTS);
+    expect(res).toMatchObject({ ok: true, value: { rules: { board, players, ...extra } } });
+  });
+
+  test('parseRoomConfig: a hex game refuses what its board does not have (bad_rules, bad_options for a bot seat)', () => {
+    const refused = [
+      [{ rules: { board: 'hex6', players: 4 } }, 'bad_rules'],
+      [{ rules: { board: 'hex3', vertex_step: 'free' } }, 'bad_rules'],
+      [{ rules: { board: 'hex6', hostage_seat: 2 } }, 'bad_rules'],
+      [{ rules: { board: 'hex3' }, bots: { G: 'easy' } }, 'bad_options'],
+      [{ rules: { board: 'hex5', hostage_seat: 5 }, bots: { P: 'easy' } }, 'bad_options'],
+    ] as const;
+    for (const [options, code] of refused) expect(parseRoomConfig(options, DEFAULTS)).toMatchObject({ ok: false, code });
   });
 
   test('parseRoomConfig: board "square" is the square game; an unknown board is the engine’s bad_rules', () => {

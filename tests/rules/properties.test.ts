@@ -3,7 +3,6 @@
  * PROPERTY_GAMES sets the number of games (default 500).
  */
 import {
-  COLOURS,
   activePlayers,
   controllerOf,
   countTurns,
@@ -33,6 +32,9 @@ import {
   type Turn,
 } from '@djambi/shared';
 import { seeded } from '../support/random.js';
+
+/** The square board's four armies (COLOURS has the hex boards' six). */
+const SQUARE_ARMIES = ['R', 'B', 'Y', 'G'] as const;
 
 const GAMES = Number(process.env.PROPERTY_GAMES ?? 500);
 const TURN_CAP = 5000;
@@ -106,7 +108,7 @@ function checkPosition(pos: Position): void {
 /** No eliminated player (nor a satellite or hostage seat) controls an army (N-1, N-5 step 3, N-7). */
 function checkControllers(pos: Position): void {
   const active = activePlayers(pos);
-  for (const army of COLOURS) {
+  for (const army of SQUARE_ARMIES) {
     const c = controllerOf(pos, army);
     if (c !== null && c !== 'frozen' && c !== 'hostage') check(active.includes(c), `army ${army} is controlled by the inactive ${c}`, pos);
   }
@@ -142,13 +144,13 @@ function crowdedPosition(random: () => number): Position {
   const take = () => free.splice(Math.floor(random() * free.length), 1)[0];
   const kinds: Kind[] = ['assassin', 'reporter', 'diplomat', 'militant', 'militant', 'militant'];
   const list: PieceSetup[] = [];
-  for (const colour of COLOURS) {
+  for (const colour of SQUARE_ARMIES) {
     const onMaze = random() < 0.25 && !list.some((p) => p.square === 'e5');
     list.push({ colour, kind: 'chief', square: onMaze ? 'e5' : take(), alive: true });
     for (let k = 1 + Math.floor(random() * 4); k > 0; k--)
       list.push({ colour, kind: random() < 0.05 ? 'necromobile' : pick(random, kinds), square: take(), alive: true });
   }
-  for (let k = 30 + Math.floor(random() * 30); k > 0; k--) list.push({ colour: pick(random, COLOURS), kind: 'militant', square: take(), alive: false });
+  for (let k = 30 + Math.floor(random() * 30); k > 0; k--) list.push({ colour: pick(random, SQUARE_ARMIES), kind: 'militant', square: take(), alive: false });
   const control: Partial<Record<Colour, Controller>> = players === 2 ? { B: 'R', G: 'Y' } : players === 3 ? { G: 'hostage' } : {};
   const active: Colour[] = players === 2 ? ['R', 'Y'] : players === 3 ? ['R', 'B', 'Y'] : ['R', 'B', 'Y', 'G'];
   const r = setupPosition({ pieces: list, control, active, toMove: pick(random, active) }, rules.value);

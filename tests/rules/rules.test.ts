@@ -1,6 +1,5 @@
 /** Table-driven tests per rule, beyond the conformance cases (RULES.md identifiers in the names). */
 import {
-  COLOURS,
   DEFAULT_RULES,
   activePlayers,
   controllerOf,
@@ -22,6 +21,9 @@ import {
   type TurnInput,
 } from '@djambi/shared';
 import { position, type PositionOptions } from '../support/positions.js';
+
+/** The square board's four armies (COLOURS has the hex boards' six). */
+const SQUARE_ARMIES = ['R', 'B', 'Y', 'G'] as const;
 
 function play(pos: Position, turn: TurnInput): Position {
   const r = playTurn(pos, turn);
@@ -366,7 +368,7 @@ describe('hand-overs after an elimination go to the ruler found again (N-5 step 
       pos = r.value.position;
     } else pos = play(pos0, event);
     // The control map (R, B, Y, G): a colour, f frozen, h hostage; no controller is eliminated.
-    const controllers = COLOURS.map((c) => controllerOf(pos, c));
+    const controllers = SQUARE_ARMIES.map((c) => controllerOf(pos, c));
     expect(controllers.map((c) => (c === 'frozen' ? 'f' : c === 'hostage' ? 'h' : (c ?? '-'))).join('')).toBe(expected.control);
     for (const c of controllers) if (c !== null && c !== 'frozen' && c !== 'hostage') expect(activePlayers(pos)).toContain(c);
     expect(ruler(pos)).toBe(expected.ruler);

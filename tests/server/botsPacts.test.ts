@@ -193,7 +193,7 @@ describe('bot games with pacts through the real server', () => {
       proposals += room.bots?.stats.proposals ?? 0;
       const events = room.match.events;
       // Betrayals only by the treacherous seat.
-      for (const b of room.match.press.pacts.allBetrayals()) expect(personalities[i][b.traitor]).toBe('treacherous');
+      for (const b of room.match.press.pacts.allBetrayals()) expect((personalities[i] as Partial<Record<Colour, string>>)[b.traitor]).toBe('treacherous');
       // A bot that left a pact does not harm its former partners with the turn right after.
       for (const [k, e] of events.entries()) {
         if (e.intent.type !== 'press' || e.intent.message !== 'pact_leave') continue;

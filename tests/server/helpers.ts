@@ -4,6 +4,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import {
+  boardOf,
   type GameRecord,
   makeFen,
   parseRules,
@@ -261,16 +262,19 @@ export async function join(server: RunningServer, code: string, options: Record<
 
 /** Rules as the room publishes them. */
 export function rulesOf(state: State): Rules {
-  const r = parseRules(state.rules.toJSON());
+  // The board's own options are '' or 0 in the state on the boards without them.
+  const json = Object.entries(state.rules.toJSON() as Record<string, unknown>).filter(([k, v]) => v !== '' && !(k === 'hostage_seat' && v === 0));
+  const r = parseRules(Object.fromEntries(json));
   if (!r.ok) throw new Error(`room rules do not parse: ${r.error.message}`);
   return r.value;
 }
 
 /** The game record a client rebuilds from the synced move list. */
 export function recordOf(state: State): GameRecord {
+  const rules = rulesOf(state);
   const events = movesOf(state).map((m): RecordEvent => {
     if (m.kind === 'turn' || m.kind === 'pass') {
-      const t = parseTurn(m.text);
+      const t = parseTurn(m.text, boardOf(rules));
       if (!t.ok) throw new Error(`bad move text ${m.text}`);
       return { type: 'turn', turn: t.value };
     }
@@ -278,7 +282,7 @@ export function recordOf(state: State): GameRecord {
     if (m.kind === 'timeout') return { type: 'resign', colour: m.colour as Colour, timeout: true };
     return { type: 'draw' };
   });
-  return { rules: rulesOf(state), events };
+  return { rules, events };
 }
 
 /** The engine position a client rebuilds from the synced move list (the engine replays its record), as the web client does. */

@@ -6,7 +6,8 @@
  * no DOM and no Pixi, so it is tested without a browser.
  */
 import {
-  isSquare,
+  geometryOf,
+  SQUARE,
   nextChoice,
   pieceAt,
   pieces,
@@ -324,11 +325,15 @@ export class GameController {
     if (clean === '') return this.pending ? this.confirm() : this.done('ignored');
     if (clean === 'u' || clean === 'undo') return this.undo();
     if (clean === 'x' || clean === '-' || clean === '0' || clean === 'none' || clean === 'no') return this.noKill();
-    const squares = clean.match(/[a-z]\d/g);
-    if (!squares?.every(isSquare) || squares.join('') !== clean.replace(/[^a-z0-9]/g, '')) {
+    // Cell names in any case: the square board's `e5`, a hex board's `E5` or `D13`.
+    const typed = clean.match(/[a-z]\d{1,2}/g);
+    const g = this.position ? geometryOf(this.position) : SQUARE;
+    const names = typed?.map((t) => g.names.find((n) => n.toLowerCase() === t));
+    if (!typed || !names || typed.join('') !== clean.replace(/[^a-z0-9]/g, '') || names.some((n) => n === undefined)) {
       this.error = 'bad_square';
       return this.done('illegal');
     }
+    const squares = names as SquareName[];
     let outcome: Outcome = 'ignored';
     for (const sq of squares) {
       outcome = this.click(sq);

@@ -3,7 +3,7 @@
  * built from the engine's effects of the replayed entry, never from a rule of its own. Pure: no
  * DOM, tested in Node.
  */
-import { MAZE, pieces, type Colour, type EliminationCause, type Kind } from '@djambi/shared';
+import { geometryOf, pieces, type Colour, type EliminationCause, type Kind } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import type { TimelineEntry } from './timeline.js';
 
@@ -42,6 +42,8 @@ export interface MoveDescription {
 export function describeEntry(entry: TimelineEntry): MoveDescription {
   const { record, effects } = entry;
   const all = pieces(entry.position);
+  const g = geometryOf(entry.position);
+  const maze = g.names[g.maze];
   const name = (id: number): string => {
     const p = all[id];
     return p ? S.table.piece(p.colour, p.kind) : '?';
@@ -62,7 +64,7 @@ export function describeEntry(entry: TimelineEntry): MoveDescription {
         landed = e.to;
         const occupied = effects.some((x) => (x.type === 'kill' && x.square === e.to) || ((x.type === 'displace' || x.type === 'place') && x.from === e.to));
         head = `${name(e.piece)} ${e.from}${occupied ? '×' : '-'}${e.to}`;
-        if (e.to === MAZE) {
+        if (e.to === maze) {
           marks.add('maze');
           if (p?.kind === 'chief') parts.push(S.table.entersMaze);
         }

@@ -14,7 +14,7 @@ export interface Cell {
 }
 
 /** Counter-clockwise quarter turns from Green's view for each viewer. */
-const QUARTER_TURNS: Record<Colour, number> = { G: 0, R: 1, B: 2, Y: 3 };
+const QUARTER_TURNS: Record<Colour, number> = { G: 0, R: 1, B: 2, Y: 3, P: 0, W: 0 };
 
 /** File index 0..8 and rank 1..9 of a square name, or null for any other text. */
 export function fileRank(square: string): { file: number; rank: number } | null {

@@ -1,5 +1,5 @@
 /** The live game's move list as a game record, for export from the game page (no import code here: that is the replay chunk's). */
-import { parseTurn, type GameRecord, type RecordEvent, type Rules } from '@djambi/shared';
+import { boardOf, parseTurn, type GameRecord, type RecordEvent, type Rules } from '@djambi/shared';
 import type { MoveRecord } from './snapshot.js';
 
 /** A move list (the room's `moves`) as a game record, for export; entries that do not read are left out. */
@@ -11,7 +11,7 @@ export function movesToRecord(rules: Rules, moves: readonly MoveRecord[]): GameR
       events.push({ type: 'resign', colour: m.colour, ...(m.kind === 'timeout' ? { timeout: true } : {}) });
     else if (m.kind === 'pass') events.push({ type: 'turn', turn: { pass: true } });
     else if (m.kind === 'turn') {
-      const t = parseTurn(m.text);
+      const t = parseTurn(m.text, boardOf(rules));
       if (t.ok) events.push({ type: 'turn', turn: t.value });
     }
   }

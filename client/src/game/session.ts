@@ -6,7 +6,17 @@
  * The pieces, the live position, the last-move squares and the animations all come from it,
  * never from the schema's `pieces`, `lastTurn` or `fen`, nor from the `played` message.
  */
-import { makeFen, parseTurn, pieces as piecesOf, type Colour, type Effect, type PieceInfo, type Position, type SquareName } from '@djambi/shared';
+import {
+  type GeometryName,
+  makeFen,
+  parseTurn,
+  pieces as piecesOf,
+  type Colour,
+  type Effect,
+  type PieceInfo,
+  type Position,
+  type SquareName,
+} from '@djambi/shared';
 import type { StoredSeat } from '../net/seatStore.js';
 import type { GameSnapshot, MoveRecord } from './snapshot.js';
 import { Timeline, type TimelineEntry } from './timeline.js';
@@ -152,7 +162,7 @@ export class GameSession<L extends LinkLike = LinkLike> {
       shown,
       historyIndex: this.index,
       pieces: shown ? piecesOf(shown) : [],
-      lastMove: entry ? turnSquares(entry.record) : [],
+      lastMove: entry ? turnSquares(entry.record, entry.position.geometry) : [],
       moves: snap?.moves ?? [],
       entries: this.timeline.all,
       replayed: this.timeline.length,
@@ -167,9 +177,9 @@ export class GameSession<L extends LinkLike = LinkLike> {
 }
 
 /** The squares a move-list turn touched. */
-export function turnSquares(record: MoveRecord): SquareName[] {
+export function turnSquares(record: MoveRecord, board: GeometryName = 'square'): SquareName[] {
   if (record.kind !== 'turn') return [];
-  const t = parseTurn(record.text);
+  const t = parseTurn(record.text, board);
   if (!t.ok || !('from' in t.value)) return [];
   return [t.value.from, t.value.to, t.value.placement, t.value.exit, t.value.reporterTarget].filter((s): s is SquareName => !!s);
 }

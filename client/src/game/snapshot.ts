@@ -81,9 +81,10 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v ==
 function readRules(v: unknown): Rules {
   const r = obj(v);
   const out: Record<string, unknown> = { ...DEFAULT_RULES };
-  for (const key of Object.keys(DEFAULT_RULES)) {
+  // The board's own options are absent from the defaults (and '' or 0 in the state) on the square board.
+  for (const key of [...Object.keys(DEFAULT_RULES), 'board', 'vertex_step', 'hostage_seat']) {
     const value = r[key];
-    if (value !== undefined && value !== '' && value !== null) out[key] = value;
+    if (value !== undefined && value !== '' && value !== null && !(key === 'hostage_seat' && value === 0)) out[key] = value;
   }
   return out as unknown as Rules;
 }

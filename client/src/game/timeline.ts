@@ -90,7 +90,7 @@ function replay(pos: Position, record: MoveRecord): Result<{ position: Position;
   switch (record.kind) {
     case 'turn':
     case 'pass': {
-      const turn = record.kind === 'pass' && !record.text ? { ok: true as const, value: { pass: true as const } } : parseTurn(record.text);
+      const turn = record.kind === 'pass' && !record.text ? { ok: true as const, value: { pass: true as const } } : parseTurn(record.text, pos.geometry);
       if (!turn.ok) return turn;
       return playTurn(pos, turn.value);
     }

@@ -8,7 +8,7 @@ import { formatters } from './format.js';
 
 const f = formatters('ar-u-nu-latn');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'الأحمر', B: 'الأزرق', Y: 'الأصفر', G: 'الأخضر' };
+const COLOUR_NAMES: Record<Colour, string> = { R: 'الأحمر', B: 'الأزرق', Y: 'الأصفر', G: 'الأخضر', P: 'البنفسجي', W: 'الأبيض' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: 'الزعيم',

@@ -12,7 +12,7 @@ import { resultEn } from './result.js';
 
 const f = formatters('en');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green' };
+const COLOUR_NAMES: Record<Colour, string> = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green', P: 'Purple', W: 'White' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: 'Chief',

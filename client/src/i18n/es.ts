@@ -5,7 +5,7 @@ import { formatters } from './format.js';
 
 const f = formatters('es');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Rojo', B: 'Azul', Y: 'Amarillo', G: 'Verde' };
+const COLOUR_NAMES: Record<Colour, string> = { R: 'Rojo', B: 'Azul', Y: 'Amarillo', G: 'Verde', P: 'Morado', W: 'Blanco' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: 'Jefe',

@@ -5,7 +5,7 @@ import { formatters } from './format.js';
 
 const f = formatters('fr');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Rouge', B: 'Bleu', Y: 'Jaune', G: 'Vert' };
+const COLOUR_NAMES: Record<Colour, string> = { R: 'Rouge', B: 'Bleu', Y: 'Jaune', G: 'Vert', P: 'Violet', W: 'Blanc' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: 'Chef',
@@ -45,7 +45,7 @@ const RESULT_PACT_ENDS: Record<PactEndReason, string> = {
 };
 
 /** The colour of an army (feminine): "armée bleue". */
-const ARMY: Record<Colour, string> = { R: 'rouge', B: 'bleue', Y: 'jaune', G: 'verte' };
+const ARMY: Record<Colour, string> = { R: 'rouge', B: 'bleue', Y: 'jaune', G: 'verte', P: 'violette', W: 'blanche' };
 
 /** "militant rouge": the kind, then the colour (all piece names are masculine). */
 const piece = (c: Colour, k: Kind): string => `${KIND_NAMES[k].toLowerCase()} ${COLOUR_NAMES[c].toLowerCase()}`;

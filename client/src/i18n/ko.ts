@@ -8,7 +8,7 @@ import { formatters } from './format.js';
 
 const f = formatters('ko');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: '빨강', B: '파랑', Y: '노랑', G: '초록' };
+const COLOUR_NAMES: Record<Colour, string> = { R: '빨강', B: '파랑', Y: '노랑', G: '초록', P: '보라', W: '하양' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: '수장',

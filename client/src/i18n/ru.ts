@@ -8,10 +8,10 @@ import { formatters } from './format.js';
 
 const f = formatters('ru');
 
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Красный', B: 'Синий', Y: 'Жёлтый', G: 'Зелёный' };
+const COLOUR_NAMES: Record<Colour, string> = { R: 'Красный', B: 'Синий', Y: 'Жёлтый', G: 'Зелёный', P: 'Фиолетовый', W: 'Белый' };
 
 /** The colour of an army (feminine): "синяя армия". */
-const ARMY: Record<Colour, string> = { R: 'красная', B: 'синяя', Y: 'жёлтая', G: 'зелёная' };
+const ARMY: Record<Colour, string> = { R: 'красная', B: 'синяя', Y: 'жёлтая', G: 'зелёная', P: 'фиолетовая', W: 'белая' };
 
 const KIND_NAMES: Record<Kind, string> = {
   chief: 'Вождь',

@@ -7,6 +7,8 @@ export const ARMY: Record<Colour, { fill: number; line: number; ink: number; css
   B: { fill: 0x2f6fd2, line: 0x0f2c6e, ink: 0xffffff, css: '#2f6fd2' },
   Y: { fill: 0xf2c230, line: 0x7a5a00, ink: 0x2a2100, css: '#e0ae10' },
   G: { fill: 0x2f9e4f, line: 0x0f4d22, ink: 0xffffff, css: '#2f9e4f' },
+  P: { fill: 0x8e44ad, line: 0x3d1350, ink: 0xffffff, css: '#8e44ad' },
+  W: { fill: 0xf4f4f0, line: 0x4a4a4a, ink: 0x1a1a1a, css: '#9a9a94' },
 };
 
 /** Board and highlight colours. */

@@ -1,5 +1,5 @@
 /** The panels around the board: status, seats and the move list. Plain DOM from plain data. */
-import { COLOURS, activePlayers, controllerOf, ruler, type Colour, type DrawReason, type EliminationCause, type Position } from '@djambi/shared';
+import { COLOURS, activePlayers, controllerOf, geometryOf, ruler, type Colour, type DrawReason, type EliminationCause, type Position } from '@djambi/shared';
 import type { GameSnapshot, MoveRecord, SeatSnapshot } from '../game/snapshot.js';
 import { displayName, S } from '../i18n/strings.js';
 import { h, replace } from './dom.js';
@@ -89,7 +89,8 @@ export function renderStatus(
   if (pos) {
     const k = ruler(pos);
     rows.push(h('p', {}, h('strong', {}, `${S.status.ruler}: `), k ? [swatch(k), S.colour(k)] : S.status.noRuler));
-    const armies = COLOURS.map((army) => {
+    // The board's armies: four on the square board, three or six on a hex board.
+    const armies = COLOURS.slice(0, geometryOf(pos).seats).map((army) => {
       const c = controllerOf(pos, army);
       const text =
         c === null ? S.status.gone(army) : c === 'frozen' ? S.status.frozen(army) : c === 'hostage' ? S.status.hostage(army) : S.status.controlledBy(army, c);

@@ -11,7 +11,7 @@ import {
   type BotPersonality,
   type Colour,
   colourIndex,
-  type AnyColour,
+  COLOUR_NAMES,
   geometryOf,
   type Effect,
   hostileActs,
@@ -284,7 +284,7 @@ export function leaveMessage(me: Colour, partners: readonly Colour[]): string {
 }
 
 /** Colour names as the table reads them. */
-export const COLOUR_NAMES: { readonly [C in AnyColour]: string } = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green', P: 'Purple', W: 'White' };
+export { COLOUR_NAMES };
 
 /**
  * One short table line about what `mover`'s turn did ("Blue takes the maze"), from the

@@ -1,5 +1,5 @@
 /** Create options of a `djambi` room: rules, clock and visibility (timings are server settings). */
-import { BOARDS, type BotPersonality, check, CREATE_KEYS, type Colour, CreateOptions, isPlainObject, JOIN_KEYS, ok, type Rules } from '@djambi/shared';
+import { type BotPersonality, check, CREATE_KEYS, type Colour, CreateOptions, isPlainObject, JOIN_KEYS, ok, type Rules } from '@djambi/shared';
 import type { JoinErrorCode } from '../errors.js';
 import type { PressRoomOptions } from '../press/types.js';
 
@@ -91,9 +91,8 @@ function bad(error: OptionsError): { readonly ok: false; readonly error: Options
 
 /**
  * Parses the create-time options of a room with the shared `CreateOptions` schema (join keys and
- * unknown keys are checked separately, by `checkJoinOptions`). The engine plays the hex boards
- * (the `board` rule option, shared/variants/HEX.md), but rooms, seats and the client know the
- * square board only: a hex board is refused first, whatever else the options say.
+ * unknown keys are checked separately, by `checkJoinOptions`). The `board` rule option picks the
+ * square game or a hex game (shared/variants/HEX.md); its seats are `seatsOf(rules)`.
  */
 export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parsed<RoomConfig> {
   const create: Record<string, unknown> = {};
@@ -105,9 +104,6 @@ export function parseRoomConfig(options: unknown, defaults: RoomDefaults): Parse
     return bad({ code: 'bad_options', message: '"hostHash" is set by the server only (POST /api/rooms makes a hosted room)', path: 'hostHash' });
   }
   if (grant) create.hostHash = grant.hash;
-  const board = isPlainObject(create.rules) && Object.hasOwn(create.rules, 'board') ? create.rules.board : undefined;
-  if (board !== 'square' && (BOARDS as readonly unknown[]).includes(board))
-    return bad({ code: 'bad_rules', message: 'hexagonal boards are not playable online yet', path: 'rules.board' });
   const res = check(CreateOptions, create);
   if (!res.ok) {
     const { message, path } = res.error;

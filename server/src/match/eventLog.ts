@@ -12,7 +12,7 @@
  * (the event, the intent, the turn and its square strings: about 230 bytes a turn), 10 KB of it
  * against a `TurnEvent` object per turn (bench:room `--from-move 150`).
  */
-import { type Colour, parseTurn } from '@djambi/shared';
+import { type Board, boardOf, type Colour, parseTurn } from '@djambi/shared';
 import type { Game } from './game.js';
 import type { Intent, MatchEvent } from './types.js';
 
@@ -26,12 +26,14 @@ export class TurnEvent implements MatchEvent {
     readonly index: number,
     /** A bot played it for its absent player. */
     readonly standIn: boolean,
+    /** The game's board, whose cell names the move has. */
+    private readonly board: Board,
   ) {}
 
   get intent(): Intent {
     const space = this.move.indexOf(' ');
     const colour = this.move.slice(0, space) as Colour;
-    const turn = parseTurn(this.move.slice(space + 1));
+    const turn = parseTurn(this.move.slice(space + 1), this.board);
     if (!turn.ok) throw new Error(`corrupt move "${this.move}": ${turn.error.message}`);
     return this.standIn ? { type: 'turn', colour, turn: turn.value, standIn: true } : { type: 'turn', colour, turn: turn.value };
   }
@@ -87,7 +89,7 @@ export class EventLog {
     if (k >= 0) return this.others[k];
     const t = -1 - k;
     const index = this.moves[t] & ~STAND_IN;
-    return new TurnEvent(this.times[t], this.game.move(index), index, (this.moves[t] & STAND_IN) !== 0);
+    return new TurnEvent(this.times[t], this.game.move(index), index, (this.moves[t] & STAND_IN) !== 0, boardOf(this.game.rules));
   }
 
   /** Events `start` to `end` (not included; the last one by default), made for the caller. */

@@ -8,6 +8,9 @@
  */
 import {
   applyTrusted,
+  type Board,
+  geometryOf,
+  boardOf,
   drawByAgreement,
   initialPosition,
   isTurn,
@@ -86,7 +89,8 @@ export class Game {
 
   /** The record events so far (the authoritative, append-only game). */
   events(): RecordEvent[] {
-    return this.moves.map(parseMove);
+    const board = boardOf(this.rules);
+    return this.moves.map((m) => parseMove(m, board));
   }
 
   /** The game record (`replayRecord(record)` gives back `position`). */
@@ -109,7 +113,8 @@ export class Game {
     if (this.over) return err('game_over', 'the game is over');
     if (this.position.toMove !== colour) return err('not_your_turn', `it is ${this.position.toMove}'s turn`);
     // `applyTrusted` checks the squares itself: a turn it applies is a `Turn`.
-    if (!trusted && !isTurn(turn)) return err('bad_square', 'squares are a1..i9');
+    const g = geometryOf(this.position);
+    if (!trusted && !isTurn(turn, g)) return err('bad_square', `squares are ${g.nameHint}`);
     const res = trusted ? applyTrusted(this.position, turn) : playTurn(this.position, turn as Turn);
     if (!res.ok) return res;
     const played = turn as Turn;
@@ -166,14 +171,14 @@ export class Game {
 }
 
 /** Parses a move-list string back into a record event. */
-export function parseMove(move: string): RecordEvent {
+export function parseMove(move: string, board: Board = 'square'): RecordEvent {
   if (move === 'draw') return { type: 'draw' };
   const space = move.indexOf(' ');
   const colour = move.slice(0, space) as Colour;
   const what = move.slice(space + 1);
   if (what === 'resign') return { type: 'resign', colour };
   if (what === 'timeout') return { type: 'resign', colour, timeout: true };
-  const turn = parseTurn(what);
+  const turn = parseTurn(what, board);
   if (!turn.ok) throw new Error(`corrupt move list entry "${move}": ${turn.error.message}`);
   return { type: 'turn', turn: turn.value };
 }

@@ -12,7 +12,7 @@
  * ids of new pacts.
  */
 import { randomBytes } from 'node:crypto';
-import { type Colour, type Position, seatsOf } from '@djambi/shared';
+import { boardOf, type Colour, type Position, seatsOf } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import { Press, PRESS_CLIENT_MESSAGES } from '../press/index.js';
 import type { Delivery, MemberId } from '../press/types.js';
@@ -549,7 +549,7 @@ export class Match {
     const ids = this.source.take();
     let event: Writable<MatchEvent>;
     if (parts.move !== undefined && intent.type === 'turn' && ids === null) {
-      event = new TurnEvent(at, parts.move.move, parts.move.index, intent.standIn === true);
+      event = new TurnEvent(at, parts.move.move, parts.move.index, intent.standIn === true, boardOf(this.game.rules));
     } else {
       // Optional fields only when present (the event is stored as JSON), set without spreads.
       event = { at, intent };

@@ -5,7 +5,7 @@
  * is made; only its hash is kept (and recorded).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BotLevel, Colour } from '@djambi/shared';
+import { type BotLevel, COLOUR_NAMES, type Colour } from '@djambi/shared';
 
 /** One seat. */
 export interface Seat {
@@ -42,8 +42,6 @@ function sameHash(a: string, b: string): boolean {
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
 }
-
-const COLOUR_NAMES: Record<Colour, string> = { R: 'Red', B: 'Blue', Y: 'Yellow', G: 'Green' };
 
 /** The name of a bot's seat: "Blue (bot, normal)". */
 export function botName(colour: Colour, level: BotLevel): string {

@@ -6,7 +6,10 @@
  * time has nothing new, and its fields are skipped.
  */
 import type { ArraySchema } from '@colyseus/schema';
-import { COLOURS, type Colour, controllerOf, type Position, ruler } from '@djambi/shared';
+import { COLOURS, type Colour, controllerOf, geometryOf, type Position, ruler } from '@djambi/shared';
+
+/** An active-player mask with every seat in it. */
+const ALL_SEATS = (1 << COLOURS.length) - 1;
 import type { Match, Phase } from '../match/match.js';
 import type { Connections } from '../table/connections.js';
 import { type DjambiState, EliminationState, SeatState } from './schema.js';
@@ -75,6 +78,9 @@ function writeSettings(match: Match, state: DjambiState): void {
   s.power_transfer_of_neutral_armies = r.power_transfer_of_neutral_armies;
   s.master_moves = r.master_moves;
   s.no_progress_rounds = r.no_progress_rounds;
+  s.board = r.board ?? '';
+  s.vertex_step = r.vertex_step ?? '';
+  s.hostage_seat = r.hostage_seat ?? 0;
   state.clock.initialMs = config.clock?.initialMs ?? 0;
   state.clock.incrementMs = config.clock?.incrementMs ?? 0;
 }
@@ -82,7 +88,7 @@ function writeSettings(match: Match, state: DjambiState): void {
 function writeSeats(model: RoomModel, state: DjambiState): void {
   const match = model.match;
   // Before the start every seat shows as active.
-  const activeMask = match.phase === 'waiting' ? 0xf : match.position.activeMask;
+  const activeMask = match.phase === 'waiting' ? ALL_SEATS : match.position.activeMask;
   const creator = match.seats.creatorColour() ?? '';
   state.creator = creator;
   state.host = match.seats.hostColour() ?? '';
@@ -130,7 +136,8 @@ function writePosition(pos: Position, phase: Phase, state: DjambiState): void {
   state.ply = pos.ply;
   state.quiet = pos.quiet;
   state.ruler = ruler(pos) ?? '';
-  for (const colour of COLOURS) {
+  // The board's armies: the square board's four, a hex board's three or six.
+  for (const colour of COLOURS.slice(0, geometryOf(pos).seats)) {
     const controller = controllerOf(pos, colour) ?? '';
     if (state.control.get(colour) !== controller) state.control.set(colour, controller);
   }

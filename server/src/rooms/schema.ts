@@ -4,7 +4,7 @@
  */
 import { ArraySchema, MapSchema, Schema, type } from '@colyseus/schema';
 
-/** A seat that takes turns (4p R,B,Y,G; 3p R,B,Y; 2p R,Y). */
+/** A seat that takes turns (square 4p R,B,Y,G; 3p R,B,Y; 2p R,Y; hex3 R,B,Y; hex6 R..W; hex5 five of R..W). */
 export class SeatState extends Schema {
   @type('string') colour = '';
   @type('string') name = '';
@@ -41,6 +41,12 @@ export class RulesState extends Schema {
   @type('string') power_transfer_of_neutral_armies = '';
   @type('boolean') master_moves = false;
   @type('uint16') no_progress_rounds = 0;
+  /** `hex3` | `hex5` | `hex6` ('' = the square board). */
+  @type('string') board = '';
+  /** HEX.md SX-4 on the large hex board ('' elsewhere). */
+  @type('string') vertex_step = '';
+  /** The seat (1..6) of `hex5`'s hostage army (0 elsewhere). */
+  @type('uint8') hostage_seat = 0;
 }
 
 /** Per-player clock settings and the running clock. */
@@ -106,7 +112,7 @@ export class DjambiState extends Schema {
   @type('uint16') ply = 0;
   @type('uint16') quiet = 0;
   @type('string') ruler = '';
-  /** army colour -> controller (`R`..`G`, `frozen`, `hostage`). */
+  /** army colour -> controller (`R`..`W`, `frozen`, `hostage`), for the board's armies. */
   @type({ map: 'string' }) control = new MapSchema<string>();
   /** Active players in seat order. */
   @type(['string']) active = new ArraySchema<string>();

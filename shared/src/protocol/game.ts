@@ -50,10 +50,10 @@ export function cleanDisplayName(text: string): string {
 
 // ---- pieces of messages -----------------------------------------------------------------------
 
-/** A seat colour `R` `B` `Y` `G`, as the server sends it (the client only needs to know it is one). */
+/** A seat colour `R` `B` `Y` `G` `P` `W`, as the server sends it (the client only needs to know it is one). */
 export const ColourSchema = v.picklist(COLOURS);
 /** A seat colour in a client's message, refused with a text (kept apart so the client bundles no refusal texts). */
-const ColourField = v.picklist(COLOURS, '"colour" must be one of R, B, Y, G');
+const ColourField = v.picklist(COLOURS, '"colour" must be one of R, B, Y, G, P, W');
 
 const square = /* @__NO_SIDE_EFFECTS__ */ (key: string) => {
   const text = `"${key}" must be a square such as "e5"`;
