@@ -21,6 +21,34 @@ export const enPages = {
     seatsHint: 'Any seat can be a computer player; people joining by the invite link get the others.',
     person: 'Person',
     seatLabel: (colour: string): string => `${colour} seat`,
+    hexColour: { P: 'Purple', W: 'White' },
+  },
+  /** The create form's board choice and the hex boards' options (shared/variants/HEX.md). */
+  boards: {
+    label: 'Board',
+    square: 'Square board',
+    hex3: 'Small hexagonal board, 3 players',
+    hex5: 'Large hexagonal board, 5 players',
+    hex6: 'Large hexagonal board, 6 players',
+    hints: {
+      square: 'the classic game: 81 squares, 8 directions, 2 to 4 players',
+      hex3: '61 cells, 6 directions',
+      hex5: '127 cells, 12 directions, a fortress round the maze; a sixth army stays as a hostage',
+      hex6: '127 cells, 12 directions, a fortress round the maze',
+    },
+    playersOption: (n: number): string => (n === 5 ? '5 players (the sixth army is a hostage)' : `${n} players`),
+    vertexStep: {
+      label: 'Corner steps',
+      hint: 'On the large board a piece may also step through a cell corner, between two cells. May it pass when those two cells hold pieces?',
+      free: 'Always: cells beside never block',
+      both_flanks_block: 'Not between two pieces',
+      either_flank_blocks: 'Not past any piece beside it',
+    },
+    hostageSeat: {
+      label: 'Hostage army',
+      hint: 'This seat has no player: its army stays on the board, never moves, and whoever kills its chief takes it over.',
+      seat: (n: number, colour: string): string => `Seat ${n}: ${colour}`,
+    },
   },
   home: {
     createTitle: 'New game',

@@ -74,6 +74,33 @@ export const es: Strings = {
     seatsHint: 'Cualquier puesto puede ser de la computadora; quienes lleguen con el enlace de invitación ocupan los demás.',
     person: 'Persona',
     seatLabel: (colour) => `Puesto ${colour}`,
+    hexColour: { P: 'Morado', W: 'Blanco' },
+  },
+  boards: {
+    label: 'Tablero',
+    square: 'Tablero cuadrado',
+    hex3: 'Tablero hexagonal pequeño, 3 jugadores',
+    hex5: 'Tablero hexagonal grande, 5 jugadores',
+    hex6: 'Tablero hexagonal grande, 6 jugadores',
+    hints: {
+      square: 'el juego clásico: 81 casillas, 8 direcciones, de 2 a 4 jugadores',
+      hex3: '61 casillas, 6 direcciones',
+      hex5: '127 casillas, 12 direcciones, una fortaleza alrededor del laberinto; un sexto ejército queda como rehén',
+      hex6: '127 casillas, 12 direcciones, una fortaleza alrededor del laberinto',
+    },
+    playersOption: (n) => (n === 5 ? '5 jugadores (el sexto ejército es rehén)' : `${n} jugadores`),
+    vertexStep: {
+      label: 'Pasos por las esquinas',
+      hint: 'En el tablero grande una pieza también puede pasar por la esquina de una casilla, entre dos casillas. ¿Puede pasar cuando esas dos casillas tienen piezas?',
+      free: 'Siempre: las casillas de al lado nunca bloquean',
+      both_flanks_block: 'No entre dos piezas',
+      either_flank_blocks: 'No junto a ninguna pieza',
+    },
+    hostageSeat: {
+      label: 'Ejército rehén',
+      hint: 'Este puesto no tiene jugador: su ejército se queda en el tablero, nunca se mueve, y quien mate a su jefe se queda con él.',
+      seat: (n, colour) => `Puesto ${n}: ${colour}`,
+    },
   },
 
   home: {

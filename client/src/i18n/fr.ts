@@ -77,6 +77,33 @@ export const fr: Strings = {
     seatsHint: 'Chaque place peut revenir à l’ordinateur ; les personnes qui arrivent par le lien d’invitation prennent les autres.',
     person: 'Personne',
     seatLabel: (colour) => `Place ${colour}`,
+    hexColour: { P: 'Violet', W: 'Blanc' },
+  },
+  boards: {
+    label: 'Plateau',
+    square: 'Plateau carré',
+    hex3: 'Petit plateau hexagonal, 3 joueurs',
+    hex5: 'Grand plateau hexagonal, 5 joueurs',
+    hex6: 'Grand plateau hexagonal, 6 joueurs',
+    hints: {
+      square: 'le jeu classique : 81 cases, 8 directions, de 2 à 4 joueurs',
+      hex3: '61 cases, 6 directions',
+      hex5: '127 cases, 12 directions, une forteresse autour du labyrinthe ; une sixième armée reste otage',
+      hex6: '127 cases, 12 directions, une forteresse autour du labyrinthe',
+    },
+    playersOption: (n) => (n === 5 ? '5 joueurs (la sixième armée est otage)' : `${n} joueurs`),
+    vertexStep: {
+      label: 'Pas par les coins',
+      hint: 'Sur le grand plateau, une pièce peut aussi passer par le coin d’une case, entre deux cases. Peut-elle passer quand ces deux cases sont occupées ?',
+      free: 'Toujours : les cases voisines ne bloquent jamais',
+      both_flanks_block: 'Pas entre deux pièces',
+      either_flank_blocks: 'Pas à côté d’une pièce',
+    },
+    hostageSeat: {
+      label: 'Armée otage',
+      hint: 'Cette place n’a pas de joueur : son armée reste sur le plateau, ne bouge jamais, et qui tue son chef en prend le contrôle.',
+      seat: (n, colour) => `Place ${n} : ${colour}`,
+    },
   },
 
   home: {

@@ -77,6 +77,33 @@ export const ko: Strings = {
     seatsHint: '어느 자리든 컴퓨터가 맡을 수 있습니다. 초대 링크로 들어온 사람은 나머지 자리에 앉습니다.',
     person: '사람',
     seatLabel: (colour) => `${colour} 자리`,
+    hexColour: { P: '보라', W: '하양' },
+  },
+  boards: {
+    label: '판',
+    square: '정사각형 판',
+    hex3: '작은 육각형 판, 3인',
+    hex5: '큰 육각형 판, 5인',
+    hex6: '큰 육각형 판, 6인',
+    hints: {
+      square: '고전 게임: 81칸, 8방향, 2~4인',
+      hex3: '61칸, 6방향',
+      hex5: '127칸, 12방향, 미궁을 둘러싼 요새; 여섯 번째 군대는 인질로 남음',
+      hex6: '127칸, 12방향, 미궁을 둘러싼 요새',
+    },
+    playersOption: (n) => (n === 5 ? '5인 (여섯 번째 군대는 인질)' : `${n}인`),
+    vertexStep: {
+      label: '꼭짓점 이동',
+      hint: '큰 판에서는 말이 칸의 꼭짓점을 지나 두 칸 사이로도 움직일 수 있습니다. 그 두 칸에 말이 있을 때도 지나갈 수 있을까요?',
+      free: '언제나: 옆 칸은 막지 않음',
+      both_flanks_block: '두 말 사이로는 불가',
+      either_flank_blocks: '옆에 말이 하나라도 있으면 불가',
+    },
+    hostageSeat: {
+      label: '인질 군대',
+      hint: '이 자리에는 플레이어가 없습니다. 그 군대는 판에 남아 움직이지 않으며, 그 수장을 죽이는 사람이 군대를 차지합니다.',
+      seat: (n, colour) => `${n}번 자리: ${colour}`,
+    },
   },
 
   home: {
