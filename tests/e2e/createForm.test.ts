@@ -2,7 +2,8 @@
  * The home page's create form in Chromium, board by board: the request it sends to
  * `POST /api/rooms` (caught with `page.route`, as the server seats hex games only once issue 39's
  * server part lands) carries the board, its player count, its own options only and bot seats of
- * its own colours; a square game is still created for real.
+ * its own colours; a square game is still created for real. The rules page shows the hex boards'
+ * section with its SVG diagrams.
  */
 import type { Page } from 'playwright-core';
 import { browserFixture } from './fixture.js';
@@ -19,7 +20,11 @@ describeBrowser('the create form offers the hex boards', () => {
     await page.route('**/api/rooms', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       body = route.request().postDataJSON() as Record<string, unknown>;
-      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'bad_rules', message: 'caught by the test' } }) });
+      await route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'bad_rules', message: 'caught by the test' } }),
+      });
     });
     await page.click('#create');
     await page.waitForSelector('#create-form .error:has-text("caught by the test")');
@@ -107,4 +112,37 @@ describeBrowser('the create form offers the hex boards', () => {
     expect(fixture.errors).toEqual([]);
   });
 
+  test('the rules page explains the hex boards with SVG diagrams of both boards', async () => {
+    const page = await fixture.newPage();
+    await page.goto(`${fixture.url}/rules`);
+    await page.waitForSelector('#hex-rules');
+    // The small board's 61 cells and 27 pieces, the large board's 127 cells and 54 pieces, 6 and 12 direction arrows.
+    expect(await page.locator('#hex-rules .hex-start').nth(0).locator('polygon').count()).toBe(61);
+    expect(await page.locator('#hex-rules .hex-start').nth(0).locator('circle').count()).toBe(27);
+    expect(await page.locator('#hex-rules .hex-start').nth(1).locator('polygon').count()).toBe(127);
+    expect(await page.locator('#hex-rules .hex-start').nth(1).locator('circle.c-W').count()).toBe(9);
+    expect(await page.locator('#hex-rules .hex-dirs').nth(0).locator('line').count()).toBe(6);
+    expect(await page.locator('#hex-rules .hex-dirs').nth(1).locator('line').count()).toBe(12);
+    await page.locator('#hex-rules').screenshot({ path: outputFile('rules-hex-1100.png') });
+    expect(fixture.errors).toEqual([]);
+  });
+
+  test('on a phone, in Arabic (right to left), the form and the hex section fit the width', async () => {
+    for (const [width, height, locale] of [
+      [390, 844, 'ar'],
+      [1280, 800, 'en'],
+    ] as const) {
+      const page = await fixture.newPage({ viewport: { width, height }, locale });
+      await page.goto(`${fixture.url}/`);
+      await page.check('input[name="board"][value="hex5"]');
+      await page.locator('#create-form').screenshot({ path: outputFile(`home-hex5-${locale}-${width}.png`) });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.goto(`${fixture.url}/rules`);
+      await page.waitForSelector('#hex-rules');
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+      await page.locator('#hex-rules').screenshot({ path: outputFile(`rules-hex-${locale}-${width}.png`) });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    expect(fixture.errors).toEqual([]);
+  });
 });
