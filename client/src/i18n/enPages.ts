@@ -21,6 +21,34 @@ export const enPages = {
     seatsHint: 'Any seat can be a computer player; people joining by the invite link get the others.',
     person: 'Person',
     seatLabel: (colour: string): string => `${colour} seat`,
+    hexColour: { P: 'Purple', W: 'White' },
+  },
+  /** The create form's board choice and the hex boards' options (shared/variants/HEX.md). */
+  boards: {
+    label: 'Board',
+    square: 'Square board',
+    hex3: 'Small hexagonal board, 3 players',
+    hex5: 'Large hexagonal board, 5 players',
+    hex6: 'Large hexagonal board, 6 players',
+    hints: {
+      square: 'the classic game: 81 squares, 8 directions, 2 to 4 players',
+      hex3: '61 cells, 6 directions',
+      hex5: '127 cells, 12 directions, a fortress round the maze; a sixth army stays as a hostage',
+      hex6: '127 cells, 12 directions, a fortress round the maze',
+    },
+    playersOption: (n: number): string => (n === 5 ? '5 players (the sixth army is a hostage)' : `${n} players`),
+    vertexStep: {
+      label: 'Corner steps',
+      hint: 'On the large board a piece may also step through a cell corner, between two cells. May it pass when those two cells hold pieces?',
+      free: 'Always: cells beside never block',
+      both_flanks_block: 'Not between two pieces',
+      either_flank_blocks: 'Not past any piece beside it',
+    },
+    hostageSeat: {
+      label: 'Hostage army',
+      hint: 'This seat has no player: its army stays on the board, never moves, and whoever kills its chief takes it over.',
+      seat: (n: number, colour: string): string => `Seat ${n}: ${colour}`,
+    },
   },
   home: {
     createTitle: 'New game',
@@ -125,6 +153,37 @@ export const enPages = {
       militant: 'Dots: the militant moves one or two squares in any direction.',
     },
     diagramMaze: 'The maze in the centre.',
+    hex: {
+      title: 'Hexagonal boards: 3, 5 and 6 players',
+      intro:
+        'Didier Hallépée adapted Djambi to hexagonal boards (1976): a small board of 61 cells for three players, and a large board of 127 cells for six, also played by five. The pieces and what they do are those of the square game; the board, the directions and, on the large board, the fortress change. Choose the board when you create a game.',
+      cellsTitle: 'Cells and camps',
+      cells:
+        'A cell is named by a column letter and a row number, rows counted from the top: the maze, in the centre, is E5 on the small board and G7 on the large one. Each army starts in a corner: the chief on the corner, the diplomat and the necromobile on the line to the maze, the reporter and the assassin beside the chief along the two edges, the militants between them.',
+      smallTitle: 'The small board (3 players)',
+      small:
+        'Pieces move in straight lines across cell sides: 6 directions, no diagonals. The militant moves 1 or 2 cells. The reporter may kill one of its 6 neighbours. A chief walled in on its 6 sides is encircled. The three camps hold alternate corners; the others start empty.',
+      largeTitle: 'The large board (5 and 6 players)',
+      large:
+        'Every piece has 12 directions: the 6 across cell sides, and 6 through a cell corner, between two cells, to the cell just beyond. The militant moves 1 or 2 steps in any of the 12, so it controls up to 24 cells. The reporter still kills only its 6 side neighbours. Each of the six armies holds a corner.',
+      vertexStep:
+        'A game option says whether a corner step may pass between the two cells beside it when they hold pieces (living or dead): always (the default, as a diagonal on the square board), not when both hold a piece, or not when either does. The same choice decides how many corpses it takes to encircle a chief.',
+      fortressTitle: 'The fortress',
+      fortress:
+        'The six cells round the maze are the fortress. While nobody is in power they are ordinary cells. While a chief is in power, only pieces of the armies its player controls may stop there. Any other piece may go in only to act (kill, move a living piece or a corpse, or report a neighbour) and must leave at once in the same turn, with a plain move to a cell outside the fortress and the maze; if it could not leave, it may not go in. Crossing the fortress without stopping is allowed. A corpse may be placed there, a living piece only if the ruler controls it. Pieces already there when a chief takes power may stay.',
+      hostageTitle: 'Five players: the hostage army',
+      hostage:
+        'With five players the large board still holds six armies. One seat (the sixth, White, unless the game chose another) has no player: its army is a hostage. It never moves and never rules, but its pieces may be killed or moved, and whoever kills its chief takes the whole army over.',
+      orderTitle: 'Turn order',
+      order:
+        'The seats play in turn counter-clockwise, from the corner on the left: Red, Blue, Yellow on the small board; Red, Blue, Yellow, Green, Purple, White on the large one. As on the square board, the ruler plays again after each other player.',
+      diagrams: {
+        hex3: 'The small board at the start, with its cell names; the maze E5 in the centre.',
+        hex6: 'The large board at the start: the maze G7, the fortress shaded round it.',
+        dirSmall: 'The 6 directions of the small board.',
+        dirLarge: 'The 12 directions of the large board: 6 across sides (solid), 6 through corners (dashed).',
+      },
+    },
   },
   /** The replay viewer, finished games and record import. */
   replay: {

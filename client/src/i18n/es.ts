@@ -74,6 +74,33 @@ export const es: Strings = {
     seatsHint: 'Cualquier puesto puede ser de la computadora; quienes lleguen con el enlace de invitación ocupan los demás.',
     person: 'Persona',
     seatLabel: (colour) => `Puesto ${colour}`,
+    hexColour: { P: 'Morado', W: 'Blanco' },
+  },
+  boards: {
+    label: 'Tablero',
+    square: 'Tablero cuadrado',
+    hex3: 'Tablero hexagonal pequeño, 3 jugadores',
+    hex5: 'Tablero hexagonal grande, 5 jugadores',
+    hex6: 'Tablero hexagonal grande, 6 jugadores',
+    hints: {
+      square: 'el juego clásico: 81 casillas, 8 direcciones, de 2 a 4 jugadores',
+      hex3: '61 casillas, 6 direcciones',
+      hex5: '127 casillas, 12 direcciones, una fortaleza alrededor del laberinto; un sexto ejército queda como rehén',
+      hex6: '127 casillas, 12 direcciones, una fortaleza alrededor del laberinto',
+    },
+    playersOption: (n) => (n === 5 ? '5 jugadores (el sexto ejército es rehén)' : `${n} jugadores`),
+    vertexStep: {
+      label: 'Pasos por las esquinas',
+      hint: 'En el tablero grande una pieza también puede pasar por la esquina de una casilla, entre dos casillas. ¿Puede pasar cuando esas dos casillas tienen piezas?',
+      free: 'Siempre: las casillas de al lado nunca bloquean',
+      both_flanks_block: 'No entre dos piezas',
+      either_flank_blocks: 'No junto a ninguna pieza',
+    },
+    hostageSeat: {
+      label: 'Ejército rehén',
+      hint: 'Este puesto no tiene jugador: su ejército se queda en el tablero, nunca se mueve, y quien mate a su jefe se queda con él.',
+      seat: (n, colour) => `Puesto ${n}: ${colour}`,
+    },
   },
 
   home: {
@@ -352,6 +379,37 @@ export const es: Strings = {
       militant: 'Puntos: el militante avanza una o dos casillas en cualquier dirección.',
     },
     diagramMaze: 'El laberinto en el centro.',
+    hex: {
+      title: 'Tableros hexagonales: 3, 5 y 6 jugadores',
+      intro:
+        'Didier Hallépée adaptó el Djambi a tableros hexagonales (1976): un tablero pequeño de 61 casillas para tres jugadores y uno grande de 127 casillas para seis, que también se juega entre cinco. Las piezas y lo que hacen son las del juego cuadrado; cambian el tablero, las direcciones y, en el tablero grande, la fortaleza. El tablero se elige al crear la partida.',
+      cellsTitle: 'Casillas y campamentos',
+      cells:
+        'Una casilla se nombra con una letra de columna y un número de fila, contando las filas desde arriba: el laberinto, en el centro, es E5 en el tablero pequeño y G7 en el grande. Cada ejército empieza en una esquina: el jefe en la esquina, el diplomático y el necromóvil en la línea hacia el laberinto, el reportero y el asesino junto al jefe a lo largo de los dos bordes, los militantes entre ellos.',
+      smallTitle: 'El tablero pequeño (3 jugadores)',
+      small:
+        'Las piezas se mueven en línea recta a través de los lados de las casillas: 6 direcciones, sin diagonales. El militante se mueve 1 o 2 casillas. El reportero puede matar a uno de sus 6 vecinos. Un jefe tapiado por sus 6 lados queda cercado. Los tres campamentos ocupan esquinas alternas; las demás empiezan vacías.',
+      largeTitle: 'El tablero grande (5 y 6 jugadores)',
+      large:
+        'Cada pieza tiene 12 direcciones: las 6 a través de los lados de las casillas y 6 por una esquina, entre dos casillas, hasta la casilla justo detrás. El militante se mueve 1 o 2 pasos en cualquiera de las 12, así que controla hasta 24 casillas. El reportero sigue matando solo a sus 6 vecinos de lado. Cada uno de los seis ejércitos ocupa una esquina.',
+      vertexStep:
+        'Una opción de la partida dice si un paso por una esquina puede pasar entre las dos casillas que lo flanquean cuando tienen piezas (vivas o muertas): siempre (por defecto, como una diagonal en el tablero cuadrado), no cuando ambas tienen pieza, o no cuando alguna la tiene. La misma elección decide cuántos cadáveres hacen falta para cercar a un jefe.',
+      fortressTitle: 'La fortaleza',
+      fortress:
+        'Las seis casillas alrededor del laberinto son la fortaleza. Mientras nadie está en el poder son casillas normales. Mientras un jefe está en el poder, solo las piezas de los ejércitos que controla su jugador pueden detenerse en ellas. Cualquier otra pieza solo puede entrar para actuar (matar, mover una pieza viva o un cadáver, o hacer una víctima de reportero) y debe salir enseguida en el mismo turno, con un movimiento simple a una casilla fuera de la fortaleza y del laberinto; si no pudiera salir, no puede entrar. Se puede cruzar la fortaleza sin detenerse. Se puede colocar ahí un cadáver, y una pieza viva solo si el gobernante la controla. Las piezas que ya estaban ahí cuando un jefe toma el poder pueden quedarse.',
+      hostageTitle: 'Entre cinco: el ejército rehén',
+      hostage:
+        'Con cinco jugadores el tablero grande sigue teniendo seis ejércitos. Un puesto (el sexto, Blanco, salvo que la partida elija otro) no tiene jugador: su ejército es rehén. Nunca se mueve ni gobierna, pero sus piezas pueden morir o ser desplazadas, y quien mate a su jefe se queda con todo el ejército.',
+      orderTitle: 'Orden de juego',
+      order:
+        'Los puestos juegan por turnos en sentido contrario a las agujas del reloj, desde la esquina de la izquierda: Rojo, Azul, Amarillo en el tablero pequeño; Rojo, Azul, Amarillo, Verde, Morado, Blanco en el grande. Como en el tablero cuadrado, el gobernante vuelve a jugar después de cada uno de los demás.',
+      diagrams: {
+        hex3: 'El tablero pequeño al empezar, con los nombres de las casillas; el laberinto E5 en el centro.',
+        hex6: 'El tablero grande al empezar: el laberinto G7 y la fortaleza sombreada a su alrededor.',
+        dirSmall: 'Las 6 direcciones del tablero pequeño.',
+        dirLarge: 'Las 12 direcciones del tablero grande: 6 a través de los lados (línea continua), 6 por las esquinas (discontinua).',
+      },
+    },
   },
 
   press: {

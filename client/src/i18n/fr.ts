@@ -77,6 +77,33 @@ export const fr: Strings = {
     seatsHint: 'Chaque place peut revenir à l’ordinateur ; les personnes qui arrivent par le lien d’invitation prennent les autres.',
     person: 'Personne',
     seatLabel: (colour) => `Place ${colour}`,
+    hexColour: { P: 'Violet', W: 'Blanc' },
+  },
+  boards: {
+    label: 'Plateau',
+    square: 'Plateau carré',
+    hex3: 'Petit plateau hexagonal, 3 joueurs',
+    hex5: 'Grand plateau hexagonal, 5 joueurs',
+    hex6: 'Grand plateau hexagonal, 6 joueurs',
+    hints: {
+      square: 'le jeu classique : 81 cases, 8 directions, de 2 à 4 joueurs',
+      hex3: '61 cases, 6 directions',
+      hex5: '127 cases, 12 directions, une forteresse autour du labyrinthe ; une sixième armée reste otage',
+      hex6: '127 cases, 12 directions, une forteresse autour du labyrinthe',
+    },
+    playersOption: (n) => (n === 5 ? '5 joueurs (la sixième armée est otage)' : `${n} joueurs`),
+    vertexStep: {
+      label: 'Pas par les coins',
+      hint: 'Sur le grand plateau, une pièce peut aussi passer par le coin d’une case, entre deux cases. Peut-elle passer quand ces deux cases sont occupées ?',
+      free: 'Toujours : les cases voisines ne bloquent jamais',
+      both_flanks_block: 'Pas entre deux pièces',
+      either_flank_blocks: 'Pas à côté d’une pièce',
+    },
+    hostageSeat: {
+      label: 'Armée otage',
+      hint: 'Cette place n’a pas de joueur : son armée reste sur le plateau, ne bouge jamais, et qui tue son chef en prend le contrôle.',
+      seat: (n, colour) => `Place ${n} : ${colour}`,
+    },
   },
 
   home: {
@@ -357,6 +384,37 @@ export const fr: Strings = {
       militant: 'Points : le militant avance d’une ou deux cases dans toutes les directions.',
     },
     diagramMaze: 'Le labyrinthe au centre.',
+    hex: {
+      title: 'Plateaux hexagonaux : 3, 5 et 6 joueurs',
+      intro:
+        'Didier Hallépée a adapté le Djambi à des plateaux hexagonaux (1976) : un petit plateau de 61 cases pour trois joueurs, et un grand de 127 cases pour six, qui se joue aussi à cinq. Les pièces et leurs actions sont celles du jeu carré ; le plateau, les directions et, sur le grand plateau, la forteresse changent. On choisit le plateau en créant la partie.',
+      cellsTitle: 'Cases et camps',
+      cells:
+        'Une case se nomme par une lettre de colonne et un numéro de rangée, les rangées comptées depuis le haut : le labyrinthe, au centre, est E5 sur le petit plateau et G7 sur le grand. Chaque armée part d’un coin : le chef dans le coin, le diplomate et le nécromobile sur la ligne du labyrinthe, le reporter et l’assassin à côté du chef le long des deux bords, les militants entre eux.',
+      smallTitle: 'Le petit plateau (3 joueurs)',
+      small:
+        'Les pièces se déplacent en ligne droite à travers les côtés des cases : 6 directions, pas de diagonale. Le militant avance d’une ou deux cases. Le reporter peut tuer l’un de ses 6 voisins. Un chef muré sur ses 6 côtés est encerclé. Les trois camps occupent un coin sur deux ; les autres coins sont vides au départ.',
+      largeTitle: 'Le grand plateau (5 et 6 joueurs)',
+      large:
+        'Chaque pièce a 12 directions : les 6 à travers les côtés des cases, et 6 par un coin de case, entre deux cases, jusqu’à la case juste au-delà. Le militant avance d’un ou deux pas dans l’une des 12, il contrôle donc jusqu’à 24 cases. Le reporter ne tue toujours que ses 6 voisins de côté. Chacune des six armées occupe un coin.',
+      vertexStep:
+        'Une option de partie dit si un pas par un coin peut passer entre les deux cases qui le bordent quand elles portent des pièces (vivantes ou mortes) : toujours (par défaut, comme une diagonale du plateau carré), pas quand les deux sont occupées, ou pas quand l’une l’est. Ce choix décide aussi du nombre de cadavres qu’il faut pour encercler un chef.',
+      fortressTitle: 'La forteresse',
+      fortress:
+        'Les six cases autour du labyrinthe forment la forteresse. Quand personne n’est au pouvoir, ce sont des cases ordinaires. Quand un chef est au pouvoir, seules les pièces des armées que contrôle son joueur peuvent s’y arrêter. Toute autre pièce ne peut y entrer que pour agir (tuer, déplacer une pièce vivante ou un cadavre, ou faire une victime de reporter) et doit en ressortir aussitôt, dans le même tour, par un déplacement simple vers une case hors de la forteresse et du labyrinthe ; si elle ne pouvait pas ressortir, elle ne peut pas entrer. Traverser la forteresse sans s’arrêter est permis. On peut y poser un cadavre, une pièce vivante seulement si le régent la contrôle. Les pièces qui s’y trouvent quand un chef prend le pouvoir peuvent y rester.',
+      hostageTitle: 'À cinq : l’armée otage',
+      hostage:
+        'À cinq joueurs, le grand plateau porte toujours six armées. Une place (la sixième, Blanc, sauf si la partie en a choisi une autre) n’a pas de joueur : son armée est otage. Elle ne bouge jamais et ne prend jamais le pouvoir, mais ses pièces peuvent être tuées ou déplacées, et qui tue son chef prend toute l’armée.',
+      orderTitle: 'Ordre de jeu',
+      order:
+        'Les places jouent à tour de rôle dans le sens inverse des aiguilles d’une montre, depuis le coin de gauche : Rouge, Bleu, Jaune sur le petit plateau ; Rouge, Bleu, Jaune, Vert, Violet, Blanc sur le grand. Comme sur le plateau carré, le régent rejoue après chacun des autres joueurs.',
+      diagrams: {
+        hex3: 'Le petit plateau au départ, avec le nom des cases ; le labyrinthe E5 au centre.',
+        hex6: 'Le grand plateau au départ : le labyrinthe G7, la forteresse ombrée autour.',
+        dirSmall: 'Les 6 directions du petit plateau.',
+        dirLarge: 'Les 12 directions du grand plateau : 6 à travers les côtés (trait plein), 6 par les coins (pointillé).',
+      },
+    },
   },
 
   press: {

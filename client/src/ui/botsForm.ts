@@ -4,7 +4,7 @@
  * person's seat by itself, so one click starts the game), and the create form's choice
  * of a bot level for any seat (the `bots` create option). The server seats the bots.
  */
-import { BOT_LEVELS, type BotLevel, type Colour, COLOURS, seatsOf } from '@djambi/shared';
+import { ALL_COLOURS, type AnyColour, BOT_LEVELS, type BotLevel, COLOURS } from '@djambi/shared';
 import { P, S } from '../i18n/strings.js';
 import { createRoom } from '../net/api.js';
 import { saveHostToken } from '../net/seatStore.js';
@@ -51,22 +51,39 @@ export function playComputerCard(): HTMLElement {
   );
 }
 
-/** The create form's bot seats: a person or a bot level per seat colour. */
-export function botSeatsField(): { readonly element: HTMLElement; value(players: number): Partial<Record<Colour, BotLevel>> } {
-  const selects = COLOURS.map((colour) => ({ colour, select: levelSelect(`bot-seat-${colour}`, true, '') }));
+/** A seat colour's name: the core strings' for the four square colours, the page strings' for the hex boards' Purple and White. */
+export function colourName(colour: AnyColour): string {
+  return (COLOURS as readonly AnyColour[]).includes(colour) ? S.colour(colour as (typeof COLOURS)[number]) : P.bots.hexColour[colour as 'P' | 'W'];
+}
+
+/**
+ * The create form's bot seats: a person or a bot level per seat colour, the seats of the chosen
+ * game only (`show`, with shared `seatsOf(rules)`: up to six colours on the hex boards).
+ */
+export function botSeatsField(): {
+  readonly element: HTMLElement;
+  show(seats: readonly AnyColour[]): void;
+  value(): Partial<Record<AnyColour, BotLevel>>;
+} {
+  const selects = ALL_COLOURS.map((colour) => {
+    const select = levelSelect(`bot-seat-${colour}`, true, '');
+    return { colour, select, field: h('div', { class: 'field' }, h('label', { for: select.id }, P.bots.seatLabel(colourName(colour))), select) };
+  });
   const element = h(
     'details',
     { id: 'bot-seats' },
     h('summary', {}, P.bots.seatsTitle),
     h('p', { class: 'hint' }, P.bots.seatsHint),
-    ...selects.map(({ colour, select }) => h('div', { class: 'field' }, h('label', { for: select.id }, P.bots.seatLabel(S.colour(colour))), select)),
+    ...selects.map((s) => s.field),
   );
   return {
     element,
-    value(players) {
-      const seats = seatsOf({ players: players as 2 | 3 | 4 });
-      const out: Partial<Record<Colour, BotLevel>> = {};
-      for (const { colour, select } of selects) if (select.value && seats.includes(colour)) out[colour] = select.value as BotLevel;
+    show(seats) {
+      for (const { colour, field } of selects) field.hidden = !seats.includes(colour);
+    },
+    value() {
+      const out: Partial<Record<AnyColour, BotLevel>> = {};
+      for (const { colour, select, field } of selects) if (select.value && !field.hidden) out[colour] = select.value as BotLevel;
       return out;
     },
   };

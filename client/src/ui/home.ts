@@ -1,20 +1,29 @@
 /** Home page: create a game, join one by code, list the public games. */
 import {
+  ALL_COLOURS,
+  BOARD_GAMES,
+  BOARD_RULE_VALUES,
+  type Board,
+  BOARDS,
+  type BotLevel,
   CLOCK_PRESETS,
   type ClockPreset,
   COLOURS,
+  DEFAULT_HOSTAGE_SEAT,
   DEFAULT_RULES,
   MAX_NO_PROGRESS_ROUNDS,
   normaliseCode,
   RULE_VALUES,
   type RuleChoiceKey,
   type Rules,
+  seatsOf,
 } from '@djambi/shared';
 import { languageSelect } from '../i18n/languageSelect.js';
 import { P, S } from '../i18n/strings.js';
 import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
 import { saveHostToken, seatCodes } from '../net/seatStore.js';
-import { botSeatsField, playComputerCard } from './botsForm.js';
+import { botSeatsField, colourName, playComputerCard } from './botsForm.js';
+import { hasLayoutChoice, makeCreateRules } from './createRules.js';
 import { h, link, navigate, replace } from './dom.js';
 
 /** The rule options the create form offers (their values come from the engine's `RULE_VALUES`). */
@@ -27,6 +36,8 @@ const RULE_KEYS = [
   'neutral_pieces_untouchable',
 ] as const satisfies readonly RuleChoiceKey[];
 const RULE_CHOICES = RULE_KEYS.map((key) => ({ key, values: RULE_VALUES[key] }));
+/** The create form's named fields that `makeCreateRules` reads apart, or not at all. */
+const FORM_ONLY: ReadonlySet<string> = new Set(['board', 'players', 'visibility', 'no_progress_rounds']);
 
 /** Normalise typed text into a room code, or null. */
 export function parseCode(text: string): string | null {
@@ -40,13 +51,43 @@ export function renderHome(root: HTMLElement): () => void {
   const optionLabels = P.ruleOptions as unknown as Record<string, Record<string, string>>;
 
   // ---- create
-  const players = h(
+  const B = P.boards;
+  const boardChoice = h(
     'fieldset',
-    { class: 'choices' },
-    h('legend', {}, P.home.players),
-    ...[...RULE_VALUES.players]
-      .reverse()
-      .map((n) => h('label', {}, h('input', { type: 'radio', name: 'players', value: n, checked: n === DEFAULT_RULES.players }), ' ', P.home.playersOption(n))),
+    { class: 'choices', id: 'board-choice' },
+    h('legend', {}, B.label),
+    ...BOARDS.map((b) =>
+      h(
+        'label',
+        {},
+        h('input', { type: 'radio', name: 'board', value: b, checked: b === 'square' }),
+        ' ',
+        B[b],
+        h('small', { class: 'muted' }, ` — ${B.hints[b]}`),
+      ),
+    ),
+  );
+  const players = h('fieldset', { class: 'choices', id: 'players-choice' }, h('legend', {}, P.home.players));
+  /** A select of the board-only options, with its hint (`vertex_step`, `hostage_seat`). */
+  const boardSelect = (key: 'vertex_step' | 'hostage_seat', labels: Record<string, string>, label: string, hint: string, selected: string): HTMLElement =>
+    h(
+      'div',
+      { class: 'field', id: `field-${key}` },
+      h('label', { for: `rule-${key}` }, label),
+      h(
+        'select',
+        { name: key, id: `rule-${key}` },
+        ...BOARD_RULE_VALUES[key].map((v) => h('option', { value: String(v), selected: String(v) === selected }, labels[String(v)])),
+      ),
+      h('small', {}, hint),
+    );
+  const vertexField = boardSelect('vertex_step', B.vertexStep, B.vertexStep.label, B.vertexStep.hint, 'free');
+  const hostageField = boardSelect(
+    'hostage_seat',
+    Object.fromEntries(BOARD_RULE_VALUES.hostage_seat.map((n) => [String(n), B.hostageSeat.seat(n, colourName(ALL_COLOURS[n - 1]))])),
+    B.hostageSeat.label,
+    B.hostageSeat.hint,
+    String(DEFAULT_HOSTAGE_SEAT),
   );
   const ruleFields = RULE_CHOICES.map((choice) => {
     const labels = optionLabels[choice.key];
@@ -120,13 +161,51 @@ export function renderHome(root: HTMLElement): () => void {
     h('label', {}, pressReveal, ' ', P.home.pressReveal),
   );
   const botSeats = botSeatsField();
+  const layoutField = ruleFields[RULE_KEYS.indexOf('layout')];
+  /** The chosen board. */
+  const board = (): Board => (new FormData(form).get('board') as Board | null) ?? 'square';
+  /** Show the player counts, options and bot seats of the chosen board (and disable the others: FormData skips them). */
+  const showBoard = (): void => {
+    const b = board();
+    const counts = BOARD_GAMES[b].players;
+    const current = Number(new FormData(form).get('players'));
+    const checked = counts.includes(current as Rules['players']) ? current : b === 'square' ? DEFAULT_RULES.players : counts[0];
+    replace(
+      players,
+      h('legend', {}, P.home.players),
+      ...counts.map((n) =>
+        h(
+          'label',
+          {},
+          h('input', { type: 'radio', name: 'players', value: n, checked: n === checked }),
+          ' ',
+          b === 'square' ? P.home.playersOption(n) : B.playersOption(n),
+        ),
+      ),
+    );
+    const shown: [HTMLElement, boolean][] = [
+      [layoutField, hasLayoutChoice(b)],
+      [vertexField, BOARD_GAMES[b].options.includes('vertex_step')],
+      [hostageField, BOARD_GAMES[b].options.includes('hostage_seat')],
+    ];
+    for (const [field, on] of shown) {
+      field.hidden = !on;
+      const select = field.querySelector('select');
+      if (select) select.disabled = !on;
+    }
+    const hostage = Number(new FormData(form).get('hostage_seat') ?? DEFAULT_HOSTAGE_SEAT);
+    botSeats.show(seatsOf({ board: b, players: checked as Rules['players'], hostage_seat: hostage as Rules['hostage_seat'] }));
+  };
   const createError = h('p', { class: 'error', role: 'alert' });
   const createButton = h('button', { type: 'submit', class: 'primary', id: 'create' }, P.home.create);
   const form = h(
     'form',
     { class: 'card', id: 'create-form' },
     h('h2', {}, P.home.createTitle),
+    boardChoice,
     players,
+    vertexField,
+    hostageField,
     h('details', {}, h('summary', {}, P.home.rulesTitle), h('p', { class: 'hint' }, P.home.rulesHint), ...ruleFields),
     h(
       'fieldset',
@@ -149,15 +228,24 @@ export function renderHome(root: HTMLElement): () => void {
     createButton,
     createError,
   );
+  form.addEventListener('change', (e) => {
+    const name = (e.target as HTMLInputElement).name;
+    if (name === 'board' || name === 'players' || name === 'hostage_seat') showBoard();
+  });
+  showBoard();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const data = new FormData(form);
-    const rules: Record<string, unknown> = { players: Number(data.get('players') ?? 4) };
-    for (const choice of RULE_CHOICES) {
-      const raw = String(data.get(choice.key));
-      rules[choice.key] = raw === 'true' ? true : raw === 'false' ? false : raw;
-    }
-    rules.no_progress_rounds = Math.max(0, Math.min(MAX_NO_PROGRESS_ROUNDS, Math.round(Number(quiet.value) || 0)));
+    const choices: Record<string, string> = {};
+    data.forEach((value, key) => {
+      if (!FORM_ONLY.has(key)) choices[key] = String(value);
+    });
+    const rules = makeCreateRules({
+      board: board(),
+      players: Number(data.get('players') ?? DEFAULT_RULES.players),
+      choices,
+      noProgressRounds: Math.max(0, Math.min(MAX_NO_PROGRESS_ROUNDS, Math.round(Number(quiet.value) || 0))),
+    });
     const clock = clockOn.checked
       ? { initialSeconds: Math.max(1, Number(minutes.value) || 15) * 60, incrementSeconds: Math.max(0, Number(increment.value) || 0) }
       : null;
@@ -165,12 +253,13 @@ export function renderHome(root: HTMLElement): () => void {
     createButton.textContent = P.home.creating;
     createError.textContent = '';
     createRoom({
-      rules: rules as Partial<Rules>,
+      rules,
       clock,
       visibility: data.get('visibility') === 'public' ? 'public' : 'private',
       press_visibility: pressExistence.checked ? 'existence' : 'hidden',
       reveal_press_after_game: pressReveal.checked,
-      bots: botSeats.value(Number(rules.players)),
+      // Six colours on the hex boards: the protocol's `Colour` names four until it is widened (issue 39).
+      bots: botSeats.value() as Record<(typeof COLOURS)[number], BotLevel>,
     })
       .then(({ code, hostToken }) => {
         if (hostToken) saveHostToken(code, hostToken);

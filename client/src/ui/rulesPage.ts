@@ -3,6 +3,7 @@ import { type Colour, DIRECTIONS, KINDS, type Kind } from '@djambi/shared';
 import { languageSelect } from '../i18n/languageSelect.js';
 import { P, S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
+import { hexDirectionsDiagram, hexStartDiagram } from './hexDiagrams.js';
 
 interface DiagramPiece {
   readonly at: [number, number];
@@ -132,6 +133,30 @@ const PIECE_DIAGRAMS: Record<Kind, DiagramShape> = {
   militant: { size: 5, pieces: [{ at: [2, 2], colour: 'R', kind: 'militant' }], dots: lines(5, [2, 2], [], 2) },
 };
 
+/** The hex boards (shared/variants/HEX.md): the three games, cells, directions, fortress, hostage army, turn order. */
+function hexSection(): HTMLElement {
+  const X = P.rulesPage.hex;
+  return h(
+    'section',
+    { id: 'hex-rules', class: 'hex-rules' },
+    h('h2', {}, X.title),
+    h('p', {}, X.intro),
+    h('h3', {}, X.cellsTitle),
+    h('p', {}, X.cells),
+    h('div', { class: 'with-diagram' }, hexStartDiagram('hex3', X.diagrams.hex3, true), hexStartDiagram('hex6', X.diagrams.hex6, false)),
+    h('h3', {}, X.smallTitle),
+    h('div', { class: 'with-diagram' }, h('p', {}, X.small), hexDirectionsDiagram('hex3', X.diagrams.dirSmall)),
+    h('h3', {}, X.largeTitle),
+    h('div', { class: 'with-diagram' }, h('div', {}, h('p', {}, X.large), h('p', {}, X.vertexStep)), hexDirectionsDiagram('hex6', X.diagrams.dirLarge)),
+    h('h3', {}, X.fortressTitle),
+    h('p', {}, X.fortress),
+    h('h3', {}, X.hostageTitle),
+    h('p', {}, X.hostage),
+    h('h3', {}, X.orderTitle),
+    h('p', {}, X.order),
+  );
+}
+
 /** Render the rules page; returns its cleanup. */
 export function renderRules(root: HTMLElement): () => void {
   const R = P.rulesPage;
@@ -175,6 +200,7 @@ export function renderRules(root: HTMLElement): () => void {
       h('p', {}, R.power),
       h('h2', {}, R.endTitle),
       h('p', {}, R.end),
+      hexSection(),
     ),
   );
   return () => undefined;
