@@ -78,7 +78,6 @@ export const ar: Strings = {
     seatsHint: 'يمكن أن يشغل الحاسوب أي مقعد؛ ومن يدخل برابط الدعوة يأخذ المقاعد الأخرى.',
     person: 'شخص',
     seatLabel: (colour) => `مقعد ${colour}`,
-    hexColour: { P: 'البنفسجي', W: 'الأبيض' },
   },
   boards: {
     label: 'الرقعة',

@@ -21,7 +21,6 @@ export const enPages = {
     seatsHint: 'Any seat can be a computer player; people joining by the invite link get the others.',
     person: 'Person',
     seatLabel: (colour: string): string => `${colour} seat`,
-    hexColour: { P: 'Purple', W: 'White' },
   },
   /** The create form's board choice and the hex boards' options (shared/variants/HEX.md). */
   boards: {

@@ -74,7 +74,6 @@ export const es: Strings = {
     seatsHint: 'Cualquier puesto puede ser de la computadora; quienes lleguen con el enlace de invitación ocupan los demás.',
     person: 'Persona',
     seatLabel: (colour) => `Puesto ${colour}`,
-    hexColour: { P: 'Morado', W: 'Blanco' },
   },
   boards: {
     label: 'Tablero',

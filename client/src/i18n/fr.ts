@@ -77,7 +77,6 @@ export const fr: Strings = {
     seatsHint: 'Chaque place peut revenir à l’ordinateur ; les personnes qui arrivent par le lien d’invitation prennent les autres.',
     person: 'Personne',
     seatLabel: (colour) => `Place ${colour}`,
-    hexColour: { P: 'Violet', W: 'Blanc' },
   },
   boards: {
     label: 'Plateau',

@@ -77,7 +77,6 @@ export const ko: Strings = {
     seatsHint: '어느 자리든 컴퓨터가 맡을 수 있습니다. 초대 링크로 들어온 사람은 나머지 자리에 앉습니다.',
     person: '사람',
     seatLabel: (colour) => `${colour} 자리`,
-    hexColour: { P: '보라', W: '하양' },
   },
   boards: {
     label: '판',

@@ -80,7 +80,6 @@ export const ru: Strings = {
     seatsHint: 'Любое место может занять компьютер; пришедшие по ссылке-приглашению займут остальные.',
     person: 'Человек',
     seatLabel: (colour) => `Место: ${colour}`,
-    hexColour: { P: 'Фиолетовый', W: 'Белый' },
   },
   boards: {
     label: 'Доска',

@@ -51,11 +51,6 @@ export function playComputerCard(): HTMLElement {
   );
 }
 
-/** A seat colour's name: the core strings' for the four square colours, the page strings' for the hex boards' Purple and White. */
-export function colourName(colour: AnyColour): string {
-  return (COLOURS as readonly AnyColour[]).includes(colour) ? S.colour(colour as (typeof COLOURS)[number]) : P.bots.hexColour[colour as 'P' | 'W'];
-}
-
 /**
  * The create form's bot seats: a person or a bot level per seat colour, the seats of the chosen
  * game only (`show`, with shared `seatsOf(rules)`: up to six colours on the hex boards).
@@ -67,7 +62,7 @@ export function botSeatsField(): {
 } {
   const selects = ALL_COLOURS.map((colour) => {
     const select = levelSelect(`bot-seat-${colour}`, true, '');
-    return { colour, select, field: h('div', { class: 'field' }, h('label', { for: select.id }, P.bots.seatLabel(colourName(colour))), select) };
+    return { colour, select, field: h('div', { class: 'field' }, h('label', { for: select.id }, P.bots.seatLabel(S.colour(colour))), select) };
   });
   const element = h(
     'details',

@@ -22,7 +22,7 @@ import { languageSelect } from '../i18n/languageSelect.js';
 import { P, S } from '../i18n/strings.js';
 import { createRoom, type GameListItem, listGames, listRooms, recentGames, type RoomInfo } from '../net/api.js';
 import { saveHostToken, seatCodes } from '../net/seatStore.js';
-import { botSeatsField, colourName, playComputerCard } from './botsForm.js';
+import { botSeatsField, playComputerCard } from './botsForm.js';
 import { hasLayoutChoice, makeCreateRules } from './createRules.js';
 import { h, link, navigate, replace } from './dom.js';
 
@@ -84,7 +84,7 @@ export function renderHome(root: HTMLElement): () => void {
   const vertexField = boardSelect('vertex_step', B.vertexStep, B.vertexStep.label, B.vertexStep.hint, 'free');
   const hostageField = boardSelect(
     'hostage_seat',
-    Object.fromEntries(BOARD_RULE_VALUES.hostage_seat.map((n) => [String(n), B.hostageSeat.seat(n, colourName(ALL_COLOURS[n - 1]))])),
+    Object.fromEntries(BOARD_RULE_VALUES.hostage_seat.map((n) => [String(n), B.hostageSeat.seat(n, S.colour(COLOURS[n - 1]))])),
     B.hostageSeat.label,
     B.hostageSeat.hint,
     String(DEFAULT_HOSTAGE_SEAT),
@@ -259,7 +259,7 @@ export function renderHome(root: HTMLElement): () => void {
       press_visibility: pressExistence.checked ? 'existence' : 'hidden',
       reveal_press_after_game: pressReveal.checked,
       // Six colours on the hex boards: the protocol's `Colour` names four until it is widened (issue 39).
-      bots: botSeats.value() as Record<(typeof COLOURS)[number], BotLevel>,
+      bots: botSeats.value(),
     })
       .then(({ code, hostToken }) => {
         if (hostToken) saveHostToken(code, hostToken);
