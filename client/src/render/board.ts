@@ -1,17 +1,18 @@
 /**
- * The Pixi board: 9×9 squares with the maze, pieces, highlights, coordinates, click-click and
- * drag with mouse or touch, and animations driven by the engine's effects. It holds no rule:
- * what to highlight and what a click means come from the controller.
+ * The Pixi board: any board's cells (the square board's 9×9, the hex boards' hexagons) laid
+ * out for the viewer by `game/orientation.ts`, with the maze, the fortress, pieces, highlights,
+ * coordinates, click-click and drag with mouse or touch, and animations driven by the engine's
+ * effects. It holds no rule: what to highlight and what a click means come from the controller.
  *
  * Rendering is on demand (no idle frames): a change schedules one frame; animations and drags
  * keep frames coming until they end.
  */
 import 'pixi.js/events';
 import { Application, Container, Graphics, Text, TextStyle, type FederatedPointerEvent } from 'pixi.js';
-import { MAZE, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
+import type { AnyColour, Colour, Controller, Effect, GeometryName, PieceInfo, SquareName } from '@djambi/shared';
 import type { Highlights, Preview } from '../game/controller.js';
 import { PointerGesture } from '../game/gesture.js';
-import { cellOf, edgeLabels, fileRank, squareAt } from '../game/orientation.js';
+import { type BoardLayout, boardLayout, cellIndexOf, nameAtPoint } from '../game/orientation.js';
 import { controlMark, markColour, PieceSprite, UNIT, type ControlMark } from './pieces.js';
 import { BOARD } from './theme.js';
 
@@ -25,6 +26,9 @@ export interface BoardScene {
   /** Who plays each army (absent: its own colour); a captured or frozen army is marked. */
   readonly control?: Readonly<Partial<Record<Colour, Controller | null>>>;
 }
+
+/** The board's cell shades, by `BoardLayout.shades`. */
+const SHADES = [BOARD.light, BOARD.dark, BOARD.mid];
 
 /** A piece as the board draws it (for the test hook). */
 export interface DrawnPiece {
@@ -98,8 +102,11 @@ function softwareWebGL(): boolean {
 
 /** The board view. Create with `BoardView.create`. */
 export class BoardView {
-  private view: Colour = 'R';
-  private size = 0;
+  private view: AnyColour = 'R';
+  private geometry: GeometryName = 'square';
+  private board: BoardLayout = boardLayout('square', 'R');
+  /** Pixels per board unit, a cell's size in pixels, the board's top-left corner. */
+  private unit = 0;
   private cell = 0;
   private ox = 0;
   private oy = 0;
@@ -191,9 +198,16 @@ export class BoardView {
   }
 
   /** Put this viewer's corner at the bottom. */
-  setView(view: Colour): void {
+  setView(view: AnyColour): void {
     if (view === this.view) return;
     this.view = view;
+    this.layout();
+  }
+
+  /** Draw this board (a position's `geometry`); the square board until told. */
+  setGeometry(geometry: GeometryName): void {
+    if (geometry === this.geometry) return;
+    this.geometry = geometry;
     this.layout();
   }
 
@@ -253,10 +267,11 @@ export class BoardView {
 
   /** Centre of a square in page (CSS) pixels, for tests and tools. */
   squareCenter(square: SquareName): { x: number; y: number } | null {
-    const c = cellOf(square, this.view);
-    if (!c) return null;
+    const c = cellIndexOf(this.board, square);
+    if (c < 0) return null;
     const rect = this.app.canvas.getBoundingClientRect();
-    return { x: rect.left + this.ox + (c.col + 0.5) * this.cell, y: rect.top + this.oy + (c.row + 0.5) * this.cell };
+    const [x, y] = this.centre(c);
+    return { x: rect.left + x, y: rect.top + y };
   }
 
   /** The pieces as drawn now, with their control marks (for the test hook). */
@@ -315,10 +330,11 @@ export class BoardView {
   private layout(): void {
     const w = this.app.screen.width;
     const h = this.app.screen.height;
-    this.size = Math.min(w, h);
-    this.cell = Math.floor(this.size / 9);
-    this.ox = Math.floor((w - this.cell * 9) / 2);
-    this.oy = Math.floor((h - this.cell * 9) / 2);
+    const board = (this.board = boardLayout(this.geometry, this.view));
+    this.cell = Math.floor(Math.min(w / board.width, h / board.height) * board.cellSize);
+    this.unit = this.cell / board.cellSize;
+    this.ox = Math.floor((w - this.unit * board.width) / 2);
+    this.oy = Math.floor((h - this.unit * board.height) / 2);
     this.drawSquares();
     this.drawCoords();
     this.drawHighlights();
@@ -326,62 +342,66 @@ export class BoardView {
     this.requestFrame();
   }
 
-  private cellRect(square: SquareName): { x: number; y: number; s: number } {
-    const c = cellOf(square, this.view)!;
-    return { x: this.ox + c.col * this.cell, y: this.oy + c.row * this.cell, s: this.cell };
+  /** A cell's centre in pixels. */
+  private centre(cell: number): [number, number] {
+    const [x, y] = this.board.centres[cell];
+    return [this.ox + x * this.unit, this.oy + y * this.unit];
+  }
+
+  /** A cell's outline in pixels, shrunk `inset` pixels towards its centre. */
+  private poly(cell: number, inset = 0): number[] {
+    const [cx, cy] = this.centre(cell);
+    const k = 1 - (2 * inset) / this.cell;
+    return this.board.polygons[cell].map((v, i) => {
+      const c = i % 2 === 0 ? cx : cy;
+      return c + ((i % 2 === 0 ? this.ox : this.oy) + v * this.unit - c) * k;
+    });
   }
 
   private drawSquares(): void {
     const g = this.squares.clear();
+    const board = this.board;
     const s = this.cell;
-    g.rect(this.ox - 2, this.oy - 2, s * 9 + 4, s * 9 + 4).fill(0x5a4630);
-    for (let row = 0; row < 9; row++) {
-      for (let col = 0; col < 9; col++) {
-        const fr = fileRank(squareAt({ col, row }, this.view)!)!;
-        // a1 is dark, as on a chessboard.
-        const dark = (fr.file + fr.rank) % 2 === 1;
-        g.rect(this.ox + col * s, this.oy + row * s, s, s).fill(dark ? BOARD.dark : BOARD.light);
-      }
-    }
-    // The maze: a dark square with a square spiral.
-    const m = this.cellRect(MAZE);
-    g.rect(m.x, m.y, s, s).fill(BOARD.maze);
-    const cx = m.x + s / 2;
-    const cy = m.y + s / 2;
+    // The frame: every cell's outline widened, under the cells.
+    for (const c of board.centres.keys()) g.poly(this.poly(c)).stroke({ width: 4, color: BOARD.frame, join: 'miter' });
+    for (const c of board.centres.keys()) g.poly(this.poly(c)).fill(board.geometry.inFortress[c] ? BOARD.fortress : SHADES[board.shades[c]]);
+    // The fortress (the large hex board): its cells in stone, each framed in the maze's gold.
+    const lw = Math.max(1, s / 30);
+    for (const c of board.geometry.fortress) g.poly(this.poly(c, lw * 1.5)).stroke({ width: lw, color: BOARD.mazeLine, alpha: 0.8 });
+    // The maze: a dark cell with a spiral along its sides' directions.
+    const m = board.geometry.maze;
+    const outline = this.poly(m);
+    const n = outline.length / 2;
+    g.poly(outline).fill(BOARD.maze);
+    let [x, y] = this.centre(m);
+    const pts: number[] = [x, y];
     const step = s / 12;
-    const pts: number[] = [cx, cy];
-    let len = 1;
-    let dir = 0;
-    let x = cx;
-    let y = cy;
-    const dirs = [
-      [1, 0],
-      [0, 1],
-      [-1, 0],
-      [0, -1],
-    ];
-    for (let i = 0; i < 9; i++) {
-      x += dirs[dir][0] * len * step;
-      y += dirs[dir][1] * len * step;
+    for (let i = 0; i < n + 5; i++) {
+      const j = (2 * i) % outline.length;
+      const dx = outline[(j + 2) % outline.length] - outline[j];
+      const dy = outline[(j + 3) % outline.length] - outline[j + 1];
+      const len = (Math.floor(i / (n / 2)) + 1) * step;
+      const d = Math.hypot(dx, dy);
+      x += (dx / d) * len;
+      y += (dy / d) * len;
       pts.push(x, y);
-      dir = (dir + 1) % 4;
-      if (i % 2 === 1) len++;
     }
     g.poly(pts, false).stroke({ width: Math.max(1.5, s / 26), color: BOARD.mazeLine, alpha: 0.9 });
-    g.rect(m.x + 1, m.y + 1, s - 2, s - 2).stroke({ width: Math.max(1, s / 30), color: BOARD.mazeLine });
+    g.poly(this.poly(m, 1)).stroke({ width: lw, color: BOARD.mazeLine });
     // Over the pieces: a double frame and a small diamond in each corner.
     const z = this.mazeLayer.clear();
     const w = Math.max(2, s / 18);
-    z.rect(m.x + w / 2, m.y + w / 2, s - w, s - w).stroke({ width: w, color: BOARD.maze, alpha: 0.9 });
-    z.rect(m.x + w * 1.5, m.y + w * 1.5, s - w * 3, s - w * 3).stroke({ width: Math.max(1, w / 2), color: BOARD.mazeLine });
+    z.poly(this.poly(m, w / 2)).stroke({ width: w, color: BOARD.maze, alpha: 0.9 });
+    z.poly(this.poly(m, w * 1.5)).stroke({ width: Math.max(1, w / 2), color: BOARD.mazeLine });
     const k = s * 0.09;
-    for (const [cx2, cy2] of [
-      [m.x + k * 1.3, m.y + k * 1.3],
-      [m.x + s - k * 1.3, m.y + k * 1.3],
-      [m.x + k * 1.3, m.y + s - k * 1.3],
-      [m.x + s - k * 1.3, m.y + s - k * 1.3],
-    ]) {
-      z.poly([cx2, cy2 - k, cx2 + k, cy2, cx2, cy2 + k, cx2 - k, cy2])
+    const [mx, my] = this.centre(m);
+    for (let i = 0; i < outline.length; i += 2) {
+      const vx = outline[i] - mx;
+      const vy = outline[i + 1] - my;
+      const t = 1 - (1.3 * k * Math.SQRT2) / Math.hypot(vx, vy);
+      const cx = mx + vx * t;
+      const cy = my + vy * t;
+      z.poly([cx, cy - k, cx + k, cy, cx, cy + k, cx - k, cy])
         .fill(BOARD.mazeLine)
         .stroke({ width: 1, color: BOARD.maze });
     }
@@ -389,21 +409,17 @@ export class BoardView {
 
   private drawCoords(): void {
     for (const child of this.coords.removeChildren()) child.destroy();
-    const labels = edgeLabels(this.view);
-    const size = Math.max(9, Math.round(this.cell * 0.2));
-    const style = new TextStyle({ fontFamily: 'system-ui, sans-serif', fontSize: size, fontWeight: '700', fill: BOARD.coord });
-    const styleDark = new TextStyle({ fontFamily: 'system-ui, sans-serif', fontSize: size, fontWeight: '700', fill: BOARD.coordOnDark });
-    const pad = Math.max(2, this.cell * 0.05);
-    for (let i = 0; i < 9; i++) {
-      const bsq = squareAt({ col: i, row: 8 }, this.view)!;
-      const b = new Text({ text: labels.bottom[i], style: bsq === MAZE ? styleDark : style, resolution: 2 });
-      b.anchor.set(1, 1);
-      b.position.set(this.ox + (i + 1) * this.cell - pad, this.oy + 9 * this.cell - pad * 0.5);
-      const lsq = squareAt({ col: 0, row: i }, this.view)!;
-      const l = new Text({ text: labels.left[i], style: lsq === MAZE ? styleDark : style, resolution: 2 });
-      l.anchor.set(0, 0);
-      l.position.set(this.ox + pad, this.oy + i * this.cell + pad * 0.5);
-      this.coords.addChild(b, l);
+    const board = this.board;
+    const { alpha, size, minPixels, weight } = board.labelStyle;
+    const font = { fontFamily: 'system-ui, sans-serif', fontSize: Math.max(minPixels, Math.round(this.cell * size)), fontWeight: weight };
+    const style = new TextStyle({ ...font, fill: BOARD.coord });
+    const styleDark = new TextStyle({ ...font, fill: BOARD.coordOnDark });
+    this.coords.alpha = alpha;
+    for (const l of board.labels) {
+      const t = new Text({ text: l.text, style: l.cell === board.geometry.maze ? styleDark : style, resolution: 2 });
+      t.anchor.set(l.anchorX, l.anchorY);
+      t.position.set(this.ox + l.x * this.unit, this.oy + l.y * this.unit);
+      this.coords.addChild(t);
     }
   }
 
@@ -417,43 +433,36 @@ export class BoardView {
     const scene = this.scene;
     if (!scene || this.cell === 0) return;
     const s = this.cell;
-    for (const sq of scene.lastTurn) {
-      const r = this.cellRect(sq);
-      last.rect(r.x, r.y, s, s).fill({ color: BOARD.lastTurn, alpha: 0.42 });
-    }
+    const at = (sq: string): number => cellIndexOf(this.board, sq);
+    for (const sq of scene.lastTurn) if (at(sq) >= 0) last.poly(this.poly(at(sq))).fill({ color: BOARD.lastTurn, alpha: 0.42 });
     const h = scene.highlights;
-    if (h.selected) {
-      const r = this.cellRect(h.selected);
-      hl.rect(r.x, r.y, s, s).fill({ color: BOARD.selected, alpha: 0.5 });
-    }
-    for (const sq of h.chosen) {
-      const r = this.cellRect(sq);
-      hl.rect(r.x, r.y, s, s).fill({ color: BOARD.chosen, alpha: 0.45 });
-    }
+    if (h.selected && at(h.selected) >= 0) hl.poly(this.poly(at(h.selected))).fill({ color: BOARD.selected, alpha: 0.5 });
+    for (const sq of h.chosen) if (at(sq) >= 0) hl.poly(this.poly(at(sq))).fill({ color: BOARD.chosen, alpha: 0.45 });
     if (h.optionKind === 'piece') return; // movable pieces are not marked (as on lichess)
     const occupied = new Set(scene.pieces.map((p) => p.square));
     const colour = h.optionKind === 'reporter' ? BOARD.capture : h.optionKind === 'destination' ? BOARD.option : BOARD.chosen;
     for (const sq of h.options) {
-      const r = this.cellRect(sq);
-      const cx = r.x + s / 2;
-      const cy = r.y + s / 2;
+      const c = at(sq);
+      if (c < 0) continue;
+      const [cx, cy] = this.centre(c);
       if (occupied.has(sq) && h.optionKind !== 'placement' && h.optionKind !== 'exit') {
-        // A target: corner brackets around the piece.
-        const k = s * 0.28;
+        // A target: a bracket in each corner of the cell, and its outline.
         const w = Math.max(2, s * 0.07);
-        const c = h.optionKind === 'destination' ? BOARD.capture : colour;
-        opt
-          .poly([r.x, r.y, r.x + k, r.y, r.x, r.y + k])
-          .fill({ color: c, alpha: 0.85 })
-          .poly([r.x + s, r.y, r.x + s - k, r.y, r.x + s, r.y + k])
-          .fill({ color: c, alpha: 0.85 })
-          .poly([r.x, r.y + s, r.x + k, r.y + s, r.x, r.y + s - k])
-          .fill({ color: c, alpha: 0.85 })
-          .poly([r.x + s, r.y + s, r.x + s - k, r.y + s, r.x + s, r.y + s - k])
-          .fill({ color: c, alpha: 0.85 });
-        opt.rect(r.x + w / 2, r.y + w / 2, s - w, s - w).stroke({ width: w, color: c, alpha: 0.6 });
+        const tint = { color: h.optionKind === 'destination' ? BOARD.capture : colour, alpha: 0.85 };
+        const p = this.poly(c);
+        const k = 0.28 * Math.hypot(p[2] - p[0], p[3] - p[1]);
+        for (let i = 0; i < p.length; i += 2) {
+          const next = (i + 2) % p.length;
+          const prev = (i + p.length - 2) % p.length;
+          const toward = (j: number): number[] => {
+            const d = Math.hypot(p[j] - p[i], p[j + 1] - p[i + 1]);
+            return [p[i] + ((p[j] - p[i]) * k) / d, p[i + 1] + ((p[j + 1] - p[i + 1]) * k) / d];
+          };
+          opt.poly([p[i], p[i + 1], ...toward(next), ...toward(prev)]).fill(tint);
+        }
+        opt.poly(this.poly(c, w / 2)).stroke({ width: w, color: tint.color, alpha: 0.6 });
       } else if (h.optionKind === 'placement' || h.optionKind === 'exit') {
-        opt.rect(r.x + s * 0.3, r.y + s * 0.3, s * 0.4, s * 0.4).fill({ color: colour, alpha: 0.65 });
+        opt.poly(this.poly(c, s * 0.3)).fill({ color: colour, alpha: 0.65 });
       } else {
         opt.circle(cx, cy, s * 0.15).fill({ color: colour, alpha: 0.6 });
       }
@@ -477,18 +486,17 @@ export class BoardView {
         this.pieceLayer.addChild(sprite);
       } else sprite.set(p.colour, p.kind, alive);
       sprite.setMark(alive ? controlMark(p.colour, scene.control?.[p.colour]) : null);
-      const sq = scene.preview.moved.get(p.square) ?? p.square;
-      const r = this.cellRect(sq);
+      const [x, y] = this.centre(Math.max(0, cellIndexOf(this.board, scene.preview.moved.get(p.square) ?? p.square)));
       if (lifted.has(p.square)) {
         // Waiting to be placed: small and faint in the corner of its square.
         sprite.scale.set(scale * 0.5);
         sprite.alpha = 0.75;
-        sprite.position.set(r.x + this.cell * 0.78, r.y + this.cell * 0.22);
+        sprite.position.set(x + this.cell * 0.28, y - this.cell * 0.28);
         sprite.zIndex = 3;
       } else {
         sprite.scale.set(scale);
         sprite.alpha = 1;
-        sprite.position.set(r.x + this.cell / 2, r.y + this.cell / 2);
+        sprite.position.set(x, y);
         sprite.zIndex = alive ? 1 : 0;
       }
     }
@@ -506,9 +514,8 @@ export class BoardView {
 
   private squareOf(e: FederatedPointerEvent): SquareName | null {
     if (this.cell === 0) return null;
-    const col = Math.floor((e.global.x - this.ox) / this.cell);
-    const row = Math.floor((e.global.y - this.oy) / this.cell);
-    return squareAt({ col, row }, this.view);
+    // Hex cell names pass through `SquareName` until the engine's outputs are typed with `CellName`.
+    return nameAtPoint(this.board, (e.global.x - this.ox) / this.unit, (e.global.y - this.oy) / this.unit) as SquareName | null;
   }
 
   private pointerDown(e: FederatedPointerEvent): void {
@@ -545,15 +552,17 @@ export class BoardView {
   private tweenPiece(id: number, to: SquareName, duration: number): Promise<void> {
     const sprite = this.sprites.get(id);
     if (!sprite) return Promise.resolve();
-    const r = this.cellRect(to);
+    const c = cellIndexOf(this.board, to);
+    if (c < 0) return Promise.resolve();
+    const [toX, toY] = this.centre(c);
     return new Promise((resolve) => {
       sprite.zIndex = 5;
       this.tweens.push({
         sprite,
         fromX: sprite.x,
         fromY: sprite.y,
-        toX: r.x + this.cell / 2,
-        toY: r.y + this.cell / 2,
+        toX,
+        toY,
         start: performance.now(),
         duration,
         onDone: () => (sprite.zIndex = 1),

@@ -4,7 +4,7 @@
  * unit square centred on (0, 0) and shared by every piece that looks the same.
  */
 import { Container, GraphicsContext, Graphics, Text, TextStyle } from 'pixi.js';
-import type { Colour, Controller, Kind } from '@djambi/shared';
+import type { AnyColour, Controller, Kind } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
 import { ARMY, BOARD } from './theme.js';
 
@@ -49,7 +49,7 @@ function drawSymbol(g: GraphicsContext, kind: Kind, ink: number, line: number): 
 }
 
 /** The shared drawing of a living piece or a corpse. */
-function contextFor(colour: Colour, kind: Kind, alive: boolean): GraphicsContext {
+function contextFor(colour: AnyColour, kind: Kind, alive: boolean): GraphicsContext {
   const key = `${colour}${kind}${alive ? 1 : 0}`;
   let ctx = contexts.get(key);
   if (ctx) return ctx;
@@ -77,10 +77,10 @@ function contextFor(colour: Colour, kind: Kind, alive: boolean): GraphicsContext
  * How a living piece shows who plays its army: a ring in the controller's colour (a captured
  * army), grey hatching (a frozen army), a pale dashed ring (a hostage army), or nothing.
  */
-export type ControlMark = Colour | 'frozen' | 'hostage' | null;
+export type ControlMark = AnyColour | 'frozen' | 'hostage' | null;
 
 /** The mark of a piece of `army` whose army is controlled by `controller`. */
-export function controlMark(army: Colour, controller: Controller | null | undefined): ControlMark {
+export function controlMark(army: AnyColour, controller: Controller | null | undefined): ControlMark {
   return !controller || controller === army ? null : controller;
 }
 
@@ -144,7 +144,7 @@ export class PieceSprite extends Container {
   /** The control mark drawn now. */
   mark: ControlMark = null;
 
-  constructor(colour: Colour, kind: Kind, alive: boolean) {
+  constructor(colour: AnyColour, kind: Kind, alive: boolean) {
     super();
     this.letter = new Text({ text: '', style: letterStyle(0xffffff, 24), resolution: 3 });
     this.letter.anchor.set(0.5);
@@ -166,7 +166,7 @@ export class PieceSprite extends Container {
   }
 
   /** Show the piece as this colour, kind and state. */
-  set(colour: Colour, kind: Kind, alive: boolean): void {
+  set(colour: AnyColour, kind: Kind, alive: boolean): void {
     const look = `${colour}${kind}${alive}`;
     if (look === this.look) return;
     this.look = look;

@@ -110,8 +110,10 @@ export class BoardPane {
     const view = this.viewColour;
     if (this.viewSelect.value !== view) this.viewSelect.value = view;
     const scene = this.scene();
-    this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected, scene.control);
+    const geometry = this.session.view.shown?.geometry ?? 'square';
+    this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected, scene.control, geometry);
     if (!this.board || this.animation.running || this.holding) return;
+    this.board.setGeometry(geometry);
     this.board.setView(view);
     this.board.render(scene);
     this.shownPieces = scene.pieces;
