@@ -4,7 +4,7 @@
  * person's seat by itself, so one click starts the game), and the create form's choice
  * of a bot level for any seat (the `bots` create option). The server seats the bots.
  */
-import { ALL_COLOURS, type AnyColour, BOT_LEVELS, type BotLevel, COLOURS } from '@djambi/shared';
+import { ALL_COLOURS, type AnyColour, BOT_LEVELS, type BotLevel } from '@djambi/shared';
 import { P, S } from '../i18n/strings.js';
 import { createRoom } from '../net/api.js';
 import { saveHostToken } from '../net/seatStore.js';

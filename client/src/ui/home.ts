@@ -1,11 +1,9 @@
 /** Home page: create a game, join one by code, list the public games. */
 import {
-  ALL_COLOURS,
   BOARD_GAMES,
   BOARD_RULE_VALUES,
   type Board,
   BOARDS,
-  type BotLevel,
   CLOCK_PRESETS,
   type ClockPreset,
   COLOURS,
