@@ -380,6 +380,7 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
         .filter((s) => s.name)
         .map((s) => s.name)
         .join(', ');
+      const board = BOARDS.find((b) => b === r.rules?.board) ?? 'square';
       const colours = (r.seats ?? [])
         .map((s) => s.colour)
         .filter((c) => (COLOURS as readonly string[]).includes(c))
@@ -388,7 +389,7 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
         'li',
         {},
         h('span', { class: 'code' }, r.code),
-        h('span', {}, P.home.playersOption(r.players)),
+        h('span', {}, board === 'square' ? P.home.playersOption(r.players) : P.boards[board]),
         h('span', { class: 'muted' }, waiting ? P.home.roomWaiting : P.home.roomPlaying),
         h('span', { class: 'muted', title: colours }, `${P.home.roomPlayers(r.seatsTaken, r.seats?.length ?? r.players)}${names ? ` · ${names}` : ''}`),
         link(`/g/${r.code}`, waiting && r.seatsTaken < (r.seats?.length ?? r.players) ? P.home.roomJoin : P.home.roomWatch, { class: 'button' }),
