@@ -54,7 +54,7 @@ const piece = (c: Colour, k: Kind): string => `${KIND_NAMES[k]} ${COLOUR_NAMES[c
 /** Arabic. */
 export const ar: Strings = {
   appName: 'جامبي',
-  tagline: 'رقعة ميكافيلي، لأربعة لاعبين، على الإنترنت',
+  tagline: 'رقعة ميكافيلي، من لاعبَين إلى ستة لاعبين، على الإنترنت',
   colour: (c) => COLOUR_NAMES[c],
   kind: (k) => KIND_NAMES[k],
   kindLetter: (k) => KIND_LETTERS[k],

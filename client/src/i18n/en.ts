@@ -49,7 +49,7 @@ const CAUSES: Record<EliminationCause, string> = {
 /** English, the reference locale. */
 export const en = {
   appName: 'Djambi',
-  tagline: "Machiavelli's chessboard, for four players, online",
+  tagline: "Machiavelli's chessboard, for two to six players, online",
   colour: (c: Colour): string => COLOUR_NAMES[c],
   kind: (k: Kind): string => KIND_NAMES[k],
   kindLetter: (k: Kind): string => KIND_LETTERS[k],

@@ -50,7 +50,7 @@ const piece = (c: Colour, k: Kind): string => `${KIND_NAMES[k].toLowerCase()} ${
 /** Spanish. */
 export const es: Strings = {
   appName: 'Djambi',
-  tagline: 'El tablero de Maquiavelo, para cuatro jugadores, en línea',
+  tagline: 'El tablero de Maquiavelo, de dos a seis jugadores, en línea',
   colour: (c) => COLOUR_NAMES[c],
   kind: (k) => KIND_NAMES[k],
   kindLetter: (k) => KIND_LETTERS[k],

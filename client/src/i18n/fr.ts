@@ -53,7 +53,7 @@ const piece = (c: Colour, k: Kind): string => `${KIND_NAMES[k].toLowerCase()} ${
 /** French. */
 export const fr: Strings = {
   appName: 'Djambi',
-  tagline: 'L’échiquier de Machiavel, à quatre joueurs, en ligne',
+  tagline: 'L’échiquier de Machiavel, de deux à six joueurs, en ligne',
   colour: (c) => COLOUR_NAMES[c],
   kind: (k) => KIND_NAMES[k],
   kindLetter: (k) => KIND_LETTERS[k],

@@ -53,7 +53,7 @@ const piece = (c: Colour, k: Kind): string => `${COLOUR_NAMES[c]} ${KIND_NAMES[k
 /** Korean. */
 export const ko: Strings = {
   appName: '잠비',
-  tagline: '마키아벨리의 체스판, 4인용 온라인 게임',
+  tagline: '마키아벨리의 체스판, 2~6인용 온라인 게임',
   colour: (c) => COLOUR_NAMES[c],
   kind: (k) => KIND_NAMES[k],
   kindLetter: (k) => KIND_LETTERS[k],

@@ -56,7 +56,7 @@ const piece = (c: Colour, k: Kind): string => `${COLOUR_NAMES[c].toLowerCase()} 
 /** Russian. */
 export const ru: Strings = {
   appName: 'Джамби',
-  tagline: 'Шахматы Макиавелли для четырёх игроков, онлайн',
+  tagline: 'Шахматы Макиавелли для двух–шести игроков, онлайн',
   colour: (c) => COLOUR_NAMES[c],
   kind: (k) => KIND_NAMES[k],
   kindLetter: (k) => KIND_LETTERS[k],
