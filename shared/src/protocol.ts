@@ -339,11 +339,11 @@ const integer = /* @__NO_SIDE_EFFECTS__ */ (text: string, min: number, max = Num
  * items (the colours are checked against the game's seats by the server: `bad_members`).
  */
 const seatList = /* @__NO_SIDE_EFFECTS__ */ (what: string) => {
-  const text = `"${what}" must be a list of 1 to 4 seat colours`;
+  const text = `"${what}" must be a list of 1 to 6 seat colours`;
   return v.pipe(
     v.custom<unknown[]>(Array.isArray, text),
     v.minLength(1, text),
-    v.maxLength(4, text),
+    v.maxLength(6, text),
     v.array(v.pipe(v.string(text), v.maxLength(MAX_PRESS_ID_CHARS, text)), text),
   );
 };

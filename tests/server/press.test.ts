@@ -333,3 +333,34 @@ test('every match this file played restores from its events to the same match', 
   expect(compared).toBeGreaterThan(0);
   expect(mismatches).toEqual([]);
 });
+
+test('six seats (hex6): private and group talk reach only their members, a pact between Purple and White, a draw of all six, the reveal', async () => {
+  const room = await pressRoom(server, { rules: { board: 'hex6' } }, 1);
+  expect(room.players.map((p) => p.received('seat')[0].colour)).toEqual(['R', 'B', 'Y', 'G', 'P', 'W']);
+  const [R, B, , G, P, W] = ['R', 'B', 'Y', 'G', 'P', 'W'].map(room.by);
+  const S = room.spectators[0];
+  const outsiders: RecordingClient[] = [R, B, S];
+  const mark = outsiders.map((c) => c.messages.length);
+
+  const dm = (await sendAndWait(P, 'press_open', { members: ['W'] }, W, 'press_channel')).channel;
+  expect(dm).toMatchObject({ id: 'dm:PW', kind: 'private', members: ['P', 'W'] });
+  await sendAndWait(P, 'press_send', { channel: 'dm:PW', text: 'SECRET-hex-1: the fortress is ours' }, W, 'press_message');
+  const group = (await sendAndWait(G, 'press_open', { members: ['P', 'W'] }, W, 'press_channel')).channel;
+  expect(group.id).toBe('group:GPW');
+  await sendAndWait(W, 'press_send', { channel: 'group:GPW', text: 'SECRET-hex-2 three of us' }, G, 'press_message');
+  clock.advance(10_000);
+  const proposed = await sendAndWait(P, 'pact_propose', { with: ['W'] }, W, 'pact');
+  const inForce = await sendAndWait(W, 'pact_accept', { pact: proposed.pact.id }, P, 'pact');
+  expect(inForce).toMatchObject({ event: 'in_force', pact: { standing: ['P', 'W'] } });
+
+  await barrier(G, room.all, 'hex barrier');
+  outsiders.forEach((c, i) => expect(c.messages.slice(mark[i]).map((m) => m.type)).toEqual(['press_message']));
+  for (const c of outsiders) expect(JSON.stringify(c.messages)).not.toContain('SECRET-hex');
+
+  await drawGame(room.players, room.all);
+  expect(S.state.result.toJSON()).toMatchObject({ kind: 'draw', reason: 'agreement' });
+  const reveal = S.received('press_reveal').at(-1);
+  expect(JSON.stringify(reveal)).toContain('SECRET-hex-1');
+  expect(reveal.pacts.map((p: Msg) => p.id)).toEqual([proposed.pact.id]);
+  await leaveAll(room.all);
+});

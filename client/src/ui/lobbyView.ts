@@ -211,7 +211,7 @@ export class LobbyView {
 
 /** A seat link (`/g/CODE#seat=R.KEY`) moves the seat to this device: store it and clean the URL; returns the seat. */
 export function consumeSeatLink(code: string): StoredSeat | null {
-  const m = /^#seat=([RBYG])\.([A-Za-z0-9_-]{8,64})$/.exec(location.hash);
+  const m = /^#seat=([RBYGPW])\.([A-Za-z0-9_-]{8,64})$/.exec(location.hash);
   if (!m) return null;
   const seat: StoredSeat = { colour: m[1] as Colour, seatKey: m[2] };
   saveSeat(code, seat);

@@ -470,7 +470,7 @@ class ReplayViewer {
     switch (item.kind) {
       case 'message': {
         const where = item.channel === 'table' ? S.press.table : item.channel === 'spectators' ? S.press.spectators : item.channel.replace(/^[a-z]+:/, '');
-        const from = item.name ?? (/^[RBYG]$/.test(item.from) ? this.name(item.from as Colour) : item.from);
+        const from = item.name ?? (/^[RBYGPW]$/.test(item.from) ? this.name(item.from as Colour) : item.from);
         return `${S.reveal.where(where)} ${from}: ${item.text}`;
       }
       case 'channel':

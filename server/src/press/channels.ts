@@ -88,7 +88,7 @@ export function channelIdOf(members: readonly Colour[]): ChannelId {
 export function parseChannelId(id: string, seats: readonly Colour[]): { kind: ChannelKind; members: Colour[] | null } | null {
   if (id === TABLE) return { kind: 'table', members: null };
   if (id === SPECTATORS) return { kind: 'spectators', members: null };
-  const m = /^(dm|group):([RBYG]{2,4})$/.exec(id);
+  const m = /^(dm|group):([RBYGPW]{2,6})$/.exec(id);
   if (!m) return null;
   const members = [...m[2]] as Colour[];
   if (!members.every((c) => seats.includes(c))) return null;
