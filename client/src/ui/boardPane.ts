@@ -3,7 +3,7 @@
  * animation gate. Draws the session's pieces and last move with the controller's highlights,
  * and animates a new turn from the engine's effects.
  */
-import { COLOURS, controllerOf, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
+import { COLOURS, controllerOf, seatsOf, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
 import { AnimationGate } from '../game/animationGate.js';
 import type { GameController } from '../game/controller.js';
 import type { GameSession } from '../game/session.js';
@@ -16,11 +16,10 @@ import { h } from './dom.js';
 
 export class BoardPane {
   readonly element: HTMLElement;
-  readonly viewSelect = h(
-    'select',
-    { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
-    ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))),
-  );
+  /** The "view as" select: one option per seat of the game (filled when its rules are known). */
+  readonly viewSelect = h('select', { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint });
+  /** The seats the select lists, as `'RBY'`. */
+  private listedSeats = '';
   /** The turn animating on the board; any input finishes it first and redraws the board. */
   readonly animation = new AnimationGate(() => this.refresh());
   /** Every input first finishes a running animation, and then acts on the position after it. */
@@ -79,9 +78,10 @@ export class BoardPane {
     this.board?.destroy();
   }
 
-  /** The colour the board is seen from: the chosen one, else the seat, else Red. */
+  /** The colour the board is seen from: the chosen one, else the seat, else the game's first seat. */
   get viewColour(): Colour {
-    return this.chosenView ?? this.session.view.mySeat ?? 'R';
+    const rules = this.session.view.snapshot?.rules;
+    return this.chosenView ?? this.session.view.mySeat ?? (rules ? seatsOf(rules)[0] : 'R');
   }
 
   /** A seat was given: face it unless the viewer chose a side. */
@@ -108,6 +108,12 @@ export class BoardPane {
 
   refresh(): void {
     const view = this.viewColour;
+    const rules = this.session.view.snapshot?.rules;
+    const seats = rules ? seatsOf(rules) : [view];
+    if (seats.join('') !== this.listedSeats) {
+      this.listedSeats = seats.join('');
+      this.viewSelect.replaceChildren(...seats.map((c) => h('option', { value: c }, S.colour(c))));
+    }
     if (this.viewSelect.value !== view) this.viewSelect.value = view;
     const scene = this.scene();
     const geometry = this.session.view.shown?.geometry ?? 'square';
