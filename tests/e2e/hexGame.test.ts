@@ -66,8 +66,9 @@ describeBrowser('a hex3 game in Chromium', () => {
         await page.focus(`.board-access button[data-square="${cell}"]`);
         await page.keyboard.press('Enter');
       }
-      // Focusing the visually hidden grid scrolls the page; a later click on Resign was lost while
-      // it stayed scrolled (not yet understood, see the branch's report), so scroll back.
+      // The focused grid shows itself under the board (`.board-access:focus-within`) and the page
+      // scrolls to it; the next mouse press elsewhere hides it again and moves what is under the
+      // pointer, which lost a click on Resign. A mouse user scrolls back to the board first.
       await page.evaluate(() => window.scrollTo(0, 0));
     } else {
       for (const cell of cellsOf(step.text)) await clickSquare(page, cell);
