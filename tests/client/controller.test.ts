@@ -8,9 +8,11 @@ import {
   initialPosition,
   legalTurns,
   nextChoice,
+  parseTurn,
   playTurn,
   setupPosition,
   type Colour,
+  type MoveTurn,
   type PieceSetup,
   type Position,
   type Rules,
@@ -233,17 +235,22 @@ describe('simple turns', () => {
   ] as const)('a kill typed in notation on the %s board plays the whole turn', (_, rules, before, typed) => {
     let pos = initialPosition({ ...DEFAULT_RULES, ...rules });
     for (const text of before) {
-      const turn = legalTurns(pos).find((t) => `${t.from}-${t.to}` === text);
-      if (!turn) throw new Error(text);
-      const res = playTurn(pos, turn);
+      const turn = parseTurn(text, pos.geometry);
+      if (!turn.ok) throw new Error(text);
+      const res = playTurn(pos, turn.value);
       if (!res.ok) throw new Error(res.error.message);
       pos = res.value.position;
     }
     const { c, sent } = setup(pos, pos.toMove);
     expect(c.input(typed)).toBe('submitted');
     expect(sent).toHaveLength(1);
-    const { from, to, placement } = sent[0];
-    expect([from, to, placement].join(' ').toUpperCase()).toBe(typed.toUpperCase().match(/[A-Z]\d/g)!.join(' '));
+    const { from, to, placement } = sent[0] as MoveTurn;
+    expect([from, to, placement].join(' ').toUpperCase()).toBe(
+      typed
+        .toUpperCase()
+        .match(/[A-Z]\d/g)!
+        .join(' '),
+    );
   });
 
   test.each(['c 7', 'c7d', 'c7x6', 'c7xx6', 'xc7', 'j1', 'a0', '!!'])('typed text %j that is not all squares is refused', (text) => {
