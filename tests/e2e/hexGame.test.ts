@@ -2,10 +2,15 @@
  * A small hex board game (`hex3`) in Debian's Chromium against the real server: created from the
  * home page's form, three players seated through the invite link, each with its own chief's
  * corner at the bottom of the board, turns played by clicking hexagons, by the keyboard twin and
- * by typing cell names, a spectator with the same position, and two resignations ending it.
+ * by typing cell names, a spectator with the same position, two resignations ending it, and the
+ * replay page replaying it.
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { initialPosition, makeFen, parseRules, parseTurn, playTurn, resign, type Colour, type Position } from '@djambi/shared';
+import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { browserFixture } from './fixture.js';
 import { clickSquare, describeWithBrowser, outputFile, pageState, squareCenter, waitForCount, waitForText, waitReady, waitState } from './helpers.js';
 
@@ -31,7 +36,10 @@ const SCRIPT: { text: string; how: 'click' | 'keys' | 'type' }[] = [
 const cellsOf = (text: string): string[] => text.match(/[A-Z]\d{1,2}/g) ?? [];
 
 describeBrowser('a hex3 game in Chromium', () => {
-  const fixture = browserFixture();
+  // A SQLite store, so that the finished game stays readable on its replay page.
+  const store = SqliteStore.open(path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-e2e-')), 'hex.sqlite'));
+  const fixture = browserFixture({ store });
+  afterAll(() => store.close());
   const rules = parseRules({ board: 'hex3', players: 3 });
   if (!rules.ok) throw new Error('hex3 rules');
   const pages = new Map<Colour, Page>();
@@ -178,6 +186,17 @@ describeBrowser('a hex3 game in Chromium', () => {
       await waitForText(p.locator('#result'), /Red wins/);
     }
     await watcher!.screenshot({ path: outputFile('e2e-hex3-result.png') });
+    expect(fixture.errors).toEqual([]);
+  });
+
+  test('the replay page replays the hex game to its end', async () => {
+    const page = await fixture.newPage();
+    await page.goto(`${invite}/replay#ply=${played}`);
+    await page.waitForSelector('#replay canvas', { timeout: 15000 });
+    await waitForText(page.locator('#replay-outcome'), /wins/);
+    await waitForText(page.locator('#replay-ply'), new RegExp(`^Move ${played} of ${played}`));
+    expect(await page.locator('#replay').getAttribute('data-fen')).toBe(makeFen(expected));
+    await page.screenshot({ path: outputFile('e2e-hex3-replay.png') });
     expect(fixture.errors).toEqual([]);
   });
 });
