@@ -8,9 +8,11 @@ import {
   initialPosition,
   legalTurns,
   nextChoice,
+  parseTurn,
   playTurn,
   setupPosition,
   type Colour,
+  type MoveTurn,
   type PieceSetup,
   type Position,
   type Rules,
@@ -227,7 +229,31 @@ describe('simple turns', () => {
     expect(sent).toEqual([{ from: 'c7', to: 'd6' }]);
   });
 
-  test.each(['c 7', 'c7d', 'c7x6', 'j1', 'a0', '!!'])('typed text %j that is not all squares is refused', (text) => {
+  test.each([
+    ['square', {}, ['a7-a5', 'h7-h6', 'h3-h4', 'c3-c4'], 'a5xa3>e9'],
+    ['hex3', { board: 'hex3', players: 3 }, ['C5-D5', 'F7-C1'], 'e1xC1>D1'],
+  ] as const)('a kill typed in notation on the %s board plays the whole turn', (_, rules, before, typed) => {
+    let pos = initialPosition({ ...DEFAULT_RULES, ...rules });
+    for (const text of before) {
+      const turn = parseTurn(text, pos.geometry);
+      if (!turn.ok) throw new Error(text);
+      const res = playTurn(pos, turn.value);
+      if (!res.ok) throw new Error(res.error.message);
+      pos = res.value.position;
+    }
+    const { c, sent } = setup(pos, pos.toMove);
+    expect(c.input(typed)).toBe('submitted');
+    expect(sent).toHaveLength(1);
+    const { from, to, placement } = sent[0] as MoveTurn;
+    expect([from, to, placement].join(' ').toUpperCase()).toBe(
+      typed
+        .toUpperCase()
+        .match(/[A-Z]\d/g)!
+        .join(' '),
+    );
+  });
+
+  test.each(['c 7', 'c7d', 'c7x6', 'c7xx6', 'xc7', 'j1', 'a0', '!!'])('typed text %j that is not all squares is refused', (text) => {
     const { c, sent } = setup(start, 'R');
     expect(c.input(text)).toBe('illegal');
     expect(c.view.error).toBe('bad_square');

@@ -4,7 +4,7 @@
  * between the moves by its ply, and a malformed record (text or JSON) is an error with its line
  * and column, never a throw.
  */
-import { DEFAULT_RULES, initialPosition, makeRecord, parseRecord, replayRecord } from '@djambi/shared';
+import { DEFAULT_RULES, initialPosition, makeRecord, parseRecord, parseRules, replayRecord } from '@djambi/shared';
 import { movesToRecord } from '../../client/src/game/recordExport.js';
 import { eventPositions, importRecord, interleave, lineColumn, parsePlyHash, plyHash, ReplayCursor, replayGame } from '../../client/src/game/replay.js';
 import { GameSession } from '../../client/src/game/session.js';
@@ -43,6 +43,19 @@ describe('a record as a move list', () => {
     if (!fromJson.ok || !fromText.ok) throw new Error('import');
     expect(fromJson.value.moves).toEqual(fromText.value.moves);
     expect(movesToRecord(DEFAULT_RULES, fromText.value.moves)).toEqual(rec.value);
+  });
+
+  test('a hex3 record in JSON names its own cells (E1, C1) and gives the text form’s game', () => {
+    const rules = parseRules({ board: 'hex3', players: 3 });
+    if (!rules.ok) throw new Error('rules');
+    const text = `${makeRecord({ rules: rules.value, events: [] }).split('\n')[0]}\nC5-D5 F7-C1 E1xC1>D1 resign:B\n`;
+    const rec = parseRecord(text);
+    if (!rec.ok) throw new Error(rec.error.message);
+    const fromJson = importRecord(JSON.stringify(rec.value));
+    const fromText = importRecord(text);
+    if (!fromJson.ok || !fromText.ok) throw new Error(`import: ${fromJson.ok ? '' : fromJson.error.message}`);
+    expect(fromJson.value.moves).toEqual(fromText.value.moves);
+    expect(fromJson.value.moves).toHaveLength(4);
   });
 });
 

@@ -6,7 +6,8 @@
  * helpers' flags, and writes `<screen>-<size>.png`: home, seat-link (the "Continue on your
  * phone" notice), lobby (the host badge), game (a two-player game in progress, the armies each
  * player commands ringed in its colour), arabic (the game page right to left, when the header
- * has a language select), draw-banner, result (after a resignation) and replay. Other images in
+ * has a language select), draw-banner, result (after a resignation), replay, and game-hex3,
+ * game-hex5, game-hex6 (a game in progress on each hex board, seen by its first seat). Other images in
  * docs/screenshots are left alone.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -14,10 +15,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { legalTurns, makeTurn, parseFen } from '../../shared/src/index.js';
+import { legalTurns, makeTurn, parseFen, parseRules, pieceAt, seatsOf, type Board, type MoveTurn } from '../../shared/src/index.js';
 import { freePort } from '../support/ports.js';
 import { started } from '../support/started.js';
-import { CLIENT_DIST, keepHostToken, launchChromium, pageState, playByClicks, postRoom, ROOT, waitReady, waitState } from '../e2e/helpers.js';
+import { CLIENT_DIST, clickSquare, keepHostToken, launchChromium, pageState, playByClicks, postRoom, ROOT, waitReady, waitState } from '../e2e/helpers.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 const SIZES = [
@@ -65,6 +66,47 @@ async function playMoves(pages: Map<string, Page>, n: number): Promise<void> {
     await playByClicks(page, text);
     for (const p of pages.values()) await waitState(p, `s.moves === ${state.moves + 1}`);
   }
+}
+
+/**
+ * A hex game in progress, `<board>` seen by its first seat: every seat taken, `turns` turns played
+ * by clicking cells, kills with the corpse placed when there are some (never a reporter's or a
+ * turn that would ask something more), so the board shows a last move and some corpses.
+ */
+async function hexGame(newPage: () => Promise<Page>, url: string, board: Exclude<Board, 'square'>, turns: number): Promise<Page> {
+  const players = { hex3: 3, hex5: 5, hex6: 6 }[board];
+  const rules = parseRules({ board, players });
+  if (!rules.ok) throw new Error(`rules of ${board}`);
+  const { code, hostToken } = await postRoom(url, { rules: { board, players } });
+  const pages = new Map<string, Page>();
+  for (const colour of seatsOf(rules.value)) {
+    const page = await newPage();
+    if (!pages.size) await keepHostToken(page, code, hostToken);
+    await sit(page, url, code, `Player ${colour}`);
+    if (await page.isVisible('#seat-link-close')) await page.click('#seat-link-close');
+    pages.set(colour, page);
+  }
+  const host = [...pages.values()][0];
+  await host.click('#start');
+  for (const p of pages.values()) await waitState(p, `s.phase === 'playing'`);
+  for (let i = 0; i < turns; i++) {
+    const state = await pageState(host);
+    const pos = parseFen(state.fen, rules.value);
+    if (!pos.ok) throw new Error(`bad fen ${state.fen}`);
+    const simple = legalTurns(pos.value).filter(
+      (t): t is MoveTurn => !('pass' in t) && pieceAt(pos.value, t.from)?.kind !== 'reporter' && t.exit === undefined,
+    );
+    const kills = simple.filter((t) => t.placement !== undefined && pieceAt(pos.value, t.from)?.kind === 'militant');
+    const plain = simple.filter((t) => t.placement === undefined && !pieceAt(pos.value, t.to));
+    const turn = kills[0] ?? plain[(i * 7 + 3) % plain.length];
+    const page = pages.get(state.toMove);
+    if (!page || !turn) throw new Error(`nobody to play ${state.toMove}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const cell of makeTurn(turn, pos.value).match(/[A-Z]\d{1,2}/g) ?? []) await clickSquare(page, cell);
+    for (const p of pages.values()) await waitState(p, `s.moves === ${state.moves + 1}`);
+  }
+  await host.evaluate(() => window.scrollTo(0, 0));
+  return host;
 }
 
 /** Let the board's animations settle before a shot. */
@@ -155,6 +197,12 @@ async function run(browser: Browser, url: string, size: (typeof SIZES)[number]):
   await ann.evaluate(() => window.scrollTo(0, 0));
   await shot(ann, 'replay', size.name);
   await Promise.all(browser.contexts().map((c) => c.close()));
+
+  // The hex boards, a game in progress on each.
+  for (const board of ['hex3', 'hex5', 'hex6'] as const) {
+    await shot(await hexGame(newPage, url, board, 9), `game-${board}`, size.name);
+    await Promise.all(browser.contexts().map((c) => c.close()));
+  }
 }
 
 async function main(): Promise<void> {

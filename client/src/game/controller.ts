@@ -317,7 +317,7 @@ export class GameController {
   }
 
   /**
-   * Keyboard input: squares (`e5`, `b8e5`, `b8-e5 d4`) are clicked in order; `x`, `-`, `0` or
+   * Keyboard input: squares (`e5`, `b8e5`, `b8-e5 d4`, a turn in notation `a5xa3>e9`) are clicked in order; `x`, `-`, `0` or
    * `none` declines a reporter kill; `undo`/`u` undoes; an empty line confirms.
    */
   input(text: string): Outcome {
@@ -329,7 +329,9 @@ export class GameController {
     const typed = clean.match(/[a-z]\d{1,2}/g);
     const g = this.position ? geometryOf(this.position) : SQUARE;
     const names = typed?.map((t) => g.names.find((n) => n.toLowerCase() === t));
-    if (!typed || !names || typed.join('') !== clean.replace(/[^a-z0-9]/g, '') || names.some((n) => n === undefined)) {
+    // A turn in notation may mark a kill with `x` between two cells (`a5xa3>e9`, `E1xC1>D1`).
+    const bare = clean.replace(/(\d)x(?=[a-z]\d)/g, '$1').replace(/[^a-z0-9]/g, '');
+    if (!typed || !names || typed.join('') !== bare || names.some((n) => n === undefined)) {
       this.error = 'bad_square';
       return this.done('illegal');
     }

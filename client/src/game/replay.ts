@@ -7,8 +7,8 @@ import {
   applyEvent,
   COLOURS,
   initialPosition,
+  geometryOfRules,
   isRecord,
-  isSquare,
   makeTurn,
   parseRecord,
   parseRules,
@@ -21,6 +21,7 @@ import {
   type PressReveal,
   type RevealItem,
   type Rules,
+  type SquareName,
 } from '@djambi/shared';
 import type { MoveRecord } from './snapshot.js';
 
@@ -203,15 +204,18 @@ function readJsonRecord(value: unknown): Outcome<GameRecord> {
   if (!rules.ok) return fail(`rules: ${rules.error.message}`);
   if (!Array.isArray(value.events)) return fail('events: not a list');
   const events: RecordEvent[] = [];
+  // The cells of the record's own board: `c7` on the square board, `E5` or `D13` on a hex board.
+  const cells = geometryOfRules(rules.value).byName;
+  const isCell = (x: unknown): x is SquareName => cells.has(x);
   for (let i = 0; i < value.events.length; i++) {
-    const e = readEvent(value.events[i]);
+    const e = readEvent(value.events[i], isCell);
     if (!e) return fail(`events[${i}] (event ${i + 1}): not a turn, resignation or draw`);
     events.push(e);
   }
   return { ok: true, value: { rules: rules.value, events } };
 }
 
-function readEvent(e: unknown): RecordEvent | null {
+function readEvent(e: unknown, isSquare: (x: unknown) => x is SquareName): RecordEvent | null {
   if (!isRecord(e)) return null;
   if (e.type === 'draw') return { type: 'draw' };
   if (e.type === 'resign') {

@@ -3,8 +3,9 @@
  * animation gate. Draws the session's pieces and last move with the controller's highlights,
  * and animates a new turn from the engine's effects.
  */
-import { COLOURS, controllerOf, type Colour, type Controller, type Effect, type PieceInfo, type SquareName } from '@djambi/shared';
+import { COLOURS, controllerOf, seatsOf, type Colour, type Controller, type Effect, type GeometryName, type PieceInfo, type SquareName } from '@djambi/shared';
 import { AnimationGate } from '../game/animationGate.js';
+import { boardLayout } from '../game/orientation.js';
 import type { GameController } from '../game/controller.js';
 import type { GameSession } from '../game/session.js';
 import { S } from '../i18n/strings.js';
@@ -16,11 +17,12 @@ import { h } from './dom.js';
 
 export class BoardPane {
   readonly element: HTMLElement;
-  readonly viewSelect = h(
-    'select',
-    { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint },
-    ...COLOURS.map((c) => h('option', { value: c }, S.colour(c))),
-  );
+  /** The "view as" select: one option per seat of the game (filled when its rules are known). */
+  readonly viewSelect = h('select', { id: 'view-from', 'aria-label': S.game.viewAs, title: S.game.flipHint });
+  /** The seats the select lists, as `'RBY'`. */
+  private listedSeats = '';
+  /** The board and view the host's height was fitted to. */
+  private fittedTo = '';
   /** The turn animating on the board; any input finishes it first and redraws the board. */
   readonly animation = new AnimationGate(() => this.refresh());
   /** Every input first finishes a running animation, and then acts on the position after it. */
@@ -79,9 +81,10 @@ export class BoardPane {
     this.board?.destroy();
   }
 
-  /** The colour the board is seen from: the chosen one, else the seat, else Red. */
+  /** The colour the board is seen from: the chosen one, else the seat, else the game's first seat. */
   get viewColour(): Colour {
-    return this.chosenView ?? this.session.view.mySeat ?? 'R';
+    const rules = this.session.view.snapshot?.rules;
+    return this.chosenView ?? this.session.view.mySeat ?? (rules ? seatsOf(rules)[0] : 'R');
   }
 
   /** A seat was given: face it unless the viewer chose a side. */
@@ -108,10 +111,17 @@ export class BoardPane {
 
   refresh(): void {
     const view = this.viewColour;
+    const rules = this.session.view.snapshot?.rules;
+    const seats = rules ? seatsOf(rules) : [view];
+    if (seats.join('') !== this.listedSeats) {
+      this.listedSeats = seats.join('');
+      this.viewSelect.replaceChildren(...seats.map((c) => h('option', { value: c }, S.colour(c))));
+    }
     if (this.viewSelect.value !== view) this.viewSelect.value = view;
     const scene = this.scene();
     const geometry = this.session.view.shown?.geometry ?? 'square';
     this.access.update(view, scene.pieces, scene.highlights.options, scene.highlights.selected, scene.control, geometry);
+    this.fitHeight(geometry, view);
     if (!this.board || this.animation.running || this.holding) return;
     this.board.setGeometry(geometry);
     this.board.setView(view);
@@ -119,6 +129,18 @@ export class BoardPane {
     this.shownPieces = scene.pieces;
     // Stamped in the frame that draws the board (after the board's own frame callback).
     if (this.session.view.snapshot) stampReady(this.controller.view.interactive);
+  }
+
+  /**
+   * A board taller than wide (the hex boards, a corner at the bottom) gets a taller host where the
+   * page's width limits the board (a phone held upright), so its cells are as wide as they can be.
+   */
+  private fitHeight(geometry: GeometryName, view: Colour): void {
+    const key = `${geometry}/${view}`;
+    if (key === this.fittedTo) return;
+    this.fittedTo = key;
+    const { width, height } = boardLayout(geometry, view);
+    this.host.style.height = height > width * 1.01 ? `min(calc(var(--board) * ${(height / width).toFixed(3)}), calc(100dvh - 11rem))` : '';
   }
 
   private scene(): BoardScene {

@@ -1,5 +1,6 @@
 /** The panels around the board: status, seats and the move list. Plain DOM from plain data. */
 import { COLOURS, activePlayers, controllerOf, geometryOf, ruler, type Colour, type DrawReason, type EliminationCause, type Position } from '@djambi/shared';
+import { hostageArmies } from '../game/seats.js';
 import type { GameSnapshot, MoveRecord, SeatSnapshot } from '../game/snapshot.js';
 import { displayName, S } from '../i18n/strings.js';
 import { h, replace } from './dom.js';
@@ -210,9 +211,9 @@ export function renderSeats(
         : null,
     );
   });
-  if (snap.rules.players === 3)
+  for (const army of hostageArmies(snap.rules))
     items.push(
-      h('li', { class: 'seat hostage' }, swatch('G'), h('span', { class: 'name' }, S.colour('G')), h('span', { class: 'presence' }, S.game.seatHostage)),
+      h('li', { class: 'seat hostage' }, swatch(army), h('span', { class: 'name' }, S.colour(army)), h('span', { class: 'presence' }, S.game.seatHostage)),
     );
   const readyNote =
     snap.phase === 'waiting'
