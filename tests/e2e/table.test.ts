@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import type { Colour } from '@djambi/shared';
 import { keepHostToken, postRoom, describeWithBrowser, outputFile, playByClicks, waitForText, waitReady, waitState } from './helpers.js';
 import { browserFixture } from './fixture.js';
+import { ARMY } from '../../client/src/render/theme.js';
 
 const describeBrowser = describeWithBrowser();
 
@@ -102,8 +103,8 @@ describeBrowser('the table during the game in Chromium', () => {
       const of = (c: Colour): Drawn[] => pieces.filter((p) => p.colour === c && p.alive);
       expect(of('B').length).toBeGreaterThan(0);
       // Blue's army is Red's, Green's is Yellow's: rings in the controller's colour.
-      expect(of('B').every((p) => p.mark === 'R' && p.ringColour === '#d23a2f')).toBe(true);
-      expect(of('G').every((p) => p.mark === 'Y' && p.ringColour === '#e0ae10')).toBe(true);
+      expect(of('B').every((p) => p.mark === 'R' && p.ringColour === ARMY.R.css)).toBe(true);
+      expect(of('G').every((p) => p.mark === 'Y' && p.ringColour === ARMY.Y.css)).toBe(true);
       expect([...of('R'), ...of('Y')].every((p) => p.mark === null)).toBe(true);
     }
     const red = pages.get('R')!;
