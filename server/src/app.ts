@@ -17,6 +17,7 @@ import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
 import { RoomListings } from './http/listing.js';
 import { HttpGuard } from './http/guard.js';
+import { clientFiles, REVALIDATE, sendNegotiated } from './http/static.js';
 import { rateKey } from './http/address.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
@@ -176,11 +177,12 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   app.use('/api', apiRouter(guard, games, listings));
 
   const indexFile = path.join(clientDir, 'index.html');
-  const sendIndex = (_req: Request, res: Response) => {
-    if (existsSync(indexFile)) res.sendFile(indexFile);
-    else res.type('html').send(PLACEHOLDER);
+  // The page names its hashed scripts: it is revalidated on every load (http/static.ts).
+  const sendIndex = (req: Request, res: Response, next: NextFunction) => {
+    if (existsSync(indexFile)) void sendNegotiated(req, res, next, indexFile, REVALIDATE).catch(next);
+    else res.setHeader('Cache-Control', REVALIDATE).type('html').send(PLACEHOLDER);
   };
-  if (existsSync(clientDir)) app.use(express.static(clientDir, { index: false }));
+  if (existsSync(clientDir)) app.use(clientFiles(clientDir));
   // SPA fallback: every other GET is a client route (`/`, `/g/CODE`, `/rules`, ...) and gets the
   // client's index.html, except the API (its own 404), `/healthz` (above), and paths that name a
   // file (a dot in the last segment, e.g. a missing `/assets/x.js`), which get a plain 404 rather
@@ -189,7 +191,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     if (req.path === '/api' || req.path.startsWith('/api/') || req.path === '/healthz') return next();
     const last = req.path.slice(req.path.lastIndexOf('/') + 1);
     if (last.includes('.')) return next();
-    sendIndex(req, res);
+    sendIndex(req, res, next);
   });
   app.use((_req: Request, res: Response) => {
     res.status(404).type('text/plain').send('not found');
