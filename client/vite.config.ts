@@ -1,14 +1,102 @@
 /// <reference types="node" />
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 /** The game server during development (`npm start` in another terminal). */
 const SERVER = process.env.DJAMBI_SERVER ?? 'http://localhost:2567';
 
+/** The text types worth compressing (images and fonts here are already compressed formats). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|wasm|txt|map)$/;
+/** Below this, a file fits in the first round trip anyway and the encoding's overhead is not worth a file. */
+const MIN_BYTES = 1024;
+/** A variant is kept only if it is at most this share of the original. */
+const MAX_RATIO = 0.9;
+
+/**
+ * Writes `file.br` (brotli, quality 11) and `file.gz` (gzip, level 9) next to every compressible
+ * file of the build, once, so the server sends them as they are (server/src/http/static.ts) and
+ * never compresses per request. Tiny files and ones that do not shrink get no variant.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'djambi-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const data = readFileSync(file);
+        if (data.length < MIN_BYTES) continue;
+        const br = brotliCompressSync(data, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            [constants.BROTLI_PARAM_MODE]: /\.wasm$/.test(entry.name) ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+          },
+        });
+        const gz = gzipSync(data, { level: constants.Z_BEST_COMPRESSION });
+        if (br.length <= data.length * MAX_RATIO) writeFileSync(`${file}.br`, br);
+        if (gz.length <= data.length * MAX_RATIO) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
+/** Pixi's default extension bundles: the board skips them (`skipExtensionImports`), never loaded. */
+const NEVER_LOADED = /^assets\/(?:browserAll|webworkerAll)-[^/]*\.js$/;
+
+/**
+ * Writes `game.html`: index.html plus a `<link rel="modulepreload">` for every chunk the game
+ * page loads (the game route's chunk, its imports and its dynamic imports, as
+ * tests/tools/bundleSize.ts counts them), which the server sends for `/g/CODE`. The browser then
+ * fetches them with the entry script instead of after it has run, one round trip and a slow
+ * phone's parse of the entry earlier.
+ */
+function gamePagePreloads(): Plugin {
+  let outDir = '';
+  return {
+    name: 'djambi-game-html',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const entry = chunks.find((c) => c.isEntry);
+      const game = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith('/src/ui/gamePage.ts'));
+      if (!entry || !game) this.error('game.html: no entry chunk or no game page chunk (src/ui/gamePage.ts)');
+      const loaded = new Set<string>();
+      const walk = (file: string, dynamic: boolean): void => {
+        if (loaded.has(file) || NEVER_LOADED.test(file)) return;
+        loaded.add(file);
+        const chunk = byFile.get(file);
+        for (const f of chunk?.imports ?? []) walk(f, dynamic);
+        if (dynamic) for (const f of chunk?.dynamicImports ?? []) walk(f, dynamic);
+      };
+      walk(entry.fileName, false);
+      const byEntry = new Set(loaded);
+      walk(game.fileName, true);
+      const links = [...loaded].filter((f) => !byEntry.has(f)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      if (!index.includes('</head>')) this.error('game.html: index.html has no </head>');
+      writeFileSync(path.join(outDir, 'game.html'), index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`));
+    },
+  };
+}
+
 /** Vite 8 for the Djambi client: compiles the rules engine from source, proxies the server in dev. */
 export default defineConfig({
   root: here('.'),
+  plugins: [gamePagePreloads(), precompress()],
   resolve: {
     alias: {
       '@djambi/shared': here('../shared/src/index.ts'),

@@ -17,6 +17,7 @@ import { GameDirectory, ROOM_NAME } from './games/directory.js';
 import { apiRouter } from './http/api.js';
 import { RoomListings } from './http/listing.js';
 import { HttpGuard } from './http/guard.js';
+import { clientFiles, REVALIDATE, sendNegotiated } from './http/static.js';
 import { rateKey } from './http/address.js';
 import { resolveLimits, type HttpLimitsInput } from './http/limits.js';
 import { DEFAULT_ALLOWED_HOSTS, OriginPolicy } from './http/origins.js';
@@ -121,6 +122,9 @@ const PLACEHOLDER = `<!doctype html><html><head><meta charset="utf-8"><title>Dja
 <body><h1>Djambi server</h1><p>The web client is not built (run <code>npm run build</code>).
 The game server runs: see docs/PROTOCOL.md.</p></body></html>`;
 
+/** The client's game route (client/src/main.ts), which gets `game.html` when the build has one. */
+const GAME_ROUTE = /^\/g\/[A-Za-z0-9]{4,12}$/;
+
 /** Starts the server. */
 export async function createServer(config: ServerConfig): Promise<RunningServer> {
   disablePm2Io(); // before Colyseus's matchmaker imports it (see obs/pm2.ts)
@@ -176,11 +180,15 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   app.use('/api', apiRouter(guard, games, listings));
 
   const indexFile = path.join(clientDir, 'index.html');
-  const sendIndex = (_req: Request, res: Response) => {
-    if (existsSync(indexFile)) res.sendFile(indexFile);
-    else res.type('html').send(PLACEHOLDER);
+  // The same page with the game route's scripts preloaded (client/vite.config.ts), for /g/CODE.
+  const gameFile = path.join(clientDir, 'game.html');
+  // The page names its hashed scripts: it is revalidated on every load (http/static.ts).
+  const sendIndex = (req: Request, res: Response, next: NextFunction) => {
+    const page = GAME_ROUTE.test(req.path) && existsSync(gameFile) ? gameFile : indexFile;
+    if (existsSync(page)) sendNegotiated(req, res, next, page, REVALIDATE).catch(next);
+    else res.setHeader('Cache-Control', REVALIDATE).type('html').send(PLACEHOLDER);
   };
-  if (existsSync(clientDir)) app.use(express.static(clientDir, { index: false }));
+  if (existsSync(clientDir)) app.use(clientFiles(clientDir));
   // SPA fallback: every other GET is a client route (`/`, `/g/CODE`, `/rules`, ...) and gets the
   // client's index.html, except the API (its own 404), `/healthz` (above), and paths that name a
   // file (a dot in the last segment, e.g. a missing `/assets/x.js`), which get a plain 404 rather
@@ -189,7 +197,7 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
     if (req.path === '/api' || req.path.startsWith('/api/') || req.path === '/healthz') return next();
     const last = req.path.slice(req.path.lastIndexOf('/') + 1);
     if (last.includes('.')) return next();
-    sendIndex(req, res);
+    sendIndex(req, res, next);
   });
   app.use((_req: Request, res: Response) => {
     res.status(404).type('text/plain').send('not found');

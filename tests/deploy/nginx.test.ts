@@ -4,12 +4,16 @@
  * servers that say who they are) routes HTTP to any replica, each WebSocket path /gameN/… to its
  * replica only (the whitelist: any other name is 404, nothing reaches a backend), and keeps
  * /metrics and /colyseus off the public entry; and one real game server behind it (both names
- * pointing at it) plays through nginx with colyseus.js, its WebSockets on /game1/. The same config
+ * pointing at it) plays through nginx with colyseus.js, its WebSockets on /game1/, and its client
+ * files keep their precompressed encoding and cache headers (nginx gzips only what came bare). The same config
  * in front of several real processes is the cluster tests' (`startNginx` in tests/support/nginx.ts).
  */
 
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type net from 'node:net';
 import { Client } from 'colyseus.js';
 import type { RunningServer } from '../../server/src/app.js';
@@ -69,6 +73,19 @@ function get(port: number, path: string, headers: http.OutgoingHttpHeaders = {})
         body += c.toString();
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, replica: res.headers['x-replica'] as string | undefined, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** One request through nginx, its body as bytes (no decompression). */
+function getRaw(port: number, path: string, headers: http.OutgoingHttpHeaders): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end();
@@ -170,17 +187,57 @@ maybe('nginx', () => {
   });
 });
 
+/** A built client in miniature: a hashed script with its build variants, and one without. */
+const SCRIPT = Buffer.from(Array.from({ length: 300 }, (_, i) => `export const v${i} = ${i};\n`).join(''));
+const HASHED = '/assets/app-Qw3_x9Zk.js';
+const BARE = '/assets/bare-Lm8-p2Rt.js';
+
 maybe('a real game server behind nginx', () => {
   let nginx: RunningNginx;
   let server: RunningServer;
+  let clientDir: string;
   beforeAll(async () => {
+    clientDir = mkdtempSync(path.join(os.tmpdir(), 'djambi-nginx-client-'));
+    mkdirSync(path.join(clientDir, 'assets'));
+    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>djambi</title>');
+    writeFileSync(path.join(clientDir, HASHED), SCRIPT);
+    writeFileSync(path.join(clientDir, `${HASHED}.br`), brotliCompressSync(SCRIPT));
+    writeFileSync(path.join(clientDir, `${HASHED}.gz`), gzipSync(SCRIPT));
+    writeFileSync(path.join(clientDir, BARE), SCRIPT);
     const nginxPort = await freePort();
-    server = await startServer({ trustProxy: ['loopback'], cluster: { ...DEFAULT_CLUSTER, publicAddress: `127.0.0.1:${nginxPort}/game1` } });
+    server = await startServer({
+      clientDir,
+      trustProxy: ['loopback'],
+      cluster: { ...DEFAULT_CLUSTER, publicAddress: `127.0.0.1:${nginxPort}/game1` },
+    });
     nginx = await startNginx({ game1: server.port, game2: server.port }, nginxPort);
   });
   afterAll(async () => {
     await nginx?.stop();
     await server?.close();
+    if (clientDir) rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  test("a hashed asset arrives in the replica's precompressed encoding with the immutable cache; nginx gzips what came bare", async () => {
+    for (const [accept, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+    ] as const) {
+      const r = await getRaw(nginx.port, HASHED, accept ? { 'accept-encoding': accept } : {});
+      expect({ accept, status: r.status, coding: r.headers['content-encoding'] }).toEqual({ accept, status: 200, coding });
+      expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(r.headers.vary).toMatch(/Accept-Encoding/i);
+      // Not compressed twice: one decoding gives the file.
+      const body = coding === 'br' ? brotliDecompressSync(r.body) : coding === 'gzip' ? gunzipSync(r.body) : r.body;
+      expect(body.equals(SCRIPT)).toBe(true);
+    }
+    const bare = await getRaw(nginx.port, BARE, { 'accept-encoding': 'gzip, br' });
+    expect(bare.headers['content-encoding']).toBe('gzip');
+    expect(bare.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(gunzipSync(bare.body).equals(SCRIPT)).toBe(true);
+    const page = await getRaw(nginx.port, '/g/ABCDEF', { 'accept-encoding': 'gzip' });
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 
   test('colyseus.js creates, joins and plays through nginx; every WebSocket goes through /game1/', async () => {
