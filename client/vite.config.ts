@@ -50,53 +50,10 @@ function precompress(): Plugin {
   };
 }
 
-/** Pixi's default extension bundles: the board skips them (`skipExtensionImports`), never loaded. */
-const NEVER_LOADED = /^assets\/(?:browserAll|webworkerAll)-[^/]*\.js$/;
-
-/**
- * Writes `game.html`: index.html plus a `<link rel="modulepreload">` for every chunk the game
- * page loads (the game route's chunk, its imports and its dynamic imports, as
- * tests/tools/bundleSize.ts counts them), which the server sends for `/g/CODE`. The browser then
- * fetches them with the entry script instead of after it has run, one round trip and a slow
- * phone's parse of the entry earlier.
- */
-function gamePagePreloads(): Plugin {
-  let outDir = '';
-  return {
-    name: 'djambi-game-html',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    writeBundle(_options, bundle) {
-      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      const entry = chunks.find((c) => c.isEntry);
-      const game = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith('/src/ui/gamePage.ts'));
-      if (!entry || !game) this.error('game.html: no entry chunk or no game page chunk (src/ui/gamePage.ts)');
-      const loaded = new Set<string>();
-      const walk = (file: string, dynamic: boolean): void => {
-        if (loaded.has(file) || NEVER_LOADED.test(file)) return;
-        loaded.add(file);
-        const chunk = byFile.get(file);
-        for (const f of chunk?.imports ?? []) walk(f, dynamic);
-        if (dynamic) for (const f of chunk?.dynamicImports ?? []) walk(f, dynamic);
-      };
-      walk(entry.fileName, false);
-      const byEntry = new Set(loaded);
-      walk(game.fileName, true);
-      const links = [...loaded].filter((f) => !byEntry.has(f)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
-      const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-      if (!index.includes('</head>')) this.error('game.html: index.html has no </head>');
-      writeFileSync(path.join(outDir, 'game.html'), index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`));
-    },
-  };
-}
-
 /** Vite 8 for the Djambi client: compiles the rules engine from source, proxies the server in dev. */
 export default defineConfig({
   root: here('.'),
-  plugins: [gamePagePreloads(), precompress()],
+  plugins: [precompress()],
   resolve: {
     alias: {
       '@djambi/shared': here('../shared/src/index.ts'),

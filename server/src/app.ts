@@ -122,9 +122,6 @@ const PLACEHOLDER = `<!doctype html><html><head><meta charset="utf-8"><title>Dja
 <body><h1>Djambi server</h1><p>The web client is not built (run <code>npm run build</code>).
 The game server runs: see docs/PROTOCOL.md.</p></body></html>`;
 
-/** The client's game route (client/src/main.ts), which gets `game.html` when the build has one. */
-const GAME_ROUTE = /^\/g\/[A-Za-z0-9]{4,12}$/;
-
 /** Starts the server. */
 export async function createServer(config: ServerConfig): Promise<RunningServer> {
   disablePm2Io(); // before Colyseus's matchmaker imports it (see obs/pm2.ts)
@@ -180,12 +177,9 @@ export async function createServer(config: ServerConfig): Promise<RunningServer>
   app.use('/api', apiRouter(guard, games, listings));
 
   const indexFile = path.join(clientDir, 'index.html');
-  // The same page with the game route's scripts preloaded (client/vite.config.ts), for /g/CODE.
-  const gameFile = path.join(clientDir, 'game.html');
   // The page names its hashed scripts: it is revalidated on every load (http/static.ts).
   const sendIndex = (req: Request, res: Response, next: NextFunction) => {
-    const page = GAME_ROUTE.test(req.path) && existsSync(gameFile) ? gameFile : indexFile;
-    if (existsSync(page)) sendNegotiated(req, res, next, page, REVALIDATE).catch(next);
+    if (existsSync(indexFile)) void sendNegotiated(req, res, next, indexFile, REVALIDATE).catch(next);
     else res.setHeader('Cache-Control', REVALIDATE).type('html').send(PLACEHOLDER);
   };
   if (existsSync(clientDir)) app.use(clientFiles(clientDir));

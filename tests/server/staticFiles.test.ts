@@ -138,29 +138,6 @@ test('index.html and the SPA routes are revalidated (no-cache), compressed, and 
   expect(plain.body.toString()).toBe(INDEX);
 });
 
-test('the game route gets game.html (the page with the game chunks preloaded) when the build has one', async () => {
-  const game = path.join(clientDir, 'game.html');
-  const GAME = `${INDEX}<link rel="modulepreload" href="${ASSET}">`;
-  await withVariants(game, Buffer.from(GAME));
-  try {
-    for (const [p, page] of [
-      ['/g/K7QMZ3', GAME],
-      ['/g/k7qmz3', GAME],
-      ['/g/K7QMZ3/replay', INDEX],
-      ['/', INDEX],
-      ['/rules', INDEX],
-    ]) {
-      const r = await raw(p, { 'accept-encoding': 'gzip' });
-      expect({ p, status: r.status, cache: r.headers['cache-control'], page: decode(r).toString() }).toEqual({ p, status: 200, cache: 'no-cache', page });
-    }
-  } finally {
-    await rm(game);
-    await rm(`${game}.br`);
-    await rm(`${game}.gz`);
-  }
-  expect((await raw('/g/K7QMZ3')).body.toString()).toBe(INDEX);
-});
-
 test('unhashed files revalidate; files without variants come as they are, without Vary', async () => {
   const robots = await raw('/robots.txt', { 'accept-encoding': 'gzip' });
   expect(robots.headers['cache-control']).toBe('no-cache');
@@ -234,12 +211,4 @@ const built = existsSync(path.join(CLIENT_DIST, 'index.html'));
     if (existsSync(br)) withVariants++;
   }
   expect(withVariants).toBeGreaterThan(10);
-  // game.html is index.html with the game page's chunks preloaded, each of them built.
-  const index = readFileSync(path.join(CLIENT_DIST, 'index.html'), 'utf8');
-  const game = readFileSync(path.join(CLIENT_DIST, 'game.html'), 'utf8');
-  const preloads = [...game.matchAll(/<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">/g)].map((m) => m[1]);
-  expect(preloads.some((f) => /^assets\/gamePage-/.test(f))).toBe(true);
-  for (const f of preloads) expect(existsSync(path.join(CLIENT_DIST, f))).toBe(true);
-  const squeeze = (html: string): string => html.replace(/\s+/g, ' ');
-  expect(squeeze(game.replace(/<link rel="modulepreload"[^>]*>/g, ''))).toBe(squeeze(index));
 });
