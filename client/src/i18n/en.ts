@@ -122,6 +122,7 @@ export const en = {
     unknownTitle: 'No such game',
     unknown: 'There is no game with this code. Check the link, or go home to create one.',
     joinFailed: 'You could not join this game.',
+    removedNoSeat: 'The host removed you from this game: you may watch it, but not take a seat again.',
     resign: 'Resign',
     resignConfirm: 'Resign this game? Your chief dies and you are out.',
     offerDraw: 'Offer a draw',

@@ -227,6 +227,7 @@ export const es: Strings = {
     unknownTitle: 'No existe esa partida',
     unknown: 'No hay ninguna partida con este código. Revisa el enlace o vuelve al inicio para crear una.',
     joinFailed: 'No pudiste unirte a esta partida.',
+    removedNoSeat: 'El anfitrión te retiró de esta partida: puedes mirarla, pero no volver a sentarte.',
     resign: 'Abandonar',
     resignConfirm: '¿Abandonar la partida? Tu jefe muere y quedas fuera.',
     offerDraw: 'Ofrecer tablas',

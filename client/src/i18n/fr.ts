@@ -232,6 +232,7 @@ export const fr: Strings = {
     unknownTitle: 'Partie inconnue',
     unknown: 'Aucune partie ne porte ce code. Vérifiez le lien, ou revenez à l’accueil pour en créer une.',
     joinFailed: 'Vous n’avez pas pu rejoindre cette partie.',
+    removedNoSeat: 'L’hôte vous a retiré de cette partie : vous pouvez la regarder, mais pas y reprendre une place.',
     resign: 'Abandonner',
     resignConfirm: 'Abandonner la partie ? Votre chef meurt et vous êtes éliminé.',
     offerDraw: 'Proposer la nulle',

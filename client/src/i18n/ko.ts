@@ -230,6 +230,7 @@ export const ko: Strings = {
     unknownTitle: '없는 대국',
     unknown: '이 코드의 대국이 없습니다. 링크를 확인하거나 홈으로 가서 대국을 만드세요.',
     joinFailed: '이 대국에 참가하지 못했습니다.',
+    removedNoSeat: '호스트가 이 대국에서 당신을 내보냈습니다. 관전은 할 수 있지만 다시 자리에 앉을 수는 없습니다.',
     resign: '기권',
     resignConfirm: '기권할까요? 수장이 죽고 탈락합니다.',
     offerDraw: '무승부 제안',
