@@ -353,6 +353,7 @@ export class Match {
     if (this.phase !== 'waiting') return refuse('already_started', 'seats are fixed once the game has started');
     const res = this.seats.requestSwap(seat, intent.to);
     if (!res.ok) return refuse('seat_taken', res.message);
+    this.press.moveSeats(res.moves);
     const deliveries = res.moves.map((m) => this.press.historyDelivery(m.to));
     return this.accepted(intent, now, { moves: res.moves, deliveries, listingChanged: res.moves.length > 0 });
   }
