@@ -447,6 +447,17 @@ export const ru: Strings = {
     loadOlder: 'Загрузить более ранние сообщения',
     loadingOlder: 'Загрузка более ранних сообщений…',
     youTag: ' (вы)',
+    muteShort: 'Скрыть',
+    mute: (name) => `Скрыть ${name}: сообщения скрываются здесь, только для вас`,
+    unmute: (name) => `Снова показывать ${name}`,
+    spectatorsGroup: 'зрители',
+    hiddenFrom: (n, name) =>
+      f.plural(n, {
+        one: `Скрыто # сообщение (${name})`,
+        few: `Скрыто # сообщения (${name})`,
+        many: `Скрыто # сообщений (${name})`,
+        other: `Скрыто # сообщения (${name})`,
+      }),
     names: (names) => f.list(names, 'unit'),
     othersLine: (lines) => `Другие беседы: ${lines.join('; ')}`,
     spectator: 'Зритель',
