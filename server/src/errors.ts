@@ -18,6 +18,7 @@ export type RoomErrorCode =
   | 'not_host'
   | 'not_a_bot'
   | 'seat_taken'
+  | 'removed'
   | 'no_free_seat'
   | 'stale'
   | 'rate_limited'
@@ -48,6 +49,7 @@ export const JOIN_ERROR_STATUS: Record<JoinErrorCode, number> = {
   bad_options: 4400,
   bad_rules: 4400,
   bad_seat_key: 4403,
+  removed: 4403,
   seat_taken: 4409,
   no_free_seat: 4409,
   game_started: 4410,

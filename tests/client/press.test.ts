@@ -698,3 +698,62 @@ describe('press model: older messages (press_page)', () => {
     });
   });
 });
+
+describe('press model: muting an author (this viewer only)', () => {
+  /** A store kept in a variable, as the page keeps one in localStorage per game. */
+  function memoryStore(initial: string[] = []) {
+    const box = { saved: [...initial] };
+    return { box, store: { load: () => box.saved, save: (t: readonly string[]) => void (box.saved = [...t]) } };
+  }
+
+  test('a muted seat and the muted spectators are hidden, counted, shown again on unmute, and kept for the game', () => {
+    const { box, store } = memoryStore();
+    const sent: Sent[] = [];
+    const m = new PressModel((type, payload) => sent.push({ type, payload }), store);
+    m.setContext({ seat: 'R', active: ['R', 'B', 'Y', 'G'], phase: 'waiting' });
+    expect(receive(m, 'press_history', history({ phase: 'waiting' }))).toBe(true);
+    for (let i = 3; i <= 10; i++) receive(m, 'press_message', msg('table', i, 'B', `flood ${i}`));
+    receive(m, 'press_message', msg('table', 11, 'Y', 'hello'));
+    receive(m, 'press_message', msg('table', 12, 'R', 'mine'));
+    const texts = () => m.feed('table').flatMap((x) => (x.kind === 'message' ? [x.message.text] : []));
+    expect(texts()).toHaveLength(12);
+
+    m.mute('B');
+    expect(m.isMuted('B')).toBe(true);
+    expect(texts()).toEqual(['m2', 'hello', 'mine']);
+    expect(m.hiddenIn('table')).toEqual([{ target: 'B', count: 9 }]);
+    expect(box.saved).toEqual(['B']);
+    // One's own seat cannot be muted; a muted author's later messages are hidden as they come.
+    m.mute('R');
+    expect(m.muted).toEqual(['B']);
+    receive(m, 'press_message', msg('table', 13, 'B', 'more'));
+    expect(m.hiddenIn('table')).toEqual([{ target: 'B', count: 10 }]);
+    expect(m.hiddenIn('dm:RB')).toEqual([{ target: 'B', count: 1 }]);
+
+    // A new page of the same game starts with the same mutes.
+    const again = new PressModel(() => undefined, store);
+    expect(again.muted).toEqual(['B']);
+
+    m.unmute('B');
+    expect(texts()).toHaveLength(13);
+    expect(m.hiddenIn('table')).toEqual([]);
+    expect(box.saved).toEqual([]);
+    expect(sent).toEqual([]); // nothing goes to the server
+  });
+
+  test('spectators are muted together; a stored list is read defensively', () => {
+    const { store } = memoryStore(['spectators', 'Q', 'G']);
+    const m = new PressModel(() => undefined, store);
+    expect(m.muted).toEqual(['G', 'spectators']);
+    m.setContext({ seat: null, active: ['R', 'B', 'Y', 'G'], phase: 'playing' });
+    receive(
+      m,
+      'press_history',
+      history({ you: 'sess-me', role: 'spectator', channels: [view('table', 'table', null), view('spectators', 'spectators', null)] }),
+    );
+    receive(m, 'press_message', { message: { id: 1, channel: 'spectators', from: 'sess-a', name: 'Ann', text: 'spam', ply: 0, at: 1 } });
+    receive(m, 'press_message', { message: { id: 2, channel: 'spectators', from: 'sess-me', name: 'Me', text: 'mine', ply: 0, at: 2 } });
+    expect(m.feed('spectators').map((x) => (x.kind === 'message' ? x.message.text : ''))).toEqual(['mine']);
+    expect(m.hiddenIn('spectators')).toEqual([{ target: 'spectators', count: 1 }]);
+  });
+});

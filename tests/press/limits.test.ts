@@ -136,6 +136,30 @@ describe('the rate limiter stays small', () => {
   });
 });
 
+describe('buckets follow a seat holder who moves', () => {
+  test('a move carries the bucket; a swap exchanges two; a key without a bucket gives a full one', () => {
+    const rl = new RateLimiter(5, 1000);
+    for (let i = 0; i < 5; i++) rl.take('R', 0);
+    for (let i = 0; i < 2; i++) rl.take('B', 0);
+    rl.move([['R', 'Y']]);
+    expect(rl.wait('Y', 0)).toBe(1000);
+    expect(rl.wait('R', 0)).toBe(0);
+    rl.move([
+      ['Y', 'B'],
+      ['B', 'Y'],
+    ]);
+    expect(rl.wait('B', 0)).toBe(1000);
+    expect(rl.wait('Y', 0)).toBe(0);
+    rl.take('Y', 0);
+    rl.take('Y', 0);
+    rl.take('Y', 0);
+    expect(rl.wait('Y', 0)).toBe(1000); // B's old bucket had 3 tokens left
+    rl.move([['G', 'Y']]);
+    expect(rl.wait('Y', 0)).toBe(0);
+    expect(rl.size).toBe(1);
+  });
+});
+
 describe('author cap', () => {
   test(`${AUTHOR_CAP_SPECTATORS} messages per author key in the spectators channel, rejoins included (author_limit)`, () => {
     const { press, inbox } = game();

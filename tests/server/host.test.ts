@@ -9,6 +9,7 @@
 import { CLOCK_PRESETS } from '@djambi/shared';
 import type { RunningServer } from '../../server/src/app.js';
 import { Match } from '../../server/src/match/match.js';
+import { hashSeatKey } from '../../server/src/match/seats.js';
 import { MemoryStore } from '../../server/src/store/memory.js';
 import { createRoom, join, leaveAll, quietSdkWarnings, sdk, startServer } from './helpers.js';
 
@@ -83,13 +84,52 @@ test('remove_seat: the host frees a seat before the start; others get not_host',
   const lost = await b.waitMessage('seat_lost');
   expect(lost).toEqual({ colour: 'B', reason: 'removed' });
   await c.waitState((s) => !s.seats.get('B').taken, 'B freed');
-  await expect(sdk(server).joinById(code, { seatKey: keyB })).rejects.toThrow(/^bad_seat_key:/);
+  await expect(sdk(server).joinById(code, { seatKey: keyB })).rejects.toThrow(/^removed:/);
   expect((await host.sendExpectRejected('remove_seat', { colour: 'B' })).code).toBe('not_seated');
   const d = await join(server, code, { name: 'dee' });
   host.room.send('start');
   await c.waitState((s) => s.phase === 'playing', 'started');
   expect((await host.sendExpectRejected('remove_seat', { colour: 'Y' })).code).toBe('already_started');
   await leaveAll([host, c, d]);
+});
+
+test('a removed player may not sit again in that game (their device, their old seat key), even after a restart; they may watch', async () => {
+  const { code, hostToken } = await created({ rules: { players: 3 } });
+  const device = 'dev-removed-0123456789';
+  const host = await join(server, code, { hostToken, device: 'dev-host-0123456789ab' });
+  const b = await join(server, code, { name: 'bob', device });
+  const keyB = b.seat!.seatKey;
+  host.room.send('remove_seat', { colour: 'B' });
+  expect(await b.waitMessage('seat_lost')).toEqual({ colour: 'B', reason: 'removed' });
+  await host.waitState((s) => !s.seats.get('B').taken, 'B freed');
+  // The same browser, asking for a seat again (any colour, or none): refused with `removed`, 4403.
+  const again = sdk(server).joinById(code, { name: 'bob', device });
+  await expect(again).rejects.toThrow(/^removed:/);
+  await expect(again).rejects.toMatchObject({ code: 4403 });
+  await expect(sdk(server).joinById(code, { colour: 'B', device })).rejects.toThrow(/^removed:/);
+  await expect(sdk(server).joinById(code, { seatKey: keyB, device })).rejects.toThrow(/^removed:/);
+  // They may watch.
+  const watching = await join(server, code, { spectate: true, name: 'bob', device });
+  expect(watching.seat).toBeUndefined();
+  // A bad device token is bad options; another browser sits.
+  await expect(sdk(server).joinById(code, { device: 'short' })).rejects.toThrow(/^bad_options:/);
+  await expect(sdk(server).joinById(code, { device: 'x'.repeat(65) })).rejects.toThrow(/^bad_options:/);
+  await expect(sdk(server).joinById(code, { device: 'not a token at all!' })).rejects.toThrow(/^bad_options:/);
+  const other = await join(server, code, { name: 'other', device: 'dev-other-0123456789' });
+  expect(other.seat?.colour).toBe('B');
+  // The bar is in the log: the remove_seat event carries the barred hashes, and a restored match still refuses.
+  const logged = await store.load(code);
+  const removal = logged!.events.find((e) => e.intent.type === 'remove_seat');
+  expect(removal?.barred).toHaveLength(2);
+  expect(JSON.stringify(logged!.events)).not.toContain(device);
+  const restored = Match.restore(logged!.config, logged!.events);
+  const leave = restored.apply({ type: 'leave_seat', colour: 'B' }, Date.now());
+  expect(leave.ok).toBe(true);
+  const retake = restored.apply({ type: 'take_seat', name: 'bob', deviceHash: hashSeatKey(device) }, Date.now());
+  expect(retake).toMatchObject({ ok: false, rejection: { code: 'removed' } });
+  expect(restored.isBarred(hashSeatKey(keyB))).toBe(true);
+  expect(Match.restoreValid(logged!.config, logged!.events).broken).toBeNull();
+  await leaveAll([host, watching, other]);
 });
 
 test('a host that leaves its seat, or whose grace period runs out, hands over to the next seated player', async () => {

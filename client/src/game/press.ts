@@ -94,6 +94,20 @@ export interface PactGroups {
   readonly ended: readonly PactView[];
 }
 
+/** Who a viewer may mute: one seat (its colour), or every spectator at once. */
+export type MuteTarget = Colour | typeof SPECTATORS;
+
+/** Where the muted authors of one game are kept (the page: `localStorage`, per game code). */
+export interface MuteStore {
+  load(): readonly string[];
+  save(targets: readonly MuteTarget[]): void;
+}
+
+/** A message author's mute target: its seat colour, or `spectators` for any spectator. */
+export function muteTargetOf(from: string): MuteTarget {
+  return (COLOURS as readonly string[]).includes(from) ? (from as Colour) : SPECTATORS;
+}
+
 /** Whether the viewer may write in a channel (a hint: the server decides). */
 export type ComposeState = 'ok' | 'read_only_table' | 'closed' | 'not_active' | 'none';
 
@@ -188,8 +202,58 @@ export class PressModel {
   /** True once the server sent this member's history. */
   ready = false;
 
-  constructor(private readonly send: (type: string, payload: unknown) => void) {
+  /** Authors this viewer muted for itself (seat colours, `spectators`): their messages are hidden here only. */
+  private mutedSet: Set<MuteTarget>;
+
+  constructor(
+    private readonly send: (type: string, payload: unknown) => void,
+    private readonly mutes: MuteStore | null = null,
+  ) {
     this.channelMap.set(TABLE, emptyChannel(TABLE, 'table'));
+    const stored = mutes?.load() ?? [];
+    this.mutedSet = new Set(stored.filter((t): t is MuteTarget => t === SPECTATORS || (COLOURS as readonly string[]).includes(t)));
+  }
+
+  // ---- muting (this viewer only: the server knows nothing of it) --------------------------------
+
+  /** The authors muted, seats in seat order, then `spectators`. */
+  get muted(): readonly MuteTarget[] {
+    const seats: MuteTarget[] = COLOURS.filter((c) => this.mutedSet.has(c));
+    return this.mutedSet.has(SPECTATORS) ? [...seats, SPECTATORS] : seats;
+  }
+
+  /** Whether `target` (a seat colour or `spectators`) is muted. */
+  isMuted(target: MuteTarget): boolean {
+    return this.mutedSet.has(target);
+  }
+
+  /** Hide `target`'s messages (never one's own seat); kept for this game. */
+  mute(target: MuteTarget): void {
+    if (this.mutedSet.has(target) || target === this.you) return;
+    this.mutedSet.add(target);
+    this.mutes?.save(this.muted);
+    this.changed();
+  }
+
+  /** Show `target`'s messages again. */
+  unmute(target: MuteTarget): void {
+    if (!this.mutedSet.delete(target)) return;
+    this.mutes?.save(this.muted);
+    this.changed();
+  }
+
+  /** Whether a message is hidden: a muted author's, never one's own. */
+  private hidden(m: PressMessage): boolean {
+    return m.from !== this.you && this.mutedSet.size > 0 && this.mutedSet.has(muteTargetOf(m.from));
+  }
+
+  /** The muted authors with messages hidden in channel `id`, and how many each. */
+  hiddenIn(id: string): { target: MuteTarget; count: number }[] {
+    const ch = this.channelMap.get(id);
+    if (!ch || this.mutedSet.size === 0) return [];
+    const counts = new Map<MuteTarget, number>();
+    for (const m of ch.messages) if (this.hidden(m)) counts.set(muteTargetOf(m.from), (counts.get(muteTargetOf(m.from)) ?? 0) + 1);
+    return this.muted.filter((t) => counts.has(t)).map((target) => ({ target, count: counts.get(target)! }));
   }
 
   /** Be told after every change. Returns the unsubscribe function. */
@@ -534,11 +598,12 @@ export class PressModel {
     return active.filter((c) => c !== seat);
   }
 
-  /** The lines of a channel: its messages and, on the table, announced pacts and betrayals. */
+  /** The lines of a channel: its messages (but muted authors') and, on the table, announced pacts and betrayals. */
   feed(id: string): FeedItem[] {
     const ch = this.channelMap.get(id);
     if (!ch) return [];
-    const keyed: { key: [number, number, number, number]; item: FeedItem }[] = ch.messages.map((m) => ({
+    const shown = this.mutedSet.size === 0 ? ch.messages : ch.messages.filter((m) => !this.hidden(m));
+    const keyed: { key: [number, number, number, number]; item: FeedItem }[] = shown.map((m) => ({
       key: [m.ply, 0, m.at, m.id],
       item: { kind: 'message', message: m, mine: m.from === this.you },
     }));

@@ -27,7 +27,7 @@ import {
 } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
 import { closeAction, rejoin } from './rejoin.js';
-import { forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
+import { deviceToken, forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 import { ServerClock } from './serverClock.js';
 
 /**
@@ -244,6 +244,7 @@ export class GameConnection {
     if (request.spectate) opts.spectate = true;
     else if (request.colour) opts.colour = request.colour;
     if (!request.spectate && request.hostToken) opts.hostToken = request.hostToken;
+    if (!request.spectate) opts.device = deviceToken();
     try {
       return await this.client.joinById(this.code, opts);
     } catch (e) {

@@ -13,6 +13,31 @@ export interface StoredSeat {
 
 const key = (code: string): string => `djambi:seat:${code}`;
 
+const DEVICE_KEY = 'djambi:device';
+const DEVICE_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * This browser's device token (128 random bits, hex), made once and kept for every game: sent
+ * with every join that takes a seat (the `device` join option), so that a player the host
+ * removed may not sit again from this browser. With storage disabled, a new one each time.
+ */
+export function deviceToken(): string {
+  try {
+    const stored = localStorage.getItem(DEVICE_KEY);
+    if (stored && DEVICE_PATTERN.test(stored)) return stored;
+    const token = randomHex();
+    localStorage.setItem(DEVICE_KEY, token);
+    return token;
+  } catch {
+    return randomHex();
+  }
+}
+
+function randomHex(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The seat stored for a room, if any. */
 export function loadSeat(code: string): StoredSeat | null {
   try {

@@ -25,7 +25,7 @@ import { consumeSeatLink, LobbyView } from './lobbyView.js';
 import { MovesView } from './movesView.js';
 import { buildShell } from './pageShell.js';
 import { moveText } from './panels.js';
-import { pref } from './prefs.js';
+import { muteStore, pref } from './prefs.js';
 import { PressPanel } from './pressPanel.js';
 import { pactsOf, ResultView } from './resultView.js';
 import { SeatLinkView } from './seatLinkView.js';
@@ -85,7 +85,7 @@ class GamePage {
     this.pane = new BoardPane(this.controller, this.session);
     this.seatLink = new SeatLinkView(code);
     this.seatLink.linked(consumeSeatLink(code));
-    this.press = new PressModel((type, payload) => this.conn.send(type, payload));
+    this.press = new PressModel((type, payload) => this.conn.send(type, payload), muteStore(code));
     this.pressPanel = new PressPanel(this.press, { seatName: (c) => this.seatName(c) });
     this.status = new StatusView({
       sit: (c) => void this.join.takeSeat(c),

@@ -15,6 +15,7 @@ import { saveName, savedName } from './prefs.js';
 export function joinFailureText(code: string | undefined): string {
   if (code === 'no_free_seat' || code === 'seat_taken' || code === 'spectators_full') return S.game.full;
   if (code === 'game_started') return S.game.started;
+  if (code === 'removed') return S.game.removedNoSeat;
   if (code === 'not_found') return S.game.unknown;
   return S.game.joinFailed;
 }

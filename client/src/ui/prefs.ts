@@ -54,3 +54,26 @@ export function saveLocale(tag: string): void {
     /* ignore */
   }
 }
+
+/** The authors this viewer muted in game `code` (`djambi:mute:CODE`, a JSON list), for the Talk panel. */
+export function muteStore(code: string): { load(): readonly string[]; save(targets: readonly string[]): void } {
+  const key = `djambi:mute:${code}`;
+  return {
+    load: () => {
+      try {
+        const list: unknown = JSON.parse(localStorage.getItem(key) ?? '[]');
+        return Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string').slice(0, 8) : [];
+      } catch {
+        return [];
+      }
+    },
+    save: (targets) => {
+      try {
+        if (targets.length === 0) localStorage.removeItem(key);
+        else localStorage.setItem(key, JSON.stringify(targets));
+      } catch {
+        /* storage disabled: the mute lasts as long as the page */
+      }
+    },
+  };
+}

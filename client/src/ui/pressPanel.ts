@@ -5,7 +5,17 @@
  * reveal. Plain DOM from the `PressModel`; every message and name goes in as text, never as HTML.
  */
 import { COLOURS, MAX_MESSAGE_CHARS, type Betrayal, type Colour, type PactView, type PressReveal, type RevealItem } from '@djambi/shared';
-import { REVEAL_TAB, groupByPly, sortColours, type FeedItem, type PressModel, type PressTab } from '../game/press.js';
+import {
+  REVEAL_TAB,
+  SPECTATORS,
+  groupByPly,
+  muteTargetOf,
+  sortColours,
+  type FeedItem,
+  type MuteTarget,
+  type PressModel,
+  type PressTab,
+} from '../game/press.js';
 import { displayName, S } from '../i18n/strings.js';
 import { h, replace, setText } from './dom.js';
 import { swatch } from './panels.js';
@@ -159,6 +169,34 @@ export class PressPanel {
 
   private pactMembers(p: PactView): string {
     return S.pacts.members(p.members.map((c) => this.options.seatName(c)));
+  }
+
+  /** The name of a mute target: a seat's name, or "the spectators". */
+  private muteName(target: MuteTarget): string {
+    return target === SPECTATORS ? S.press.spectatorsGroup : this.options.seatName(target);
+  }
+
+  /** "n hidden" lines of the muted authors in `selected`, each with its Unmute button. */
+  private hiddenLines(selected: string): HTMLElement | null {
+    const hidden = this.model.hiddenIn(selected);
+    if (hidden.length === 0) return null;
+    return h(
+      'ul',
+      { class: 'muted-authors', id: 'press-hidden' },
+      ...hidden.map(({ target, count }) =>
+        h(
+          'li',
+          { class: 'muted small' },
+          S.press.hiddenFrom(count, this.muteName(target)),
+          ' ',
+          h(
+            'button',
+            { type: 'button', class: 'small link', 'data-unmute': target, onclick: () => this.model.unmute(target) },
+            S.press.unmute(this.muteName(target)),
+          ),
+        ),
+      ),
+    );
   }
 
   private memberName(from: string, name = ''): string {
@@ -315,14 +353,19 @@ export class PressPanel {
     const older = all.length === items.length && m.hasOlder(selected);
     const loading = m.loadingOlder(selected);
     const names = COLOURS.map((c) => this.options.seatName(c)).join(',');
-    const key = `${selected}|${all.length}|${older}|${loading}|${items.map(itemKey).join(',')}|${names}`;
+    const hiddenKey = m
+      .hiddenIn(selected)
+      .map((x) => `${x.target}:${x.count}`)
+      .join(',');
+    const key = `${selected}|${all.length}|${older}|${loading}|${items.map(itemKey).join(',')}|${names}|${hiddenKey}|${m.muted.join('')}`;
     if (key === this.feedKey) return;
     this.feedKey = key;
     const el = this.feedEl;
     const atBottom = switched || el.scrollHeight - el.scrollTop - el.clientHeight < 24;
     const fromBottom = el.scrollHeight - el.scrollTop;
+    const hiddenLines = this.hiddenLines(selected);
     if (items.length === 0) {
-      replace(el, h('p', { class: 'muted empty' }, S.press.empty));
+      replace(el, hiddenLines, h('p', { class: 'muted empty' }, S.press.empty));
       return;
     }
     const earlier =
@@ -354,7 +397,7 @@ export class PressPanel {
               loading ? S.press.loadingOlder : S.press.loadOlder,
             )
           : null;
-    replace(el, earlier, h('ol', { class: 'messages' }, ...items.map((item) => this.feedLine(item))));
+    replace(el, hiddenLines, earlier, h('ol', { class: 'messages' }, ...items.map((item) => this.feedLine(item))));
     if (atBottom) el.scrollTop = el.scrollHeight;
     else if (prepended > 0) el.scrollTop = el.scrollHeight - fromBottom; // the same lines stay in view
   }
@@ -370,6 +413,7 @@ export class PressPanel {
           c ? swatch(c) : null,
           h('strong', { class: 'from' }, this.memberName(m.from, m.name), item.mine ? h('span', { class: 'you' }, S.press.youTag) : null),
           h('span', { class: 'text' }, m.text),
+          item.mine ? null : this.muteButton(muteTargetOf(m.from)),
         );
       }
       case 'pact': {
@@ -383,6 +427,16 @@ export class PressPanel {
       case 'betrayal':
         return h('li', { class: 'sys betrayal' }, this.betrayalText(item.betrayal));
     }
+  }
+
+  /** Hides a seat's (or every spectator's) messages, for this viewer only. */
+  private muteButton(target: MuteTarget): HTMLElement {
+    const label = S.press.mute(this.muteName(target));
+    return h(
+      'button',
+      { type: 'button', class: 'small link mute', 'data-mute': target, title: label, 'aria-label': label, onclick: () => this.model.mute(target) },
+      S.press.muteShort,
+    );
   }
 
   private renderComposer(reveal: boolean): void {

@@ -17,6 +17,8 @@ const MAX_HASH_CHARS = 128;
 const MAX_ID_CHARS = 128;
 /** Most ids one event draws (new pacts). */
 const MAX_IDS = 64;
+/** Most hashes one `remove_seat` bars (a key hash and a device hash). */
+const MAX_BARRED = 4;
 
 const INTENT_TYPES: ReadonlySet<string> = new Set([
   'take_seat',
@@ -59,6 +61,12 @@ export function invalidEventReason(value: unknown, seats: ReadonlySet<string>): 
   if (value.keyHash !== undefined && !isString(value.keyHash, MAX_HASH_CHARS)) return '"keyHash" is not a hash';
   if (value.ids !== undefined && !(Array.isArray(value.ids) && value.ids.length <= MAX_IDS && value.ids.every((id) => isString(id, MAX_ID_CHARS)))) {
     return '"ids" is not a list of ids';
+  }
+  if (
+    value.barred !== undefined &&
+    !(Array.isArray(value.barred) && value.barred.length <= MAX_BARRED && value.barred.every((h) => isString(h, MAX_HASH_CHARS)))
+  ) {
+    return '"barred" is not a list of hashes';
   }
   const intent = value.intent;
   if (!isObject(intent)) return '"intent" is not an object';
@@ -122,7 +130,8 @@ function invalidIntentReason(kind: string, intent: Fields, seats: ReadonlySet<st
       return (
         badName(intent, true) ??
         badColour(intent, 'colour', seats, false, true) ??
-        (intent.hostTokenHash === undefined || isString(intent.hostTokenHash, MAX_HASH_CHARS) ? null : 'take_seat: "hostTokenHash" is not a hash')
+        (intent.hostTokenHash === undefined || isString(intent.hostTokenHash, MAX_HASH_CHARS) ? null : 'take_seat: "hostTokenHash" is not a hash') ??
+        (intent.deviceHash === undefined || isString(intent.deviceHash, MAX_HASH_CHARS) ? null : 'take_seat: "deviceHash" is not a hash')
       );
     case 'leave_seat':
     case 'pass_host':

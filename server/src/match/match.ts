@@ -82,6 +82,12 @@ class Source {
     return { key: '', hash: this.replay.keyHash };
   }
 
+  /** Replay: the hashes a `remove_seat` event barred (null live, or for a log written before bars). */
+  barred(): readonly string[] | null {
+    this.check();
+    return this.replay?.barred ?? null;
+  }
+
   id(): string {
     this.check();
     if (this.replay === null) {
@@ -125,6 +131,10 @@ export class Match {
   /** Spectators who joined so far (their default names count from it: "Spectator 3"). */
   private spectatorsSeen = 0;
   private rematchCode: string | null = null;
+  /** Hashes (seat keys, devices) of players the host removed: none of them takes a seat again in this game. */
+  private readonly barredHashes = new Set<string>();
+  /** The device hash each seat was taken with, by the seat's key hash (a key follows its holder through swaps). */
+  private readonly devices = new Map<string, string>();
   private vote: RematchVote | null = null;
   private readonly source = new Source();
 
@@ -319,12 +329,21 @@ export class Match {
     }
   }
 
+  /** True when the host removed a player who held this seat key or device (their hashes). */
+  isBarred(hash: string): boolean {
+    return this.barredHashes.has(hash);
+  }
+
   private takeSeat(intent: Extract<Intent, { type: 'take_seat' }>, now: number): Outcome {
     if (this.phase !== 'waiting') return refuse('already_started', 'the game has started');
+    if (intent.deviceHash !== undefined && this.barredHashes.has(intent.deviceHash)) {
+      return refuse('removed', 'the host removed you from this game: you may watch it');
+    }
     const seat = this.seats.freeSeat(intent.colour);
     if ('code' in seat) return refuse(seat.code, seat.message);
     const { key, hash } = this.source.seatKey();
     this.seats.take(seat, hash, intent.name, intent.hostTokenHash);
+    if (intent.deviceHash !== undefined) this.devices.set(hash, intent.deviceHash);
     return this.accepted(intent, now, { keyHash: hash, listingChanged: true, seat: { colour: seat.colour, key } });
   }
 
@@ -334,6 +353,7 @@ export class Match {
     if (this.phase !== 'waiting') return refuse('already_started', 'seats are fixed once the game has started');
     const res = this.seats.requestSwap(seat, intent.to);
     if (!res.ok) return refuse('seat_taken', res.message);
+    this.press.moveSeats(res.moves);
     const deliveries = res.moves.map((m) => this.press.historyDelivery(m.to));
     return this.accepted(intent, now, { moves: res.moves, deliveries, listingChanged: res.moves.length > 0 });
   }
@@ -382,9 +402,14 @@ export class Match {
     if (this.phase !== 'waiting') return refuse('already_started', 'seats are fixed once the game has started');
     if (this.seats.hostColour() !== intent.colour) return refuse('not_host', 'only the host can remove a player');
     if (intent.target === intent.colour) return refuse('bad_payload', 'the host leaves its own seat with leave_seat');
-    if (!this.seats.get(intent.target)?.keyHash) return refuse('not_seated', `the ${intent.target} seat is free`);
+    const keyHash = this.seats.get(intent.target)?.keyHash;
+    if (!keyHash) return refuse('not_seated', `the ${intent.target} seat is free`);
+    // A replay takes the bar the event recorded; live, the removed seat's key and its device.
+    const device = this.devices.get(keyHash);
+    const barred = this.source.barred() ?? (device === undefined ? [keyHash] : [keyHash, device]);
+    for (const h of barred) this.barredHashes.add(h);
     this.seats.release(intent.target);
-    return { ...this.accepted(intent, now, { listingChanged: true }), removed: intent.target };
+    return { ...this.accepted(intent, now, { listingChanged: true, barred }), removed: intent.target };
   }
 
   /**
@@ -538,6 +563,7 @@ export class Match {
     at: number,
     parts: {
       keyHash?: string;
+      barred?: readonly string[];
       deliveries?: Delivery[];
       listingChanged?: boolean;
       moves?: readonly SeatMove[];
@@ -554,6 +580,7 @@ export class Match {
       // Optional fields only when present (the event is stored as JSON), set without spreads.
       event = { at, intent };
       if (parts.keyHash !== undefined) event.keyHash = parts.keyHash;
+      if (parts.barred !== undefined) event.barred = parts.barred;
       if (ids !== null) event.ids = ids;
     }
     const out: Writable<Accepted> = {

@@ -17,7 +17,8 @@ export type Phase = 'waiting' | 'playing' | 'over';
  */
 export type Intent =
   /** `hostTokenHash`: the SHA-256 of the host token the taker joined with, if any. */
-  | { readonly type: 'take_seat'; readonly name?: string; readonly colour?: Colour; readonly hostTokenHash?: string }
+  /** `deviceHash`: the SHA-256 of the taker's `device` join option (a player the host removed is barred by it). */
+  | { readonly type: 'take_seat'; readonly name?: string; readonly colour?: Colour; readonly hostTokenHash?: string; readonly deviceHash?: string }
   | { readonly type: 'leave_seat'; readonly colour: Colour }
   | { readonly type: 'swap'; readonly colour: Colour | null; readonly to: Colour }
   | { readonly type: 'ready'; readonly colour: Colour | null; readonly ready: boolean }
@@ -68,6 +69,11 @@ export interface MatchEvent {
   readonly keyHash?: string;
   /** Ids drawn while the intent was applied (new pacts), in order. */
   readonly ids?: readonly string[];
+  /**
+   * `remove_seat`: the hashes barred from taking a seat again in this game (the removed seat's key
+   * hash and the device hash it was taken with), so that the bar outlives a restart.
+   */
+  readonly barred?: readonly string[];
 }
 
 /**

@@ -159,6 +159,16 @@ export class Press {
     }
   }
 
+  /**
+   * Seat holders moved before the start (`from` → `to`, a swap is two moves): their rate-limit
+   * buckets (messages and pages) go with them, so that a move buys no new burst.
+   */
+  moveSeats(moves: readonly { readonly from: Colour; readonly to: Colour }[]): void {
+    const pairs = moves.map((m) => [m.from, m.to] as const);
+    this.limiter.move(pairs);
+    this.pageLimiter.move(pairs);
+  }
+
   /** The key `member`'s rate limits and author caps are counted under. */
   limitKeyOf(member: MemberId): string {
     return this.roster.limitKeyOf(member);

@@ -50,6 +50,21 @@ export class RateLimiter {
     if (this.buckets.size > this.sweepAt) this.sweep(now);
   }
 
+  /**
+   * Moves buckets between keys, all at once (`[from, to]` pairs; two keys swapped each get the
+   * other's): a seat holder who changes seat before the start keeps its own bucket, so moving
+   * never buys a new burst. A key that had no bucket gives none (a full one).
+   */
+  move(pairs: readonly (readonly [string, string])[]): void {
+    const taken = pairs.map(([from]) => this.buckets.get(from));
+    for (const [from] of pairs) this.buckets.delete(from);
+    pairs.forEach(([, to], i) => {
+      const b = taken[i];
+      if (b) this.buckets.set(to, b);
+      else this.buckets.delete(to);
+    });
+  }
+
   /** Drops a key's bucket (a spectator without an address key, who left: its id never comes back). */
   forget(key: string): void {
     this.buckets.delete(key);

@@ -11,6 +11,7 @@ import { type AuthContext, type Client, Protocol, ServerError } from '@colyseus/
 import { normaliseAddress, rateKey } from '../http/address.js';
 import type { Match } from '../match/match.js';
 import { checkJoinOptions, type JoinOptions } from './validate.js';
+import { hashSeatKey } from '../match/seats.js';
 import { CREATE_KEYS } from '../match/config.js';
 import { TokenBucket } from '../tokenBucket.js';
 import { decode } from '@colyseus/schema';
@@ -196,7 +197,12 @@ export function joinKind(match: Match, join: JoinOptions): Request | { code: Joi
   if (join.spectate) return { kind: 'spectate' };
   if (join.seatKey !== undefined) {
     const seat = match.seats.byKey(join.seatKey);
-    return seat ? { kind: 'reclaim', seat: seat.colour } : { code: 'bad_seat_key', message: 'no seat has this key' };
+    if (seat) return { kind: 'reclaim', seat: seat.colour };
+    if (match.isBarred(hashSeatKey(join.seatKey))) return { code: 'removed', message: 'the host removed you from this game: you may watch it' };
+    return { code: 'bad_seat_key', message: 'no seat has this key' };
+  }
+  if (join.device !== undefined && match.isBarred(hashSeatKey(join.device))) {
+    return { code: 'removed', message: 'the host removed you from this game: join with { spectate: true } to watch it' };
   }
   if (match.phase !== 'waiting') {
     return { code: 'game_started', message: 'the game has started; join with { spectate: true } to watch or { seatKey } to return' };

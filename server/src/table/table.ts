@@ -271,6 +271,7 @@ export class Table {
     if (join.seatKey !== undefined) {
       await this.journal.settled(); // the seat as every earlier intent left it
       const seat = this.match.seats.byKey(join.seatKey);
+      if (!seat && this.match.isBarred(hashSeatKey(join.seatKey))) throw new JoinRefused('removed', 'the host removed you from this game: you may watch it');
       if (!seat) throw new JoinRefused('bad_seat_key', 'no seat has this key');
       const replaced = this.links.connect(seat.colour, sessionId, join.seatKey, this.now());
       const evictions: Eviction[] = replaced === null ? [] : [{ sessionId: replaced, colour: seat.colour, reason: 'reclaimed' }];
@@ -281,7 +282,9 @@ export class Table {
     }
     // The host token itself is never kept: the seat it takes is the host's when its hash matches.
     const host = join.hostToken === undefined ? {} : { hostTokenHash: hashSeatKey(join.hostToken) };
-    await this.submit({ type: 'take_seat', name: join.name, colour: join.colour, ...host }, undefined, {
+    // Nor is the device token: its hash is what bars a removed player (`removed`).
+    const device = join.device === undefined ? {} : { deviceHash: hashSeatKey(join.device) };
+    await this.submit({ type: 'take_seat', name: join.name, colour: join.colour, ...host, ...device }, undefined, {
       refused: joinFailure,
       accepted: (out) => {
         if (out.seat) this.links.connect(out.seat.colour, sessionId, out.seat.key, this.now());
@@ -395,7 +398,7 @@ export class Table {
 function joinFailure(rejection: Rejection): never {
   const code = rejection.code;
   throw new JoinRefused(
-    code === 'no_free_seat' || code === 'storage_unavailable' ? code : code === 'already_started' ? 'game_started' : 'seat_taken',
+    code === 'no_free_seat' || code === 'storage_unavailable' || code === 'removed' ? code : code === 'already_started' ? 'game_started' : 'seat_taken',
     rejection.message,
   );
 }

@@ -144,7 +144,7 @@ export type NameMessage = Output<typeof NameMessage>;
 // ---- create and join options ------------------------------------------------------------------
 
 /** Keys accepted in join options. */
-export const JOIN_KEYS = ['name', 'colour', 'spectate', 'seatKey', 'hostToken'] as const;
+export const JOIN_KEYS = ['name', 'colour', 'spectate', 'seatKey', 'hostToken', 'device'] as const;
 /** Keys accepted only when creating a room (`hostHash` is set by `POST /api/rooms`). */
 export const CREATE_KEYS = [
   'rules',
@@ -192,10 +192,16 @@ export type ClockPreset = keyof typeof CLOCK_PRESETS;
 const joinName = `"name" must be a string of at most ${MAX_NAME_CHARS} characters`;
 const seatKeyText = '"seatKey" must be a seat key string';
 const hostTokenText = '"hostToken" must be a host token string';
+/** Shortest and longest per-browser device token (`device` join option). */
+export const MIN_DEVICE_CHARS = 16;
+/** Longest per-browser device token. */
+export const MAX_DEVICE_CHARS = 64;
+const deviceText = `"device" must be ${MIN_DEVICE_CHARS} to ${MAX_DEVICE_CHARS} letters, digits, "-" or "_"`;
 /**
  * Join options (`joinById(code, options)`, also the joining part of `create`): `name?`,
  * `colour?`, `spectate?`, `seatKey?`, `hostToken?` (the token `POST /api/rooms` returned: the
- * seat it takes is the host's); `null` reads as absent. Decodes with `spectate` a boolean.
+ * seat it takes is the host's), `device?` (a random token this browser keeps for every game: a
+ * player the host removed may not take a seat again from it); `null` reads as absent. Decodes with `spectate` a boolean.
  */
 export const JoinOptions = v.pipe(
   message(
@@ -207,16 +213,25 @@ export const JoinOptions = v.pipe(
       spectate: v.nullish(v.boolean('"spectate" must be a boolean')),
       seatKey: v.nullish(v.pipe(v.string(seatKeyText), v.minLength(1, seatKeyText), v.maxLength(MAX_SEAT_KEY_CHARS, seatKeyText))),
       hostToken: v.nullish(v.pipe(v.string(hostTokenText), v.minLength(1, hostTokenText), v.maxLength(MAX_SEAT_KEY_CHARS, hostTokenText))),
+      device: v.nullish(
+        v.pipe(
+          v.string(deviceText),
+          v.minLength(MIN_DEVICE_CHARS, deviceText),
+          v.maxLength(MAX_DEVICE_CHARS, deviceText),
+          v.regex(/^[A-Za-z0-9_-]+$/, deviceText),
+        ),
+      ),
     },
     'options',
   ),
   v.check((o) => !(o.spectate && (o.seatKey != null || o.colour != null)), '"spectate" cannot be combined with "seatKey" or "colour"'),
-  v.transform((o): { name?: string; colour?: Colour; spectate: boolean; seatKey?: string; hostToken?: string } => ({
+  v.transform((o): { name?: string; colour?: Colour; spectate: boolean; seatKey?: string; hostToken?: string; device?: string } => ({
     name: o.name ?? undefined,
     colour: o.colour ?? undefined,
     spectate: o.spectate === true,
     seatKey: o.seatKey ?? undefined,
     hostToken: o.hostToken ?? undefined,
+    device: o.device ?? undefined,
   })),
 );
 /** Checked join options. */

@@ -9,6 +9,7 @@ export const JOIN_ERROR_CODES = [
   'bad_options',
   'bad_rules',
   'bad_seat_key',
+  'removed',
   'seat_taken',
   'no_free_seat',
   'game_started',
