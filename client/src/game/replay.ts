@@ -304,6 +304,20 @@ export interface PlyStamped {
   readonly ply: number;
 }
 
+/**
+ * The turns played before an item shows in the story: its `ply`, except a betrayal's, which is
+ * the 0-based index of the turn that made it, so that it comes after that turn.
+ */
+export function storyPly(item: PlyStamped & { readonly kind?: string }): number {
+  return item.kind === 'betrayal' ? item.ply + 1 : item.ply;
+}
+
+/** The seats of a private or group channel, from the reveal, or else from its id (`dm:BY`, `g:RBY`), in seat order. */
+export function channelMembers(reveal: PressReveal | null, id: string): Colour[] {
+  const members = reveal?.channels.find((c) => c.id === id)?.members ?? [...id.slice(id.indexOf(':') + 1)];
+  return COLOURS.filter((c) => (members as readonly string[]).includes(c));
+}
+
 /** One row of the interleaved story: a move (by index) or a press item. */
 export type StoryRow<T extends PlyStamped> =
   | { readonly kind: 'move'; readonly index: number }
@@ -318,7 +332,7 @@ export function interleave<T extends PlyStamped>(plies: readonly number[], items
   const rows: StoryRow<T>[] = [];
   let k = 0;
   for (let i = 0; i < plies.length; i++) {
-    while (k < items.length && items[k].ply <= plies[i]) rows.push({ kind: 'press', item: items[k++], after: i });
+    while (k < items.length && storyPly(items[k]) <= plies[i]) rows.push({ kind: 'press', item: items[k++], after: i });
     rows.push({ kind: 'move', index: i });
   }
   while (k < items.length) rows.push({ kind: 'press', item: items[k++], after: plies.length });
