@@ -403,7 +403,7 @@ export const en = {
     out: (c: Colour, cause: EliminationCause): string => `${COLOUR_NAMES[c]} out (${CAUSES[cause]})`,
     passes: 'passes',
     notation: 'Notation',
-    notationHint: 'Show the moves in notation (docs/NOTATION.md)',
+    notationHint: 'Show the moves in notation, as game records write them (c7-c6, d5xd4>a5)',
     turnOrder: 'Turn order',
     nextUp: (who: string): string => `Next: ${who}`,
     extraTurn: 'extra turn (ruler)',

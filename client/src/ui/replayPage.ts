@@ -144,6 +144,8 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
     { class: 'card', id: 'import-form' },
     h('h2', {}, P.replay.importTitle),
     h('p', { class: 'hint' }, P.replay.importHint),
+    // How a record reads, for a player (not a pointer to a developer's file).
+    h('details', { id: 'import-format' }, h('summary', {}, P.replay.importFormatTitle), h('ul', {}, ...P.replay.importFormat.map((line) => h('li', {}, line)))),
     h('label', { for: 'import-text' }, P.replay.importText),
     area,
     h(
