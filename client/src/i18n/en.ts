@@ -178,6 +178,7 @@ export const en = {
     breaksPact: (names: readonly string[]): string => `This turn breaks your pact with ${f.list(names)}. Send it anyway?`,
     sending: 'Sending…',
     reconnecting: 'Reconnecting: your turn will be sent',
+    linkDown: 'Reconnecting… You may play: your turn is sent when the link is back',
     history: 'Looking at an earlier position.',
     gameOver: 'The game is over.',
     notStarted: 'The game has not started.',

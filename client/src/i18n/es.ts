@@ -281,6 +281,7 @@ export const es: Strings = {
     breaksPact: (names) => `Este turno rompe tu pacto con ${f.list(names)}. ¿Enviarlo de todos modos?`,
     sending: 'Enviando…',
     reconnecting: 'Reconectando: tu turno se enviará',
+    linkDown: 'Reconectando… Puedes jugar: tu turno se enviará cuando vuelva la conexión',
     history: 'Estás viendo una posición anterior.',
     gameOver: 'La partida ha terminado.',
     notStarted: 'La partida no ha empezado.',

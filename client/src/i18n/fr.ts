@@ -286,6 +286,7 @@ export const fr: Strings = {
     breaksPact: (names) => `Ce tour rompt votre pacte avec ${f.list(names)}. L’envoyer quand même ?`,
     sending: 'Envoi…',
     reconnecting: 'Reconnexion : votre tour sera envoyé',
+    linkDown: 'Reconnexion… Vous pouvez jouer : votre tour sera envoyé au retour de la connexion',
     history: 'Vous regardez une position passée.',
     gameOver: 'La partie est terminée.',
     notStarted: 'La partie n’a pas commencé.',

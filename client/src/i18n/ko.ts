@@ -284,6 +284,7 @@ export const ko: Strings = {
     breaksPact: (names) => `이 수는 ${f.list(names)} 님과의 협약을 깹니다. 그래도 보낼까요?`,
     sending: '보내는 중…',
     reconnecting: '다시 연결하는 중: 수는 보내질 것입니다',
+    linkDown: '다시 연결하는 중… 두어도 됩니다: 연결이 돌아오면 수가 보내집니다',
     history: '이전 국면을 보는 중입니다.',
     gameOver: '대국이 끝났습니다.',
     notStarted: '대국이 아직 시작되지 않았습니다.',
