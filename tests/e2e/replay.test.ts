@@ -16,7 +16,7 @@ import { applyEvent, initialPosition, legalTurns, makeFen, makeTurn, parseRecord
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { eventually } from '../support/wait.js';
-import { createRoom, fullRoom, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
+import { createRoom, fullRoom, join, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
 import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, pageState, waitForText, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
@@ -263,6 +263,31 @@ describeBrowser('finished games stay readable; records import', () => {
     server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
     await waitState(p, `s.seat === '${seat}' && s.phase === 'waiting'`, 30000);
     await waitForText(p.locator('#net-banner'), /Reconnected/, 10000);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
+  test('a spectator page comes back from a server restart under its name (issue 40, bug 7)', async () => {
+    const { creator, live, fresh, p, seat } = await seatedPage();
+    const watcher = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    await watcher.addInitScript(() => localStorage.setItem('djambi:name', 'Watcher'));
+    const w = await watcher.newPage();
+    w.on('pageerror', (e) => errors.push(e.message));
+    await w.goto(`${server.url}/g/${live}`);
+    await waitReady(w);
+    await creator.waitState((s) => (s.spectatorNames as string[]).includes('Watcher'), 'the spectator named');
+    const port = server.port;
+    await leaveAll([creator]);
+    matchMaker.getLocalRoomById(live)?.onBeforeShutdown();
+    await waitForText(w.locator('#net-banner'), /server is restarting/);
+    await server.close();
+    server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
+    await waitState(p, `s.seat === '${seat}'`, 30000);
+    await waitForText(w.locator('#net-banner'), /Reconnected/, 30000);
+    const look = await join(server, live, { spectate: true, name: 'Look' });
+    await look.waitState((s) => (s.spectatorNames as string[]).includes('Watcher'), 'the spectator named again after the restart', 10000);
+    await leaveAll([look]);
+    await watcher.close();
     await fresh.close();
     expect(errors).toEqual([]);
   });

@@ -324,7 +324,7 @@ export class GameConnection {
       const action = closeAction(code, this.seat !== null);
       if (action === 'moved') {
         // Our seat moved to another device: come back as a spectator.
-        this.enter({ spectate: true }).then(
+        this.enter({ spectate: true, ...(this.name ? { name: this.name } : {}) }).then(
           () => this.events.link({ kind: 'moved', removed: this.removed }),
           () => this.schedule(!navigator.onLine),
         );

@@ -39,12 +39,7 @@ export interface RejoinIo<R> {
  * that restarted), join by code with the seat key, or as a spectator without one. A failure of
  * the join is thrown to the caller (which backs off, or gives up on `not_found`).
  */
-export async function rejoin<R>(
-  io: RejoinIo<R>,
-  token: string | null,
-  seat: StoredSeat | null,
-  name?: string,
-): Promise<{ room: R; path: RejoinPath }> {
+export async function rejoin<R>(io: RejoinIo<R>, token: string | null, seat: StoredSeat | null, name?: string): Promise<{ room: R; path: RejoinPath }> {
   if (token) {
     try {
       return { room: await io.reconnect(token), path: 'reconnect' };
