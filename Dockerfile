@@ -18,6 +18,7 @@ COPY tsconfig.base.json ./
 COPY shared shared
 COPY server server
 COPY client client
+COPY tools tools
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20.20.2-bookworm-slim AS runtime

@@ -86,11 +86,14 @@ export {
   parseTurn,
   makeRecord,
   parseRecord,
+  recordTags,
   replayRecord,
   applyEvent,
   MAX_RECORD_LENGTH,
   type GameRecord,
   type RecordEvent,
+  type RecordInfo,
+  type RecordTags,
   type NotationError,
 } from './notation.js';
 export { hostileActs, pactBreaches } from './betrayal.js';

@@ -8,6 +8,7 @@ import {
   draft,
   initialPosition as initialFor,
   parseRules,
+  seatsOf,
   setupPosition,
   type PieceSetup,
   type Position,
@@ -28,6 +29,7 @@ import {
   type Rules,
   type SquareName,
   type Turn,
+  COLOUR_NAMES,
 } from './types.js';
 
 /**
@@ -290,10 +292,72 @@ export type RecordEvent =
   | { readonly type: 'resign'; readonly colour: Colour; readonly timeout?: boolean }
   | { readonly type: 'draw' };
 
-/** A whole game: its rule options and every event, in order. Replays deterministically. */
+/**
+ * A record's tags, as PGN's: `Event`, `Site`, `Date` (`YYYY.MM.DD`), `Variant` (the board:
+ * `square`, `hex3`, `hex5`, `hex6`), one per seat by its colour's name (`Red`, `Blue`, …) giving
+ * the player's name, `Result` (the winner's colour letter, `draw`, or `*` while unfinished),
+ * `Termination`; a reader keeps any other tag.
+ */
+export type RecordTags = Readonly<Record<string, string>>;
+
+/** A whole game: its rule options and every event, in order, and its tags if any. Replays deterministically. */
 export interface GameRecord {
   readonly rules: Rules;
   readonly events: readonly RecordEvent[];
+  readonly tags?: RecordTags;
+}
+
+/** What the writer of a record knows about the game besides its moves (see `recordTags`). */
+export interface RecordInfo {
+  /** The `Event` tag (default `Djambi online`). */
+  readonly event?: string;
+  /** Where it was played: the game's address. */
+  readonly site?: string;
+  /** When it was played (epoch ms, written as the UTC date). */
+  readonly date?: number;
+  /** The players' names by seat. */
+  readonly names?: Readonly<Partial<Record<Colour, string>>>;
+}
+
+/** How a game ended (`Termination`), from its result and its last event. */
+function terminationOf(record: GameRecord, result: GameResult | null): string {
+  if (!result) return 'unterminated';
+  const last = record.events[record.events.length - 1];
+  if (result.kind === 'draw') return result.reason === 'agreement' ? 'draw agreed' : result.reason.replace(/_/g, ' ');
+  if (last?.type === 'resign') return last.timeout ? 'time forfeit' : 'resignation';
+  return 'normal';
+}
+
+/**
+ * The tags of a record (in the order they are written): event, site, date, variant, the players
+ * by seat, result and termination. `final` is the position the record ends in (replayed when
+ * not given; a record that does not replay gets `Result "*"`).
+ */
+export function recordTags(record: GameRecord, info: RecordInfo = {}, final?: Position): Record<string, string> {
+  const replayed = final ? null : replayRecord(record);
+  const end = final ?? (replayed?.ok ? replayed.value : null);
+  const result = end?.result ?? null;
+  const tags: Record<string, string> = { Event: info.event ?? 'Djambi online' };
+  if (info.site) tags.Site = info.site;
+  if (info.date !== undefined && Number.isFinite(info.date)) {
+    const d = new Date(info.date);
+    tags.Date = `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCDate()).padStart(2, '0')}`;
+  }
+  tags.Variant = boardOf(record.rules);
+  for (const c of seatsOf(record.rules)) tags[COLOUR_NAMES[c]] = info.names?.[c] || '?';
+  tags.Result = !result ? '*' : result.kind === 'draw' ? 'draw' : result.winner;
+  tags.Termination = terminationOf(record, result);
+  return tags;
+}
+
+/** The tags written first, in this order; the others follow in their own order. */
+const TAG_ORDER = ['Event', 'Site', 'Date', 'Variant', ...ALL_COLOURS.map((c) => COLOUR_NAMES[c as Colour]), 'Result', 'Termination'];
+
+const TAG_RE = /^\[([A-Za-z][A-Za-z0-9_]{0,39})\s+"((?:[^"\\]|\\.)*)"\]$/;
+
+/** A tag line: `[Name "value"]`, `"` and `\` escaped with `\`, a line break as a space. */
+function makeTag(name: string, value: string): string {
+  return `[${name} "${value.replace(/[\r\n]+/g, ' ').replace(/[\\"]/g, (ch) => `\\${ch}`)}"]`;
 }
 
 /** Longest record text accepted by `parseRecord`. */
@@ -317,32 +381,52 @@ const RULE_KEYS: readonly (keyof Rules)[] = [
 const BOARD_KEYS: readonly (keyof Rules)[] = ['vertex_step', 'hostage_seat'];
 
 /**
- * Write a record: a `Djambi key=value …` header line with every rule option, then the events. A
- * hex game's header starts with its `board` and ends with its board's own options; a square
- * game's names no board (it reads as before the hex games).
+ * Write a record: its tags if any (`[Name "value"]`, one a line, as PGN's), a `Djambi key=value …`
+ * header line with every rule option, then the events. A hex game's header starts with its
+ * `board` and ends with its board's own options; a square game's names no board (it reads as
+ * before the hex games).
  */
 export function makeRecord(record: GameRecord, turnsText?: readonly string[]): string {
   const rules = record.rules;
+  const tags = record.tags ?? {};
+  const names = [...TAG_ORDER.filter((k) => k in tags), ...Object.keys(tags).filter((k) => !TAG_ORDER.includes(k) && TAG_RE.test(`[${k} ""]`))];
+  const tagLines = names.map((k) => `${makeTag(k, tags[k])}\n`).join('');
   const keys = rules.board === undefined ? RULE_KEYS : ['board', ...RULE_KEYS, ...BOARD_KEYS.filter((k) => rules[k] !== undefined)];
   const header = ['Djambi', ...keys.map((k) => `${k}=${String(rules[k as keyof Rules])}`)].join(' ');
   const events = record.events.map((e, i) =>
     e.type === 'turn' ? (turnsText?.[i] ?? makeTurn(e.turn)) : e.type === 'draw' ? 'draw' : `${e.timeout ? 'timeout' : 'resign'}:${e.colour}`,
   );
-  return `${header}\n${events.join(' ')}\n`;
+  return `${tagLines}${header}\n${events.join(' ')}\n`;
 }
 
-/** Parse a record written by `makeRecord`. Never throws; checks syntax, not legality (see `replayRecord`). */
+/**
+ * Parse a record written by `makeRecord` (its tags are optional: a record without them reads as
+ * before). Never throws; checks syntax, not legality (see `replayRecord`).
+ */
 export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
   if (typeof text !== 'string' || text.length > MAX_RECORD_LENGTH) return bad('a record is a text of at most 1,000,000 characters');
   const lines = text.split('\n');
-  const header = wordsOf(lines[0]);
-  if (header[0]?.text !== 'Djambi') return badAt(1, header[0]?.column ?? 1, 'a record starts with "Djambi"');
+  // The tags, one a line, before the `Djambi` line (blank lines between them are allowed).
+  const tags: Record<string, string> = {};
+  let h = 0;
+  for (; h < lines.length; h++) {
+    const line = lines[h].trim();
+    if (line === '') continue;
+    if (!line.startsWith('[')) break;
+    const m = TAG_RE.exec(line);
+    if (!m) return badAt(h + 1, lines[h].indexOf('[') + 1, `bad tag ${JSON.stringify(line.slice(0, 40))} (a tag reads [Name "value"])`);
+    if (m[1] in tags) return badAt(h + 1, lines[h].indexOf('[') + 1, `tag ${m[1]} given twice`);
+    tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+  }
+  if (h === lines.length) h = 0;
+  const header = wordsOf(lines[h]);
+  if (header[0]?.text !== 'Djambi') return badAt(h + 1, header[0]?.column ?? 1, 'a record starts with "Djambi" (after its tags)');
   const options: Record<string, unknown> = {};
   const columns: Record<string, number> = {};
   for (const { text: kv, column } of header.slice(1)) {
     const m = /^([a-z_]+)=([a-z_0-9]+)$/.exec(kv);
     if (!m || !(m[1] === 'board' || RULE_KEYS.includes(m[1] as keyof Rules) || BOARD_KEYS.includes(m[1] as keyof Rules)))
-      return badAt(1, column, `bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
+      return badAt(h + 1, column, `bad rule option ${JSON.stringify(kv.slice(0, 40))}`);
     const v = m[2];
     options[m[1]] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
     columns[m[1]] = column;
@@ -353,10 +437,10 @@ export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
     const culprit =
       Object.keys(options).find((k) => !parseRules({ [k]: options[k] }).ok) ??
       Object.keys(options).find((k) => k !== 'board' && !parseRules({ ...(options.board === undefined ? {} : { board: options.board }), [k]: options[k] }).ok);
-    return badAt(1, culprit ? columns[culprit] : 1, rules.error.message);
+    return badAt(h + 1, culprit ? columns[culprit] : 1, rules.error.message);
   }
   const events: RecordEvent[] = [];
-  for (let l = 1; l < lines.length; l++) {
+  for (let l = h + 1; l < lines.length; l++) {
     for (const { text: tok, column } of wordsOf(lines[l])) {
       if (tok === 'draw') {
         events.push({ type: 'draw' });
@@ -373,7 +457,7 @@ export function parseRecord(text: unknown): Result<GameRecord, NotationError> {
       events.push({ type: 'turn', turn: t.value });
     }
   }
-  return { ok: true, value: { rules: rules.value, events } };
+  return { ok: true, value: { rules: rules.value, events, ...(Object.keys(tags).length > 0 ? { tags } : {}) } };
 }
 
 /** Apply one record event. */

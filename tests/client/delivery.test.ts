@@ -225,3 +225,14 @@ describe('the turn waiting for the link', () => {
     expect(c.view.pending).toBeNull();
   });
 });
+
+describe('the link down on the viewer’s turn (issue 40, bug 7)', () => {
+  test('the prompt says "reconnecting", not "your turn", until the link is back', () => {
+    const { c } = setup();
+    expect(c.view.prompt.key).toBe('piece');
+    c.setLink(false);
+    expect(c.view.prompt.key).toBe('linkDown');
+    c.setLink(true);
+    expect(c.view.prompt.key).toBe('piece');
+  });
+});

@@ -4,7 +4,7 @@
  * connection joins by code with the seat key (spectators: as spectators).
  */
 import { CLOSE_CODES } from '@djambi/shared';
-import { closeAction, rejoin, type RejoinIo } from '../../client/src/net/rejoin.js';
+import { backoffDelay, closeAction, rejoin, type RejoinIo, VISIBLE_BACKOFF_CAP_MS } from '../../client/src/net/rejoin.js';
 
 function io(opts: { reconnect: boolean; join?: boolean }) {
   const calls: string[] = [];
@@ -77,5 +77,28 @@ describe('the way back in', () => {
     const { fake, calls } = io({ reconnect: false, join: false });
     await expect(rejoin(fake, 'tok', SEAT)).rejects.toThrow('network');
     expect(calls).toEqual(['reconnect:tok', 'joinById']);
+  });
+});
+
+describe('after a restart (issue 40, bug 7)', () => {
+  test('a spectator comes back with the name it joined with', async () => {
+    const { fake, joins } = io({ reconnect: false });
+    const res = await rejoin(fake, 'tok', null, 'Ana');
+    expect(res.path).toBe('spectate');
+    expect(joins).toEqual([{ spectate: true, name: 'Ana' }]);
+  });
+
+  test('a spectator without a name comes back without one', async () => {
+    const { fake, joins } = io({ reconnect: false });
+    await rejoin(fake, null, null);
+    expect(joins).toEqual([{ spectate: true }]);
+  });
+
+  test('the backoff stays within a few seconds while the page is visible, and grows while hidden', () => {
+    const visible = Array.from({ length: 12 }, (_, i) => backoffDelay(i, true));
+    expect(Math.max(...visible)).toBeLessThanOrEqual(VISIBLE_BACKOFF_CAP_MS);
+    expect(VISIBLE_BACKOFF_CAP_MS).toBeLessThanOrEqual(5000);
+    expect(visible[0]).toBe(500);
+    expect(backoffDelay(11, false)).toBe(30000);
   });
 });

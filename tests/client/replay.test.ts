@@ -135,6 +135,23 @@ describe('import errors', () => {
     if (r.ok) return;
     expect(r.error).toMatchObject({ line, column });
     expect(r.error.message).toMatch(re);
+    // The place is said once, by the page from `line` and `column` (issue 40, bug 9).
+    expect(r.error.message).not.toMatch(/line \d|column \d|position \d/);
+  });
+
+  test('a tagged record imports, its errors are placed after its tags, and JSON keeps the tags (issue 40, bug 9)', () => {
+    const tagged = `[Event "Djambi online"]\n[Red "Ana"]\n${TEXT}`;
+    const r = importRecord(tagged);
+    expect(r.ok && r.value.record.tags).toEqual({ Event: 'Djambi online', Red: 'Ana' });
+    expect(importRecord(`[Event "x"]\nDjambi\nc7-c6 g7-g6\ni3-i9\n`)).toMatchObject({ ok: false, error: { line: 4, column: 1 } });
+    const json = importRecord(JSON.stringify({ rules: {}, events: [], tags: { Event: 'e', Red: 'Ana', bad: 3 } }));
+    expect(json.ok && json.value.record.tags).toEqual({ Event: 'e', Red: 'Ana' });
+    expect(movesToRecord(DEFAULT_RULES, [], { site: 'https://x/g/AB', names: { R: 'Ana' } }).tags).toMatchObject({
+      Site: 'https://x/g/AB',
+      Red: 'Ana',
+      Blue: '?',
+      Variant: 'square',
+    });
   });
 
   test.each([

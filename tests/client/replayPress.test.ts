@@ -5,7 +5,7 @@
  * result interleaves with the moves.
  */
 import type { PressMessage, PressPage, PressReveal, RevealItem } from '@djambi/shared';
-import { interleave, RevealStory } from '../../client/src/game/replay.js';
+import { channelMembers, interleave, RevealStory } from '../../client/src/game/replay.js';
 
 const msg = (channel: string, id: number, ply: number, at: number): PressMessage => ({ id, channel, from: 'R', text: `${channel}#${id}`, ply, at });
 const item = (m: PressMessage): RevealItem => ({ kind: 'message', ...m });
@@ -79,4 +79,15 @@ test('a reveal without older messages asks for nothing', () => {
   const s2 = new RevealStory(reveal);
   expect(s2.addPage(page('table', 5, [], false))).toBe(true);
   expect(s2.older()).toEqual([{ channel: 'dm:RY', before: 3 }]);
+});
+
+test('a betrayal comes after the turn that made it, and a private channel names its seats (issue 40, bug 9)', () => {
+  // The betrayal of turn index 2 (the third move) is stamped ply 2, as the server records it.
+  const betrayal: RevealItem = { kind: 'betrayal', pactId: 'p1', traitor: 'Y', victim: 'R', ply: 2, turnText: 'c3xd4>a1', acts: ['kill'], at: 30 };
+  const before = item(msg('table', 9, 2, 25));
+  const rows = interleave([0, 1, 2, 3], [before, betrayal]).map((r) => (r.kind === 'move' ? `m${r.index}` : key(r.item)));
+  expect(rows).toEqual(['m0', 'm1', 'table#9', 'm2', 'betrayal', 'm3']);
+  expect(interleave([0, 1, 2, 3], [betrayal]).find((r) => r.kind === 'press')).toMatchObject({ after: 3 });
+  expect(channelMembers(null, 'dm:YR')).toEqual(['R', 'Y']);
+  expect(channelMembers(reveal, 'dm:RY')).toEqual(['R', 'Y']);
 });

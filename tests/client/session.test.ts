@@ -144,3 +144,20 @@ describe('game session', () => {
     expect(session.setLink({ kind: 'connected' })).toBe(false);
   });
 });
+
+describe('the link down (issue 40, bug 7)', () => {
+  test('the clocks stop at the time the link dropped and the view says the link is down, until it is back', () => {
+    const s = new GameSession();
+    s.applySnapshot(snapshot([]));
+    s.setLink({ kind: 'connected' }, 1000);
+    expect(s.view).toMatchObject({ linkDown: false, clockFrozenAt: null });
+    s.setLink({ kind: 'waiting' }, 5000);
+    expect(s.view).toMatchObject({ linkDown: true, clockFrozenAt: 5000 });
+    // Retrying (and waiting again) keeps the moment it dropped.
+    s.setLink({ kind: 'retrying' }, 9000);
+    s.setLink({ kind: 'restarting' }, 12000);
+    expect(s.view).toMatchObject({ linkDown: true, clockFrozenAt: 5000 });
+    expect(s.setLink({ kind: 'connected' }, 20000)).toBe(true);
+    expect(s.view).toMatchObject({ linkDown: false, clockFrozenAt: null });
+  });
+});

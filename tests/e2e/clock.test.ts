@@ -259,6 +259,33 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  test('while its link is down a page stops the clocks where they were and says "reconnecting", not "Your turn" (issue 40, bug 7)', async () => {
+    const game = await seatTwo({ initialSeconds: 600, incrementSeconds: 0 });
+    await start(game);
+    const red = game.pages.get('R')!;
+    const yellow = game.pages.get('Y')!;
+    await waitForText(red.locator('#turn-line'), /Your turn/, 5000);
+    await waitForText(clockOf(red, 'R'), /^9:5\d$/, 5000);
+    await red.context().setOffline(true);
+    await waitForText(red.locator('#turn-line'), /^Reconnecting/, 5000);
+    await waitForText(red.locator('#prompt'), /^Reconnecting/, 5000);
+    const frozen = seconds((await clockOf(red, 'R').textContent()) ?? '');
+    // The server's clock runs on (Yellow's page sees it) while Red's page shows it standing.
+    await waitForText(
+      clockOf(yellow, 'R'),
+      new RegExp(`^9:(${[...Array(10).keys()].map((d) => String(frozen - 540 - 3 - d).padStart(2, '0')).join('|')})$`),
+      15_000,
+    );
+    expect(seconds((await clockOf(red, 'R').textContent()) ?? '')).toBe(frozen);
+    expect(await red.textContent('#status')).not.toContain('Your turn');
+    await red.context().setOffline(false);
+    // Back: the clocks run again from the server's time, and it is Red's turn again.
+    await waitForText(red.locator('#turn-line'), /Your turn/, 15_000);
+    await waitForText(clockOf(red, 'R'), /^9:[0-5]\d$/, 5000);
+    expect(seconds((await clockOf(red, 'R').textContent()) ?? '')).toBeLessThan(frozen);
+    expect(errors).toEqual([]);
+  });
+
   describe('the your-turn signal', () => {
     let game: Game;
     let base = '';

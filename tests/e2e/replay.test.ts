@@ -16,7 +16,7 @@ import { applyEvent, initialPosition, legalTurns, makeFen, makeTurn, parseRecord
 import { createServer, type RunningServer } from '../../server/src/app.js';
 import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { eventually } from '../support/wait.js';
-import { createRoom, fullRoom, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
+import { createRoom, fullRoom, join, leaveAll, playRandomGame, quietSdkWarnings, type TestClient } from '../server/helpers.js';
 import { CLIENT_DIST, describeWithBrowser, ensureClientBuilt, launchChromium, outputFile, pageState, waitForText, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
@@ -74,6 +74,12 @@ describeBrowser('finished games stay readable; records import', () => {
         if (room.players[0].state.moves.length !== 2) return;
         room.players[0].room.send('press_send', { channel: 'table', text: 'Peace, friends' });
         await room.players[0].waitMessage('press_message');
+        // And a private word: the replay names its channel by its players, as the live reveal does.
+        room.players[0].room.send('press_open', { members: ['Y'] });
+        await room.players[1].waitMessage('press_channel');
+        const n = room.players[1].received('press_message').length;
+        room.players[0].room.send('press_send', { channel: 'dm:RY', text: 'Just us' });
+        await room.players[1].waitMessage('press_message', n);
         void version;
       },
     });
@@ -96,6 +102,12 @@ describeBrowser('finished games stay readable; records import', () => {
     const parsed = parseRecord(recordText);
     if (!parsed.ok) throw new Error(parsed.error.message);
     record = parsed.value;
+    // The stored game's record is headed by its tags (issue 40, bug 9).
+    expect(record.tags).toMatchObject({ Event: 'Djambi online', Site: `${server.url}/g/${code}`, Variant: 'square', Red: 'p0', Yellow: 'p1' });
+    expect(record.tags?.Result).toMatch(/^(R|Y|draw)$/);
+    expect(record.tags?.Termination).not.toBe('unterminated');
+    const json = await (await fetch(`${server.url}/api/games/${code}/record?format=json`)).json();
+    expect(json.tags).toEqual(record.tags);
     expect(record.events.length).toBeGreaterThanOrEqual(7);
   });
 
@@ -112,7 +124,15 @@ describeBrowser('finished games stay readable; records import', () => {
     const rows = await page
       .locator('#replay-story > li')
       .evaluateAll((lis) => lis.map((li) => (li.classList.contains('press-row') ? `p:${li.textContent}` : 'm')));
-    expect(rows.slice(0, 4)).toEqual(['m', 'm', expect.stringMatching(/^p:.*Peace, friends/), 'm']);
+    expect(rows.slice(0, 6)).toEqual([
+      'm',
+      'm',
+      expect.stringMatching(/^p:.*Peace, friends/),
+      'p:p0 opened a conversation with p1.',
+      // A private channel is named by its players, as in the live reveal (issue 40, bug 9).
+      'p:[p0 · p1] p0: Just us',
+      'm',
+    ]);
     expect(await page.locator('#export-text').getAttribute('href')).toBe(`/api/games/${code}/record`);
     expect(await page.locator('#replay-rematch').getAttribute('href')).toBe(`/g/${rematch}`);
     expect(await page.textContent('#replay-rematch')).toBe(`Rematch: game ${rematch}`);
@@ -191,10 +211,17 @@ describeBrowser('finished games stay readable; records import', () => {
     await page.fill('#import-text', 'Djambi players=4\nc7-c6 g7-g6\n  i3-i5 zz9\n');
     await page.click('#import-show');
     await waitForText(page.locator('#import-error'), /line 3, column 9/);
+    // The place is said once (issue 40, bug 9).
+    expect((await page.textContent('#import-error'))?.match(/line \d+/g)).toHaveLength(1);
     expect(await page.locator('#replay').count()).toBe(0);
     await page.fill('#import-text', '{"rules": {},\n "events": [,]}');
     await page.click('#import-show');
     await waitForText(page.locator('#import-error'), /line 2, column 13/);
+    expect((await page.textContent('#import-error'))?.match(/line \d+|position \d+/g)).toHaveLength(1);
+    // The page explains the record for a player; it does not send them to a developer's file.
+    expect(await page.textContent('#import-form')).not.toContain('.md');
+    await page.click('#import-format summary');
+    await waitForText(page.locator('#import-format'), /Djambi players=4/);
     expect(errors).toEqual([]);
   });
 
@@ -236,6 +263,31 @@ describeBrowser('finished games stay readable; records import', () => {
     server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
     await waitState(p, `s.seat === '${seat}' && s.phase === 'waiting'`, 30000);
     await waitForText(p.locator('#net-banner'), /Reconnected/, 10000);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
+  test('a spectator page comes back from a server restart under its name (issue 40, bug 7)', async () => {
+    const { creator, live, fresh, p, seat } = await seatedPage();
+    const watcher = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    await watcher.addInitScript(() => localStorage.setItem('djambi:name', 'Watcher'));
+    const w = await watcher.newPage();
+    w.on('pageerror', (e) => errors.push(e.message));
+    await w.goto(`${server.url}/g/${live}`);
+    await waitReady(w);
+    await creator.waitState((s) => (s.spectatorNames as string[]).includes('Watcher'), 'the spectator named');
+    const port = server.port;
+    await leaveAll([creator]);
+    matchMaker.getLocalRoomById(live)?.onBeforeShutdown();
+    await waitForText(w.locator('#net-banner'), /server is restarting/);
+    await server.close();
+    server = await createServer({ port, host: '127.0.0.1', clientDir: CLIENT_DIST, store, graceSeconds: 5 });
+    await waitState(p, `s.seat === '${seat}'`, 30000);
+    await waitForText(w.locator('#net-banner'), /Reconnected/, 30000);
+    const look = await join(server, live, { spectate: true, name: 'Look' });
+    await look.waitState((s) => (s.spectatorNames as string[]).includes('Watcher'), 'the spectator named again after the restart', 10000);
+    await leaveAll([look]);
+    await watcher.close();
     await fresh.close();
     expect(errors).toEqual([]);
   });

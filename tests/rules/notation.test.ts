@@ -10,6 +10,7 @@ import {
   parseRules,
   parseTurn,
   perft,
+  recordTags,
   replayRecord,
   type Turn,
 } from '@djambi/shared';
@@ -130,4 +131,65 @@ test.each([
 
 test('positions in errors do not change what parses', () => {
   expect(parseRecord('Djambi   players=2\n\n c7-c6 \n\nresign:R draw\n').ok).toBe(true);
+});
+
+describe('record tags (issue 40, bug 9)', () => {
+  const game = parseRecord('Djambi players=4\nc7-c6 g7-g6 i3-i5 resign:B\n');
+  const record = game.ok ? game.value : { rules: DEFAULT_RULES, events: [] };
+
+  test('a record is written with PGN-like tags before its options, and reads back the same', () => {
+    const tags = recordTags(record, {
+      site: 'https://djambi.example/g/ABCD',
+      date: Date.UTC(2026, 11, 7, 22),
+      names: { R: 'Ana "the red"', B: 'Bo\\', Y: 'Cy' },
+    });
+    expect(tags).toEqual({
+      Event: 'Djambi online',
+      Site: 'https://djambi.example/g/ABCD',
+      Date: '2026.12.07',
+      Variant: 'square',
+      Red: 'Ana "the red"',
+      Blue: 'Bo\\',
+      Yellow: 'Cy',
+      Green: '?',
+      Result: '*',
+      Termination: 'unterminated',
+    });
+    const text = makeRecord({ ...record, tags });
+    expect(text.split('\n').slice(0, 6)).toEqual([
+      '[Event "Djambi online"]',
+      '[Site "https://djambi.example/g/ABCD"]',
+      '[Date "2026.12.07"]',
+      '[Variant "square"]',
+      '[Red "Ana \\"the red\\""]',
+      '[Blue "Bo\\\\"]',
+    ]);
+    expect(text).toMatch(/\[Termination "unterminated"\]\nDjambi players=4 /);
+    expect(parseRecord(text)).toEqual({ ok: true, value: { ...record, tags } });
+  });
+
+  test('result and termination: a win, a time forfeit, a draw by agreement', () => {
+    const two = parseRecord('Djambi players=2\nresign:Y\n');
+    expect(two.ok && recordTags(two.value)).toMatchObject({ Red: '?', Yellow: '?', Result: 'R', Termination: 'resignation' });
+    expect(two.ok && 'Blue' in recordTags(two.value)).toBe(false);
+    const flag = parseRecord('Djambi players=2\ntimeout:R\n');
+    expect(flag.ok && recordTags(flag.value)).toMatchObject({ Result: 'Y', Termination: 'time forfeit' });
+    const draw = parseRecord('Djambi players=2\ndraw\n');
+    expect(draw.ok && recordTags(draw.value)).toMatchObject({ Result: 'draw', Termination: 'draw agreed' });
+  });
+
+  test('a hex game names its board in Variant', () => {
+    const hex = parseRecord('Djambi board=hex6\n');
+    expect(hex.ok && recordTags(hex.value)).toMatchObject({ Variant: 'hex6', Purple: '?', White: '?' });
+  });
+
+  test('a record without tags still reads; errors after the tags name their own line', () => {
+    expect(parseRecord('Djambi players=4\nc7-c6\n')).toMatchObject({ ok: true, value: { events: [{ type: 'turn' }] } });
+    expect(parseRecord('Djambi players=4\nc7-c6\n').ok && 'tags' in (parseRecord('Djambi\n') as { value: object }).value).toBe(false);
+    expect(parseRecord('[Event "x"]\n[Site "y"]\n\nDjambi players=4\nc7-c6 zz9\n')).toMatchObject({ ok: false, error: { line: 5, column: 7 } });
+    expect(parseRecord('[Event "x"]\nDjambi bogus=1\n')).toMatchObject({ ok: false, error: { line: 2, column: 8 } });
+    expect(parseRecord('[Event x]\nDjambi\n')).toMatchObject({ ok: false, error: { line: 1, column: 1, message: expect.stringMatching(/bad tag/) } });
+    expect(parseRecord('[Event "a"]\n[Event "b"]\nDjambi\n')).toMatchObject({ ok: false, error: { line: 2 } });
+    expect(parseRecord('[Event "a"]\n').ok).toBe(false);
+  });
 });

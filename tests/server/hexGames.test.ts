@@ -120,6 +120,9 @@ async function crashMidGame(rules: Partial<Rules>, bots: Record<string, string>,
     if (!replayed.ok) throw new Error(replayed.error.message);
     expect(makeFen(replayed.value)).toBe(fenOf(after[0].state));
     expect(replayed.value.result).not.toBeNull();
+    // Its tags name the board and say how it ended (issue 40, bug 9).
+    expect(final.tags).toMatchObject({ Variant: rules.board, Termination: expect.not.stringMatching(/^unterminated$/) });
+    expect(final.tags?.Result).toBe(replayed.value.result?.kind === 'win' ? replayed.value.result.winner : 'draw');
     await leave(after);
   } finally {
     await server.stop();

@@ -215,10 +215,23 @@ test('GET /api/rooms/:code/record gives the game record, which replays to the sy
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   const text = await res.text();
-  expect(text.split('\n')[0]).toMatch(/^Djambi players=2 /);
+  // Headed by its tags, as PGN (issue 40, bug 9): the game, where and when, the board, the players, the result.
+  const lines = text.split('\n');
+  expect(lines.slice(0, 8)).toEqual([
+    '[Event "Djambi online"]',
+    `[Site "${server.url}/g/${room.code}"]`,
+    expect.stringMatching(/^\[Date "\d{4}\.\d\d\.\d\d"\]$/),
+    '[Variant "square"]',
+    '[Red "p0"]',
+    '[Yellow "p1"]',
+    '[Result "*"]',
+    '[Termination "unterminated"]',
+  ]);
+  expect(lines[8]).toMatch(/^Djambi players=2 /);
   const record = parseRecord(text);
   expect(record.ok).toBe(true);
   if (!record.ok) return;
+  expect(record.value.tags).toMatchObject({ Red: 'p0', Yellow: 'p1', Variant: 'square' });
   expect(record.value.events).toHaveLength(room.players[0].state.moves.length);
   const replayed = replayRecord(record.value);
   expect(replayed.ok && makeFen(replayed.value)).toBe(fenOf(room.players[0].state));

@@ -42,7 +42,9 @@ export type PromptKey =
   | 'confirm'
   | 'breaksPact'
   | 'sending'
-  | 'reconnecting';
+  | 'reconnecting'
+  /** The link is down (the viewer's turn, nothing chosen yet): a turn made now is sent when it is back. */
+  | 'linkDown';
 
 /** The prompt plus the player it is about (for `notYourTurn`) or the pact partners a turn betrays (`breaksPact`). */
 export interface Prompt {
@@ -543,7 +545,8 @@ export class GameController {
     if (!choice) return { key: 'notYourTurn', colour: pos.toMove };
     switch (choice.kind) {
       case 'piece':
-        return { key: 'piece' };
+        // Not "your turn" while the link is down: say so (a turn made now waits to be sent).
+        return { key: this.linkUp ? 'piece' : 'linkDown' };
       case 'destination':
         return { key: 'destination' };
       case 'placement': {

@@ -1,9 +1,12 @@
 /** The live game's move list as a game record, for export from the game page (no import code here: that is the replay chunk's). */
-import { boardOf, parseTurn, type GameRecord, type RecordEvent, type Rules } from '@djambi/shared';
+import { boardOf, parseTurn, recordTags, type GameRecord, type RecordEvent, type RecordInfo, type Rules } from '@djambi/shared';
 import type { MoveRecord } from './snapshot.js';
 
-/** A move list (the room's `moves`) as a game record, for export; entries that do not read are left out. */
-export function movesToRecord(rules: Rules, moves: readonly MoveRecord[]): GameRecord {
+/**
+ * A move list (the room's `moves`) as a game record, for export; entries that do not read are
+ * left out. With `info` (the game's address, its players' names), the record carries its tags.
+ */
+export function movesToRecord(rules: Rules, moves: readonly MoveRecord[], info?: RecordInfo): GameRecord {
   const events: RecordEvent[] = [];
   for (const m of moves) {
     if (m.kind === 'draw') events.push({ type: 'draw' });
@@ -15,5 +18,5 @@ export function movesToRecord(rules: Rules, moves: readonly MoveRecord[]): GameR
       if (t.ok) events.push({ type: 'turn', turn: t.value });
     }
   }
-  return { rules, events };
+  return info ? { rules, events, tags: recordTags({ rules, events }, info) } : { rules, events };
 }

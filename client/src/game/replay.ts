@@ -84,18 +84,31 @@ export function importRecord(input: string): Outcome<ReplayGame> {
   if (text.trim() === '') return { ok: false, error: { message: 'empty' } };
   if (text.trimStart().startsWith('{')) return importJson(text);
   const parsed = parseRecord(text);
-  if (!parsed.ok) return { ok: false, error: { message: parsed.error.message, line: parsed.error.line, column: parsed.error.column } };
+  if (!parsed.ok) return { ok: false, error: { message: withoutPlace(parsed.error.message), line: parsed.error.line, column: parsed.error.column } };
   const game = replayGame(parsed.value);
   if (game.ok || game.failedAt === undefined) return game;
   const at = eventPositions(text)[game.failedAt];
-  return { ok: false, error: at ? { message: `line ${at.line}, column ${at.column}: ${game.error.message}`, ...at } : game.error };
+  return { ok: false, error: at ? { message: game.error.message, ...at } : game.error };
 }
 
-/** Where each event of a text record starts (the words after the first line). */
+/**
+ * An error message without the place it names (a record error's leading `line L, column C: `, a
+ * JSON error's `at position N (line L column C)`): the place is the error's `line` and `column`,
+ * which the page says once.
+ */
+export function withoutPlace(message: string): string {
+  return message
+    .replace(/^line \d+, column \d+: /, '')
+    .replace(/\s*(?:at position \d+\s*)?\(line \d+ column \d+\)/, '')
+    .replace(/\s*at position \d+/, '');
+}
+
+/** Where each event of a text record starts (the words after its tags and its `Djambi` line). */
 export function eventPositions(text: string): { line: number; column: number }[] {
   const out: { line: number; column: number }[] = [];
   const lines = text.split('\n');
-  for (let l = 1; l < lines.length; l++) {
+  const header = lines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith('['));
+  for (let l = Math.max(header, 0) + 1; l < lines.length; l++) {
     const re = /\S+/g;
     for (let m = re.exec(lines[l]); m; m = re.exec(lines[l])) out.push({ line: l + 1, column: m.index + 1 });
   }
@@ -116,7 +129,7 @@ function importJson(text: string): Outcome<ReplayGame> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const at = lineColumn(text, jsonErrorOffset(text));
-    return { ok: false, error: { message: `line ${at.line}, column ${at.column}: not valid JSON (${message})`, ...at } };
+    return { ok: false, error: { message: `not valid JSON (${withoutPlace(message)})`, ...at } };
   }
   const record = readJsonRecord(value);
   if (!record.ok) return record;
@@ -212,7 +225,8 @@ function readJsonRecord(value: unknown): Outcome<GameRecord> {
     if (!e) return fail(`events[${i}] (event ${i + 1}): not a turn, resignation or draw`);
     events.push(e);
   }
-  return { ok: true, value: { rules: rules.value, events } };
+  const tags = isRecord(value.tags) ? Object.entries(value.tags).filter((e): e is [string, string] => typeof e[1] === 'string') : [];
+  return { ok: true, value: { rules: rules.value, events, ...(tags.length > 0 ? { tags: Object.fromEntries(tags) } : {}) } };
 }
 
 function readEvent(e: unknown, isSquare: (x: unknown) => x is SquareName): RecordEvent | null {
@@ -304,6 +318,20 @@ export interface PlyStamped {
   readonly ply: number;
 }
 
+/**
+ * The turns played before an item shows in the story: its `ply`, except a betrayal's, which is
+ * the 0-based index of the turn that made it, so that it comes after that turn.
+ */
+export function storyPly(item: PlyStamped & { readonly kind?: string }): number {
+  return item.kind === 'betrayal' ? item.ply + 1 : item.ply;
+}
+
+/** The seats of a private or group channel, from the reveal, or else from its id (`dm:BY`, `g:RBY`), in seat order. */
+export function channelMembers(reveal: PressReveal | null, id: string): Colour[] {
+  const members = reveal?.channels.find((c) => c.id === id)?.members ?? [...id.slice(id.indexOf(':') + 1)];
+  return COLOURS.filter((c) => (members as readonly string[]).includes(c));
+}
+
 /** One row of the interleaved story: a move (by index) or a press item. */
 export type StoryRow<T extends PlyStamped> =
   | { readonly kind: 'move'; readonly index: number }
@@ -318,7 +346,7 @@ export function interleave<T extends PlyStamped>(plies: readonly number[], items
   const rows: StoryRow<T>[] = [];
   let k = 0;
   for (let i = 0; i < plies.length; i++) {
-    while (k < items.length && items[k].ply <= plies[i]) rows.push({ kind: 'press', item: items[k++], after: i });
+    while (k < items.length && storyPly(items[k]) <= plies[i]) rows.push({ kind: 'press', item: items[k++], after: i });
     rows.push({ kind: 'move', index: i });
   }
   while (k < items.length) rows.push({ kind: 'press', item: items[k++], after: plies.length });

@@ -62,7 +62,14 @@ export interface SessionView<L extends LinkLike = LinkLike> {
   readonly version: number | undefined;
   readonly started: boolean;
   readonly result: GameSnapshot['result'];
+  /** The link dropped and is not back: nothing the page shows is live (the status says "reconnecting"). */
+  readonly linkDown: boolean;
+  /** While the link is down, the (server) time it dropped at: the clocks show their time as of then, not counting on. */
+  readonly clockFrozenAt: number | null;
 }
+
+/** Link kinds after a drop, until the link is back. */
+const DOWN_KINDS: readonly string[] = ['waiting', 'retrying', 'restarting', 'failed'];
 
 /** What a new snapshot changed. */
 export interface SnapshotUpdate {
@@ -83,6 +90,8 @@ export class GameSession<L extends LinkLike = LinkLike> {
   private seatHeld: StoredSeat | null = null;
   private linkState = { kind: 'connecting' } as L;
   private dropped = false;
+  /** When the link went down (server time), while it is down. */
+  private downSince: number | null = null;
   private index: number | null = null;
   private readonly timeline = new Timeline();
   /** The view of the current inputs; every input clears it. */
@@ -104,11 +113,13 @@ export class GameSession<L extends LinkLike = LinkLike> {
     this.cached = null;
   }
 
-  /** Record the link; true when it is back after a drop (once). */
-  setLink(link: L): boolean {
+  /** Record the link (`now`: the server's time, where the clocks stop while it is down); true when it is back after a drop (once). */
+  setLink(link: L, now: number | null = null): boolean {
     const was = this.linkState;
     this.linkState = link;
     this.cached = null;
+    if (DOWN_KINDS.includes(link.kind)) this.downSince ??= now;
+    else this.downSince = null;
     if (link.kind === 'waiting' || link.kind === 'retrying' || link.kind === 'restarting') this.dropped = true;
     if (link.kind === 'connected' && this.dropped && was.kind !== 'connected') {
       this.dropped = false;
@@ -172,6 +183,8 @@ export class GameSession<L extends LinkLike = LinkLike> {
       version: snap?.version,
       started: snap?.phase !== 'waiting',
       result: snap?.result ?? null,
+      linkDown: DOWN_KINDS.includes(this.linkState.kind),
+      clockFrozenAt: DOWN_KINDS.includes(this.linkState.kind) ? this.downSince : null,
     };
   }
 }

@@ -26,7 +26,7 @@ import {
   type Turn,
 } from '@djambi/shared';
 import { readSnapshot, type GameSnapshot } from '../game/snapshot.js';
-import { closeAction, rejoin } from './rejoin.js';
+import { backoffDelay, closeAction, rejoin } from './rejoin.js';
 import { deviceToken, forgetSeat, loadSeat, saveSeat, type StoredSeat } from './seatStore.js';
 import { ServerClock } from './serverClock.js';
 
@@ -101,7 +101,6 @@ export function decodeMessage<S extends AnySchema>(type: string, schema: S, payl
   return undefined;
 }
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
 const MAX_ATTEMPTS = 40;
 const OFFLINE_POLL_MS = 2000;
 
@@ -130,6 +129,12 @@ export class GameConnection {
   private readonly onOnline = (): void => {
     if (this.timer !== null) this.retryNow();
   };
+  /** A page shown again while waiting out a long (hidden-page) backoff retries at once. */
+  private readonly onVisible = (): void => {
+    if (document.visibilityState === 'visible' && this.timer !== null) this.retryNow();
+  };
+  /** The name this page joined with: a spectator coming back to a restarted server gives it again. */
+  private name: string | undefined = undefined;
 
   constructor(
     readonly code: string,
@@ -138,6 +143,7 @@ export class GameConnection {
     this.seat = loadSeat(code);
     window.addEventListener('offline', this.onOffline);
     window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
   }
 
   /** The seat held in this browser (from storage), if any. */
@@ -192,6 +198,9 @@ export class GameConnection {
     if (!room?.connection.isOpen) return false;
     try {
       room.send(type, message ?? {});
+      // A spectator's new name is the one to come back with after a restart.
+      const name = type === 'name' ? (message as { name?: unknown } | undefined)?.name : undefined;
+      if (typeof name === 'string' && name.trim() !== '') this.name = name;
       return true;
     } catch {
       return false;
@@ -210,6 +219,7 @@ export class GameConnection {
     this.closed = true;
     window.removeEventListener('offline', this.onOffline);
     window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
     if (this.timer !== null) clearTimeout(this.timer);
     const room = this.room;
     this.room = null;
@@ -239,6 +249,7 @@ export class GameConnection {
   }
 
   private async joinFresh(request: JoinRequest): Promise<Room> {
+    if (request.name) this.name = request.name;
     const opts: Record<string, unknown> = {};
     if (request.name) opts.name = request.name; // a spectator's name shows in the spectators' channel
     if (request.spectate) opts.spectate = true;
@@ -314,7 +325,7 @@ export class GameConnection {
       const action = closeAction(code, this.seat !== null);
       if (action === 'moved') {
         // Our seat moved to another device: come back as a spectator.
-        this.enter({ spectate: true }).then(
+        this.enter({ spectate: true, ...(this.name ? { name: this.name } : {}) }).then(
           () => this.events.link({ kind: 'moved', removed: this.removed }),
           () => this.schedule(!navigator.onLine),
         );
@@ -361,7 +372,7 @@ export class GameConnection {
       return;
     }
     // Offline: no point backing off; the `online` event retries at once, this is a fallback.
-    const delay = offline ? OFFLINE_POLL_MS : BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = offline ? OFFLINE_POLL_MS : backoffDelay(this.attempt, document.visibilityState !== 'hidden');
     if (!offline) this.attempt++;
     this.events.link({ kind: 'waiting', retryAt: Date.now() + delay, attempt: this.attempt, offline, restart: this.restarting });
     this.timer = setTimeout(() => {
@@ -383,7 +394,7 @@ export class GameConnection {
       // The token first; a restarted server knows none: then the code with the seat key.
       const io = { reconnect: (t: string) => this.client.reconnect(t), joinById: (o: Record<string, unknown>) => this.client.joinById(this.code, o) };
       try {
-        const { room } = await rejoin(io, token, this.seat);
+        const { room } = await rejoin(io, token, this.seat, this.name);
         if (this.closed) {
           void room.leave(true).catch(() => undefined);
           return;
@@ -396,7 +407,7 @@ export class GameConnection {
         forgetSeat(this.code);
         this.seat = null;
         this.events.seat(null);
-        await this.enter({ spectate: true });
+        await this.enter({ spectate: true, ...(this.name ? { name: this.name } : {}) });
       }
     } catch (e) {
       const err = toJoinError(e);

@@ -39,7 +39,7 @@ export interface RejoinIo<R> {
  * that restarted), join by code with the seat key, or as a spectator without one. A failure of
  * the join is thrown to the caller (which backs off, or gives up on `not_found`).
  */
-export async function rejoin<R>(io: RejoinIo<R>, token: string | null, seat: StoredSeat | null): Promise<{ room: R; path: RejoinPath }> {
+export async function rejoin<R>(io: RejoinIo<R>, token: string | null, seat: StoredSeat | null, name?: string): Promise<{ room: R; path: RejoinPath }> {
   if (token) {
     try {
       return { room: await io.reconnect(token), path: 'reconnect' };
@@ -48,5 +48,17 @@ export async function rejoin<R>(io: RejoinIo<R>, token: string | null, seat: Sto
     }
   }
   if (seat) return { room: await io.joinById({ seatKey: seat.seatKey }), path: 'seat' };
-  return { room: await io.joinById({ spectate: true }), path: 'spectate' };
+  // A restarted server knows no spectator: the name they joined with comes back with them.
+  return { room: await io.joinById({ spectate: true, ...(name ? { name } : {}) }), path: 'spectate' };
+}
+
+/** Retry delays after a drop, growing while the page is hidden. */
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
+/** The longest wait between retries while the page is visible: a player watching comes back within seconds of the server. */
+export const VISIBLE_BACKOFF_CAP_MS = 3000;
+
+/** The wait before retry number `attempt` (from 0): capped at a few seconds while the page is visible. */
+export function backoffDelay(attempt: number, visible: boolean): number {
+  const ms = BACKOFF_MS[Math.min(Math.max(0, attempt), BACKOFF_MS.length - 1)];
+  return visible ? Math.min(ms, VISIBLE_BACKOFF_CAP_MS) : ms;
 }

@@ -230,7 +230,7 @@ class GamePage {
   private onLink(l: LinkState): void {
     // The room went away for good while we were away: the game may be in the archive.
     if (l.kind === 'failed' && l.reason === 'not_found') return this.gone();
-    const back = this.session.setLink(l);
+    const back = this.session.setLink(l, this.conn.clock.now());
     // Down, a turn being sent waits; back (a new room), it is sent again.
     this.controller.setLink(l.kind === 'connected' || l.kind === 'moved');
     if (back) this.banner.reconnected(() => this.session.view.link.kind === 'connected');
@@ -285,7 +285,13 @@ class GamePage {
     const snap = v.snapshot;
     if (!snap) return;
     this.press.setContext({ seat: v.mySeat, active: snap.phase === 'waiting' ? snap.seats.map((x) => x.colour) : snap.active, phase: snap.phase });
-    this.status.render(v, snap.phase === 'waiting' && !v.mySeat && this.join.mode !== 'joining', this.press.partners(), this.conn.clock.now());
+    // While the link is down the clocks stand where they were: the page cannot know them.
+    this.status.render(
+      v,
+      snap.phase === 'waiting' && !v.mySeat && this.join.mode !== 'joining',
+      this.press.partners(),
+      v.clockFrozenAt ?? this.conn.clock.now(),
+    );
     this.seatLink.render(snap.phase === 'over' ? null : v.seat);
     this.status.seats.appendChild(this.seatLink.menu);
     this.moves.render(v);

@@ -51,7 +51,7 @@ export class JoinFlow {
       if (err.code !== 'not_found' && this.mode === 'seated') {
         this.mode = 'spectator';
         await this.conn
-          .join({ spectate: true })
+          .join({ spectate: true, name: savedName().trim().slice(0, 24) || undefined })
           .catch((e2: { code?: string }) => (e2?.code === 'not_found' ? this.gone() : this.fatal(joinFailureText(e2?.code))));
       } else if (err.code === 'not_found') this.gone();
       else this.fatal(joinFailureText(err.code));
@@ -97,7 +97,7 @@ export class JoinFlow {
       const err = e as { code?: string };
       if (error) error.textContent = joinFailureText(err.code);
       this.mode = 'spectator';
-      await this.conn.join({ spectate: true }).catch(() => undefined);
+      await this.conn.join({ spectate: true, name: name || undefined }).catch(() => undefined);
     }
     this.settled();
   }

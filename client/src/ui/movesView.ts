@@ -84,7 +84,8 @@ export class MovesView {
     const a = this.element.querySelector<HTMLAnchorElement>('#record-json');
     if (!v?.snapshot || !a) return;
     if (this.url) URL.revokeObjectURL(this.url);
-    const record = movesToRecord(v.snapshot.rules, v.moves);
+    const names = Object.fromEntries(v.snapshot.seats.filter((s) => s.name).map((s) => [s.colour, s.name]));
+    const record = movesToRecord(v.snapshot.rules, v.moves, { site: `${location.origin}/g/${v.snapshot.code}`, names });
     this.url = URL.createObjectURL(new Blob([`${JSON.stringify(record, null, 1)}\n`], { type: 'application/json' }));
     a.href = this.url;
   }

@@ -44,6 +44,7 @@ export function renderStatus(
   mySeat: Colour | null,
   now: number,
   history: { index: number; total: number } | null,
+  linkDown = false,
 ): void {
   const rows: HTMLElement[] = [];
   if (history) {
@@ -51,6 +52,9 @@ export function renderStatus(
   }
   if (snap.phase === 'waiting' || !pos) {
     rows.push(h('p', { class: 'turn' }, S.status.notStarted));
+  } else if (!pos.result && pos.toMove && linkDown && !history) {
+    // The link is down: whose turn it is now is not known here.
+    rows.push(h('p', { class: 'turn reconnecting', id: 'turn-line' }, S.net.reconnectingNow));
   } else if (!pos.result && pos.toMove) {
     const mine = pos.toMove === mySeat && !history;
     rows.push(

@@ -7,6 +7,7 @@
 import { check, isRecord, makeFen, makeRecord, PressPage, PressReveal, type Colour, type RevealItem } from '@djambi/shared';
 import { GameController } from '../game/controller.js';
 import {
+  channelMembers,
   importRecord,
   interleave,
   type OlderRequest,
@@ -143,6 +144,8 @@ function renderImport(root: HTMLElement, show: (g: ReplayGame, o: ViewerOptions)
     { class: 'card', id: 'import-form' },
     h('h2', {}, P.replay.importTitle),
     h('p', { class: 'hint' }, P.replay.importHint),
+    // How a record reads, for a player (not a pointer to a developer's file).
+    h('details', { id: 'import-format' }, h('summary', {}, P.replay.importFormatTitle), h('ul', {}, ...P.replay.importFormat.map((line) => h('li', {}, line)))),
     h('label', { for: 'import-text' }, P.replay.importText),
     area,
     h(
@@ -469,7 +472,13 @@ class ReplayViewer {
     const members = (cs: readonly Colour[]): string => cs.map((c) => this.name(c)).join(' · ');
     switch (item.kind) {
       case 'message': {
-        const where = item.channel === 'table' ? S.press.table : item.channel === 'spectators' ? S.press.spectators : item.channel.replace(/^[a-z]+:/, '');
+        // A private or group channel reads as its members' names, as in the live reveal.
+        const where =
+          item.channel === 'table'
+            ? S.press.table
+            : item.channel === 'spectators'
+              ? S.press.spectators
+              : members(channelMembers(this.opts.reveal, item.channel));
         const from = item.name ?? (/^[RBYGPW]$/.test(item.from) ? this.name(item.from as Colour) : item.from);
         return `${S.reveal.where(where)} ${from}: ${item.text}`;
       }

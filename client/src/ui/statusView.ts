@@ -33,7 +33,7 @@ export class StatusView {
     if (!snap) return;
     const a = this.actions;
     const history = v.historyIndex === null ? null : { index: v.historyIndex, total: snap.moves.length };
-    renderStatus(this.status, snap, snap.phase === 'waiting' ? null : v.shown, v.mySeat, now, history);
+    renderStatus(this.status, snap, snap.phase === 'waiting' ? null : v.shown, v.mySeat, now, history, v.linkDown);
     const showResult = a.result;
     if (snap.phase === 'over' && showResult) {
       this.status.appendChild(h('button', { type: 'button', id: 'result-open', title: S.result.showHint, onclick: () => showResult() }, S.result.show));

@@ -6,6 +6,7 @@
  * made in it is open (its log ends with an offer before its deadline).
  */
 import { matchMaker } from '@colyseus/core';
+import { recordTags } from '@djambi/shared';
 import type { Match } from '../match/match.js';
 import { offerPending } from '../match/rematchVote.js';
 import type { GameStore, StoredGame } from '../store/types.js';
@@ -192,10 +193,16 @@ export class GameDirectory {
     return { game: valid.game, match: valid.match };
   }
 
-  /** The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md) and as JSON. */
-  async record(code: string): Promise<{ text: string; json: unknown } | null> {
+  /**
+   * The game record of a stored game (its log's longest valid prefix) as text (docs/NOTATION.md,
+   * with its tags; `site`: the game's address) and as JSON.
+   */
+  async record(code: string, site?: string): Promise<{ text: string; json: unknown } | null> {
     const replay = await this.replayed(code);
-    return replay && { text: replay.match.game.recordText(), json: replay.match.game.record() };
+    if (!replay) return null;
+    const info = replay.match.recordInfo(site, replay.game.createdAt);
+    const record = replay.match.game.record();
+    return { text: replay.match.game.recordText(info), json: { ...record, tags: recordTags(record, info, replay.match.game.position) } };
   }
 
   private async open(code: string): Promise<Reopened> {

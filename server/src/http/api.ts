@@ -127,9 +127,10 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomLis
   router.get('/rooms/:code/record', edge.limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
     const room = code ? await listed(code) : undefined;
+    const site = `${edge.baseUrl(req)}/g/${code}`;
     if (!code || !room) {
       // After its room is gone, a game's record comes from the log.
-      const record = code ? await games.record(code).catch(() => null) : null;
+      const record = code ? await games.record(code, site).catch(() => null) : null;
       if (!record) {
         res.status(404).json({ error: { code: 'not_found', message: 'no such room' } });
         return;
@@ -138,11 +139,11 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomLis
       return;
     }
     try {
-      const text = await matchMaker.remoteRoomCall<string>(code, 'recordText');
+      const text = await matchMaker.remoteRoomCall<string>(code, 'recordText', [site]);
       res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(text);
     } catch (e) {
       // The room's process did not answer (it may have died): the log has the same record.
-      const record = await games.record(code).catch(() => null);
+      const record = await games.record(code, site).catch(() => null);
       if (record) {
         res.type('text/plain; charset=utf-8').set('Content-Disposition', `inline; filename="djambi-${code}.txt"`).send(record.text);
         return;
@@ -153,7 +154,11 @@ export function apiRouter(edge: ApiEdge, games: GameDirectory, listings: RoomLis
 
   router.use(
     '/games',
-    gamesRouter(games, (kind) => edge.limit(kind)),
+    gamesRouter(
+      games,
+      (kind) => edge.limit(kind),
+      (req) => edge.baseUrl(req),
+    ),
   );
 
   router.use((_req: Request, res: Response) => {

@@ -50,8 +50,8 @@ export function revealQuery(q: Request['query']): RevealQuery {
   return { ok: true, value: { channel, before: b, limit: n } };
 }
 
-/** The `/api/games` router (`limit`: the HTTP edge's per-address budgets). */
-export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => RequestHandler): Router {
+/** The `/api/games` router (`limit`: the HTTP edge's per-address budgets; `baseUrl`: the site's address, for a record's `Site` tag). */
+export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => RequestHandler, baseUrl?: (req: Request) => string): Router {
   const router = express.Router();
 
   router.get('/recent', limit('lookup'), async (req: Request, res: Response) => {
@@ -114,7 +114,7 @@ export function gamesRouter(games: GameDirectory, limit: (kind: RateKind) => Req
   router.get('/:code/record', limit('lookup'), async (req: Request, res: Response) => {
     const code = normaliseCode(String(req.params.code));
     try {
-      const record = code ? await games.record(code) : null;
+      const record = code ? await games.record(code, baseUrl ? `${baseUrl(req)}/g/${code}` : undefined) : null;
       if (!record) return notFound(res);
       if (req.query.format === 'json') {
         res.set('Content-Disposition', `inline; filename="djambi-${code}.json"`).json(record.json);

@@ -15,6 +15,8 @@ import {
   initialPosition,
   isTurn,
   makeRecord,
+  recordTags,
+  type RecordInfo,
   makeTurn,
   mustPass,
   parseTurn,
@@ -98,10 +100,14 @@ export class Game {
     return { rules: this.rules, events: this.events() };
   }
 
-  /** The game record as text (docs/NOTATION.md), turns written as in the move list. */
-  recordText(): string {
+  /**
+   * The game record as text (docs/NOTATION.md), turns written as in the move list; with `info`,
+   * headed by its tags (event, site, date, variant, players, result, termination).
+   */
+  recordText(info?: RecordInfo): string {
     const texts = this.moves.map((m) => m.slice(m.indexOf(' ') + 1));
-    return makeRecord(this.record(), texts);
+    const record = this.record();
+    return makeRecord(info ? { ...record, tags: recordTags(record, info, this.position) } : record, texts);
   }
 
   /**

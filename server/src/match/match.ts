@@ -12,7 +12,7 @@
  * ids of new pacts.
  */
 import { randomBytes } from 'node:crypto';
-import { boardOf, type Colour, type Position, seatsOf } from '@djambi/shared';
+import { boardOf, type Colour, type Position, type RecordInfo, seatsOf } from '@djambi/shared';
 import type { Rejection } from '../errors.js';
 import { Press, PRESS_CLIENT_MESSAGES } from '../press/index.js';
 import type { Delivery, MemberId } from '../press/types.js';
@@ -356,6 +356,13 @@ export class Match {
     this.press.moveSeats(res.moves);
     const deliveries = res.moves.map((m) => this.press.historyDelivery(m.to));
     return this.accepted(intent, now, { moves: res.moves, deliveries, listingChanged: res.moves.length > 0 });
+  }
+
+  /** What a record's tags say of this game besides its moves: the players' names by seat, `site` and `date` as given. */
+  recordInfo(site?: string, date?: number): RecordInfo {
+    const names: Partial<Record<Colour, string>> = {};
+    for (const s of this.seats.seats.values()) if (s.name) names[s.colour] = s.name;
+    return { ...(site ? { site } : {}), ...(date !== undefined ? { date } : {}), names };
   }
 
   private start(intent: Extract<Intent, { type: 'start' }>, now: number): Outcome {

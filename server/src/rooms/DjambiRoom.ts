@@ -510,9 +510,9 @@ export class DjambiRoom extends VendorRoom<DjambiState> {
     return describeRoom(this.code, this.match, this.table.links, this.table.spectatorIds.size, this.createdAt);
   }
 
-  /** The game record as text (for `GET /api/rooms/CODE/record`; called through the matchmaker). */
-  recordText(): string {
-    return this.match.game.recordText();
+  /** The game record as text with its tags, `site` its address (for `GET /api/rooms/CODE/record`; called through the matchmaker). */
+  recordText(site?: string): string {
+    return this.match.game.recordText(this.match.recordInfo(typeof site === 'string' ? site : undefined, this.createdAt));
   }
 
   /** Another process appended to this game's log: this copy is stale and closes its clients. */
