@@ -61,13 +61,14 @@ export class MovesView {
   }
 
   /**
-   * Arrow keys step through the moves (outside text fields); Escape calls `onEscape`.
+   * Arrow keys step through the moves (outside text fields, and not when a widget took the key:
+   * the board's keyboard grid, the talk's tabs); Escape calls `onEscape`.
    * Returns the function that stops listening.
    */
   listenKeys(onEscape: () => void): () => void {
     const onKey = (e: KeyboardEvent): void => {
       const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
+      if (e.defaultPrevented || target?.closest?.('input, textarea, select, [role="grid"], [role="tablist"]')) return;
       if (e.key === 'ArrowLeft') this.step('prev');
       else if (e.key === 'ArrowRight') this.step('next');
       else if (e.key === 'Escape') onEscape();
