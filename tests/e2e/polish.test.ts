@@ -44,8 +44,8 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
   const errors = fixture.errors;
 
   /** A started two-player game: Ann (Red, host) and Bo (Yellow). */
-  async function twoPlayerGame(viewport?: { width: number; height: number }): Promise<{ code: string; ann: Page; bo: Page }> {
-    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });
+  async function twoPlayerGame(viewport?: { width: number; height: number }, clock: unknown = null): Promise<{ code: string; ann: Page; bo: Page }> {
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 }, clock });
     const ann = await fixture.newPage(viewport ? { viewport } : {});
     await keepHostToken(ann, code, hostToken);
     await takeSeat(ann, fixture.url, code, 'Ann', 'R');
@@ -96,6 +96,36 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
     for (const p of [ann, bo]) await waitState(p, 's.moves === 2');
     // Focus left the grid: no ring.
     await bo.focus('#resign');
+    expect(errors).toEqual([]);
+  });
+
+  test('bug 3: every page change starts at the top; on a phone the turn, the clocks and Resign/Draw come before the talk', async () => {
+    const phone = { width: 390, height: 844 };
+    // The home page scrolled to its end; a link to another page opens that page at its top.
+    const page = await fixture.newPage({ viewport: phone });
+    await page.goto(fixture.url);
+    await page.waitForSelector('#create');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    // A script's click: the pointer would scroll the header's link into view first.
+    await page.evaluate(() => document.querySelector<HTMLElement>('a[href="/rules"]')!.click());
+    await page.waitForURL(/\/rules$/);
+    await page.waitForSelector('h2');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await page.waitForSelector('#create');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.click('#create');
+    await page.waitForURL(/\/g\/[A-Z0-9]+$/);
+    await waitState(page, `s.phase === 'waiting'`);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    // A started game with a clock on a phone: whose turn, the clocks and Resign/Draw above the talk.
+    const { ann } = await twoPlayerGame(phone, { initialSeconds: 600, incrementSeconds: 0 });
+    await ann.waitForSelector('#talk');
+    const top = (sel: string): Promise<number> => ann.evaluate((q) => document.querySelector(q)!.getBoundingClientRect().top + window.scrollY, sel);
+    const talk = await top('#talk');
+    for (const sel of ['.turn', 'ul.clocks', '#resign', '#draw-offer-btn']) expect(await top(sel)).toBeLessThan(talk);
     expect(errors).toEqual([]);
   });
 });
