@@ -8,6 +8,8 @@
  */
 import type { Page } from 'playwright-core';
 import { initialPosition, legalTurns, makeTurn, parseFen, parseRules, type Position } from '@djambi/shared';
+import type { RunningServer } from '../../server/src/app.js';
+import { createRoom, holder, join, randomTurnFor, seeded, type TestClient } from '../server/helpers.js';
 import { browserFixture } from './fixture.js';
 import { describeWithBrowser, keepHostToken, playByClicks, postRoom, squareCenter, takeSeat, waitState } from './helpers.js';
 
@@ -126,6 +128,76 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
     const top = (sel: string): Promise<number> => ann.evaluate((q) => document.querySelector(q)!.getBoundingClientRect().top + window.scrollY, sel);
     const talk = await top('#talk');
     for (const sel of ['.turn', 'ul.clocks', '#resign', '#draw-offer-btn']) expect(await top(sel)).toBeLessThan(talk);
+    expect(errors).toEqual([]);
+  });
+
+  test("bug 4: a wrapped move's number stands on its first line, and from move 100 it is whole", async () => {
+    // A long game played through the server: four SDK players make random legal turns.
+    const server = { port: Number(new URL(fixture.url).port) } as RunningServer;
+    const creator = await createRoom(server, { rules: { players: 4 }, name: 'p0' });
+    const code = creator.state.code as string;
+    const players: TestClient[] = [creator];
+    for (let i = 1; i < 4; i++) players.push(await join(server, code, { name: `p${i}` }));
+    await creator.waitState((st) => [...st.seats.values()].every((x: { taken: boolean }) => x.taken), 'seated');
+    creator.room.send('start');
+    await creator.waitState((st) => st.phase === 'playing', 'start');
+    const random = seeded(40);
+    while (creator.state.moves.length < 110 && creator.state.phase === 'playing') {
+      const st = creator.state;
+      const version = st.version as number;
+      const actor = holder(players, st.toMove);
+      actor.room.send('turn', { ...randomTurnFor(st, random), version });
+      await creator.waitState((x) => x.version > version, `after ${version}`);
+    }
+    expect(creator.state.moves.length).toBeGreaterThanOrEqual(110);
+
+    const page = await fixture.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${fixture.url}/g/${code}`);
+    await waitState(page, 's.moves >= 110');
+    await page.waitForSelector('#moves li:nth-child(110)');
+    // An entry from 100 on that wraps: its first and last lines on screen.
+    const lines = await page.evaluate(() => {
+      const box = document.getElementById('moves')!;
+      const items = Array.from(box.querySelectorAll('li')).slice(99);
+      for (const li of items) {
+        const b = li.querySelector('button')!;
+        const range = document.createRange();
+        range.selectNodeContents(b);
+        const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+        const first = rects[0];
+        const last = rects[rects.length - 1];
+        if (last.top < first.bottom) continue;
+        li.scrollIntoView({ block: 'center' });
+        const rs = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+        const left = box.getBoundingClientRect().left;
+        const right = b.getBoundingClientRect().left;
+        const band = (r: DOMRect) => ({ x: left, y: r.top, width: right - left, height: r.height });
+        return { n: items.indexOf(li) + 100, first: band(rs[0]), last: band(rs[rs.length - 1]) };
+      }
+      return null;
+    });
+    expect(lines).not.toBeNull();
+    const { first, last } = lines!;
+    // The number's pixels: what changes when the number (a list marker, or the entry's own) is made transparent.
+    const shots = async (): Promise<Buffer[]> => [
+      await page.screenshot({ clip: first }),
+      await page.screenshot({ clip: last }),
+      await page.screenshot({ clip: { ...first, width: 2 } }),
+    ];
+    const shown = await shots();
+    // (Through the CSSOM: the page's CSP refuses a style element.)
+    await page.evaluate(() => {
+      for (const li of Array.from(document.querySelectorAll<HTMLElement>('#moves li'))) {
+        li.style.color = 'transparent';
+        li.style.setProperty('--muted', 'transparent');
+      }
+    });
+    const hidden = await shots();
+    // On the first line, not on the last; and nothing cut at the list's edge.
+    expect(shown[0].equals(hidden[0])).toBe(false);
+    expect(shown[1].equals(hidden[1])).toBe(true);
+    expect(shown[2].equals(hidden[2])).toBe(true);
+    for (const p of players) await p.room.leave(true).catch(() => undefined);
     expect(errors).toEqual([]);
   });
 });

@@ -130,7 +130,7 @@ export class MovesView {
         ),
       );
     });
-    const list = h('ol', { class: this.notation ? 'moves' : 'moves told' }, ...items);
+    const list = h('ol', { class: this.notation ? 'moves numbered' : 'moves numbered told' }, ...items);
     replace(this.list, list);
     const cur = list.querySelector('.current');
     if (cur && v.historyIndex === null) this.list.scrollTop = this.list.scrollHeight;
