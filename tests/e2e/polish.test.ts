@@ -200,4 +200,22 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
     for (const p of players) await p.room.leave(true).catch(() => undefined);
     expect(errors).toEqual([]);
   });
+
+  test('bug 12: "Notify me" follows a permission granted in the browser at once; the seat link is offered, not opened', async () => {
+    const { code } = await postRoom(fixture.url, { rules: { players: 2 } });
+    const page = await fixture.newPage({ viewport: { width: 390, height: 844 } });
+    await takeSeat(page, fixture.url, code, 'Ann', 'R');
+    // Asked on a click and refused (headless Chromium refuses): the switch says so and is disabled.
+    await page.click('#notify-toggle');
+    await until(() => page.isDisabled('#notify-toggle'), true);
+    // Granted in the site settings: the switch is usable without a reload.
+    await page.context().grantPermissions(['notifications'], { origin: fixture.url });
+    await until(() => page.isDisabled('#notify-toggle'), false);
+    await page.click('#notify-toggle');
+    await until(() => page.getAttribute('#notify-toggle', 'aria-pressed'), 'true');
+    // A seated player on a phone: the seat link is a button in the seat panel, its card closed.
+    expect(await page.isVisible('#seat-link-open')).toBe(true);
+    expect(await page.isVisible('#seat-link')).toBe(false);
+    expect(errors).toEqual([]);
+  });
 });
