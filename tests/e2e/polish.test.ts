@@ -218,4 +218,18 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
     expect(await page.isVisible('#seat-link')).toBe(false);
     expect(errors).toEqual([]);
   });
+
+  test("bug 12: the move list's piece icons are the board's symbols drawn in SVG, not emoji", async () => {
+    const { ann, bo } = await twoPlayerGame();
+    const rules = parseRules({ players: 2 });
+    if (!rules.ok) throw new Error(rules.error.message);
+    await playByClicks(ann, simpleTurn(initialPosition(rules.value)));
+    await waitState(bo, 's.moves === 1');
+    const entry = bo.locator('#moves li').first();
+    await entry.locator('svg.piece-icon polygon').first().waitFor();
+    expect(await entry.locator('svg.piece-icon').getAttribute('data-kind')).toMatch(/^(chief|assassin|reporter|diplomat|necromobile|militant)$/);
+    // No emoji (nor the chess king) left in the entry's text.
+    expect(await entry.textContent()).not.toMatch(/\p{Extended_Pictographic}|\u2654/u);
+    expect(errors).toEqual([]);
+  });
 });

@@ -10,6 +10,7 @@ import type { TimelineEntry } from '../game/timeline.js';
 import { S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 import { moveText, swatch } from './panels.js';
+import { pieceIcon } from './pieceIcon.js';
 import { pref } from './prefs.js';
 
 export class MovesView {
@@ -124,7 +125,7 @@ export class MovesView {
             onclick: () => this.pick(n >= total ? null : n),
           },
           m.colour ? swatch(m.colour) : null,
-          d?.glyph && !this.notation ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, d.glyph) : null,
+          d?.kind && !this.notation ? pieceIcon(d.kind) : null,
           text,
           marks ? h('span', { class: 'marks', 'aria-hidden': 'true' }, marks) : null,
         ),
