@@ -232,4 +232,37 @@ describeBrowser("issue 40's page bugs in Chromium", () => {
     expect(await entry.textContent()).not.toMatch(/\p{Extended_Pictographic}|\u2654/u);
     expect(errors).toEqual([]);
   });
+
+  test('bug 12: the turn order is whole in Korean and Arabic on a phone', async () => {
+    const server = { port: Number(new URL(fixture.url).port) } as RunningServer;
+    const names = ['김민준서', 'عبد الرحمن', '이서연아', 'فاطمة الزهراء'];
+    const creator = await createRoom(server, { rules: { players: 4 }, name: names[0] });
+    const code = creator.state.code as string;
+    const players: TestClient[] = [creator];
+    for (let i = 1; i < 4; i++) players.push(await join(server, code, { name: names[i] }));
+    await creator.waitState((st) => [...st.seats.values()].every((x: { taken: boolean }) => x.taken), 'seated');
+    creator.room.send('start');
+    await creator.waitState((st) => st.phase === 'playing', 'start');
+    for (const locale of ['ko-KR', 'ar']) {
+      const page = await fixture.newPage({ locale, viewport: { width: 390, height: 844 } });
+      await page.goto(`${fixture.url}/g/${code}`);
+      await page.waitForSelector('#turn-order li');
+      // Every entry inside the strip, none cut at its sides or at its top and bottom.
+      const cut = await page.evaluate(() => {
+        const ol = document.querySelector('#turn-order ol')!;
+        const box = ol.getBoundingClientRect();
+        const out: string[] = [];
+        if (ol.scrollWidth > ol.clientWidth + 1 || ol.scrollHeight > ol.clientHeight + 1) out.push('strip overflows');
+        for (const li of Array.from(ol.querySelectorAll('li'))) {
+          const r = li.getBoundingClientRect();
+          if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) out.push(li.textContent ?? '');
+          if (li.scrollWidth > li.clientWidth + 1) out.push(`${li.textContent} (ellipsis)`);
+        }
+        return out;
+      });
+      expect({ locale, cut }).toEqual({ locale, cut: [] });
+    }
+    for (const p of players) await p.room.leave(true).catch(() => undefined);
+    expect(errors).toEqual([]);
+  });
 });
