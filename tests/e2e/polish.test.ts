@@ -3,8 +3,8 @@
  * move history), the canvas rings the focused cell and the hidden grid never lengthens the page
  * (bug 1); every page change starts at the top, and on a phone the turn, the clocks and
  * Resign/Draw come before the talk (bug 3); a wrapped move's number stands on its first line and
- * fits three digits (bug 4); the notify switch, the pact's unit, the turn order, the move list's
- * piece icons and the seat link offer (bug 12).
+ * fits three digits (bug 4); the notify switch, the turn order in Korean and Arabic, the move
+ * list's piece icons and the seat link offer (bug 12).
  */
 import type { Page } from 'playwright-core';
 import { initialPosition, legalTurns, makeTurn, parseFen, parseRules, type Position } from '@djambi/shared';
