@@ -15,10 +15,13 @@ export type Dispose = () => void;
 function startRouter(root: HTMLElement): void {
   let dispose: Dispose | null = null;
   let seq = 0;
+  // Every page change starts at the top (the router, not the browser, draws each page).
+  history.scrollRestoration = 'manual';
   const route = async (): Promise<void> => {
     const mine = ++seq;
     dispose?.();
     dispose = null;
+    window.scrollTo(0, 0);
     const path = location.pathname.replace(/\/+$/, '') || '/';
     const game = /^\/g\/([A-Za-z0-9]{4,12})$/.exec(path);
     const replay = /^\/g\/([A-Za-z0-9]{4,12})\/replay$/.exec(path);

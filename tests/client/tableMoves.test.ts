@@ -43,7 +43,7 @@ describe('move descriptions', () => {
       turn: 'c3-c5',
       text: 'Red militant c3-c5',
       marks: [],
-      glyph: '🛡',
+      kind: 'militant',
     },
     {
       name: 'a kill with the corpse placed',
@@ -56,7 +56,7 @@ describe('move descriptions', () => {
       turn: 'c3xd4>a5',
       text: 'Red militant c3×d4 kills Blue assassin, corpse to a5',
       marks: ['kill'],
-      glyph: '🛡',
+      kind: 'militant',
     },
     {
       name: 'a displacement by a diplomat',
@@ -69,7 +69,7 @@ describe('move descriptions', () => {
       turn: 'g3xg4>h1',
       text: 'Red diplomat g3×g4, Blue militant to h1',
       marks: ['displace'],
-      glyph: '🎩',
+      kind: 'diplomat',
     },
     {
       name: 'a chief entering the maze',
@@ -77,7 +77,7 @@ describe('move descriptions', () => {
       turn: 'c3-e5',
       text: 'Red chief c3-e5, enters the maze',
       marks: ['maze'],
-      glyph: '♔',
+      kind: 'chief',
     },
     {
       name: 'a chief killed: the army changes hands and its player is out',
@@ -90,13 +90,13 @@ describe('move descriptions', () => {
       turn: 'c3xd4>a5',
       text: 'Red militant c3×d4 kills Blue chief, Blue army to Red, Blue out (chief killed), corpse to a5',
       marks: ['kill', 'control', 'eliminated'],
-      glyph: '🛡',
+      kind: 'militant',
     },
-  ])('$name', ({ pieces, turn, text, marks, glyph }) => {
+  ])('$name', ({ pieces, turn, text, marks, kind }) => {
     const d = describeEntry(entry(setup(pieces), turn));
     expect(d.text).toBe(text);
     expect(d.marks).toEqual(marks);
-    expect(d.glyph).toBe(glyph);
+    expect(d.kind).toBe(kind);
     expect(d.notation).toBe(turn);
     expect(d.colour).toBe('R');
   });

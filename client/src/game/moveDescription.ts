@@ -11,16 +11,6 @@ import type { TimelineEntry } from './timeline.js';
 export const MOVE_MARKS = ['kill', 'displace', 'maze', 'control', 'eliminated'] as const;
 export type MoveMark = (typeof MOVE_MARKS)[number];
 
-/** One glyph per kind, after the board's art (crown, dagger, megaphone, hat, coffin, shield). */
-export const KIND_GLYPHS: Record<Kind, string> = {
-  chief: '♔',
-  assassin: '🗡',
-  reporter: '📣',
-  diplomat: '🎩',
-  necromobile: '⚰',
-  militant: '🛡',
-};
-
 /** Glyphs of the marks. */
 export const MARK_GLYPHS: Record<MoveMark, string> = { kill: '✝', displace: '⇄', maze: '◈', control: '⚑', eliminated: '☠' };
 
@@ -28,8 +18,8 @@ export const MARK_GLYPHS: Record<MoveMark, string> = { kill: '✝', displace: '�
 export interface MoveDescription {
   /** The colour that played ('' for a draw). */
   readonly colour: Colour | '';
-  /** The glyph of the moved piece ('' when no piece moved). */
-  readonly glyph: string;
+  /** The moved piece's kind, for its icon (null when no piece moved). */
+  readonly kind: Kind | null;
   readonly text: string;
   /** The entry in notation (docs/NOTATION.md), as the move list syncs it. */
   readonly notation: string;
@@ -52,7 +42,7 @@ export function describeEntry(entry: TimelineEntry): MoveDescription {
   const eliminated: { colour: Colour; cause: EliminationCause; by: Colour | null }[] = [];
   const parts: string[] = [];
   let head = '';
-  let glyph = '';
+  let kind: Kind | null = null;
   let landed = '';
   /** The first clause is the kill by the moved piece: it follows the move without a comma. */
   let killFirst = false;
@@ -60,7 +50,7 @@ export function describeEntry(entry: TimelineEntry): MoveDescription {
     switch (e.type) {
       case 'move': {
         const p = all[e.piece];
-        glyph = p ? KIND_GLYPHS[p.kind] : '';
+        kind = p ? p.kind : null;
         landed = e.to;
         const occupied = effects.some((x) => (x.type === 'kill' && x.square === e.to) || ((x.type === 'displace' || x.type === 'place') && x.from === e.to));
         head = `${name(e.piece)} ${e.from}${occupied ? '×' : '-'}${e.to}`;
@@ -109,7 +99,7 @@ export function describeEntry(entry: TimelineEntry): MoveDescription {
   else if (record.kind === 'timeout') text = S.moves.timeout;
   else if (record.kind === 'draw') text = S.status.resultDraw('agreement');
   else text = record.text || record.kind;
-  return { colour, glyph, text, notation: notationOf(entry), marks: MOVE_MARKS.filter((m) => marks.has(m)), eliminated };
+  return { colour, kind, text, notation: notationOf(entry), marks: MOVE_MARKS.filter((m) => marks.has(m)), eliminated };
 }
 
 /** The entry as the move list syncs it (`c3xd4>a5`, `pass`, `resign`, …). */

@@ -118,6 +118,9 @@ export class BoardView {
   private readonly optionLayer = new Graphics();
   /** The maze's frame and badge, over the pieces: the maze stays recognisable when occupied. */
   private readonly mazeLayer = new Graphics();
+  /** The keyboard focus ring (the board's keyboard grid), over everything. */
+  private readonly focusLayer = new Graphics();
+  private focused: SquareName | null = null;
   private readonly sprites = new Map<number, PieceSprite>();
   private scene: BoardScene | null = null;
   private tweens: Tween[] = [];
@@ -151,7 +154,7 @@ export class BoardView {
       click: (sq) => handlers.click(sq),
       drop: (from, to) => handlers.drop(from, to),
     });
-    app.stage.addChild(this.squares, this.lastLayer, this.highlightLayer, this.coords, this.pieceLayer, this.mazeLayer, this.optionLayer);
+    app.stage.addChild(this.squares, this.lastLayer, this.highlightLayer, this.coords, this.pieceLayer, this.mazeLayer, this.optionLayer, this.focusLayer);
     app.stage.eventMode = 'static';
     app.stage.hitArea = app.screen;
     app.stage.on('pointerdown', (e) => this.pointerDown(e));
@@ -209,6 +212,14 @@ export class BoardView {
     if (geometry === this.geometry) return;
     this.geometry = geometry;
     this.layout();
+  }
+
+  /** Ring the cell holding the keyboard focus (null: none). */
+  setFocus(square: SquareName | null): void {
+    if (square === this.focused) return;
+    this.focused = square;
+    this.drawFocus();
+    this.requestFrame();
   }
 
   /** Show a scene at once (finishing any running animation). */
@@ -338,8 +349,19 @@ export class BoardView {
     this.drawSquares();
     this.drawCoords();
     this.drawHighlights();
+    this.drawFocus();
     this.placePieces();
     this.requestFrame();
+  }
+
+  /** The focus ring: the page's accent inside a dark line, readable on every cell and piece. */
+  private drawFocus(): void {
+    const g = this.focusLayer.clear();
+    const c = this.focused ? cellIndexOf(this.board, this.focused) : -1;
+    if (c < 0 || this.cell === 0) return;
+    const w = Math.max(3, this.cell / 12);
+    g.poly(this.poly(c, w / 2)).stroke({ width: w, color: BOARD.focus });
+    g.poly(this.poly(c, w + 1)).stroke({ width: 2, color: BOARD.background });
   }
 
   /** A cell's centre in pixels. */

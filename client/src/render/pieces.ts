@@ -6,6 +6,7 @@
 import { Container, GraphicsContext, Graphics, Text, TextStyle } from 'pixi.js';
 import type { AnyColour, Controller, Kind } from '@djambi/shared';
 import { S } from '../i18n/strings.js';
+import { SYMBOL_OUTLINE, SYMBOLS } from './symbols.js';
 import { ARMY, BOARD } from './theme.js';
 
 /** Size of the unit square the art is drawn in. */
@@ -13,38 +14,25 @@ export const UNIT = 100;
 
 const contexts = new Map<string, GraphicsContext>();
 
-/** Symbol of a kind, drawn in `ink` around (0, -6), about 48 units wide. */
+/** Symbol of a kind (`symbols.ts`), drawn in `ink` around (0, -6), about 48 units wide. */
 function drawSymbol(g: GraphicsContext, kind: Kind, ink: number, line: number): void {
-  const stroke = { width: 3, color: line, alignment: 0.5 } as const;
-  switch (kind) {
-    case 'chief': // a crown
-      g.poly([-22, 4, -24, -22, -11, -8, 0, -26, 11, -8, 24, -22, 22, 4]).fill(ink).stroke(stroke);
-      g.rect(-22, 7, 44, 7).fill(ink).stroke(stroke);
-      break;
-    case 'assassin': // a dagger, point up
-      g.poly([0, -30, 6, -18, 6, 4, -6, 4, -6, -18]).fill(ink).stroke(stroke);
-      g.rect(-16, 4, 32, 6).fill(ink).stroke(stroke);
-      g.rect(-4, 10, 8, 10).fill(ink).stroke(stroke);
-      break;
-    case 'reporter': // a megaphone
-      g.poly([-20, -10, 6, -24, 6, 12, -20, 2]).fill(ink).stroke(stroke);
-      g.rect(-26, -10, 7, 12).fill(ink).stroke(stroke);
-      g.poly([-14, 2, -8, 2, -4, 16, -10, 16]).fill(ink).stroke(stroke);
-      g.moveTo(12, -14).lineTo(20, -19).moveTo(12, -6).lineTo(22, -6).moveTo(12, 2).lineTo(20, 7).stroke({ width: 4, color: ink });
-      break;
-    case 'diplomat': // a top hat
-      g.rect(-14, -26, 28, 28).fill(ink).stroke(stroke);
-      g.rect(-14, -4, 28, 5).fill(line);
-      g.roundRect(-25, 2, 50, 8, 4).fill(ink).stroke(stroke);
-      break;
-    case 'necromobile': // a coffin
-      g.poly([-8, -28, 8, -28, 16, -16, 10, 18, -10, 18, -16, -16]).fill(ink).stroke(stroke);
-      g.moveTo(0, -20).lineTo(0, 4).moveTo(-7, -12).lineTo(7, -12).stroke({ width: 4, color: line });
-      break;
-    case 'militant': // a shield
-      g.poly([-18, -24, 18, -24, 18, -4, 0, 16, -18, -4]).fill(ink).stroke(stroke);
-      g.moveTo(0, -24).lineTo(0, 14).stroke({ width: 3, color: line });
-      break;
+  const stroke = { width: SYMBOL_OUTLINE, color: line, alignment: 0.5 } as const;
+  for (const part of SYMBOLS[kind]) {
+    const color = part.tone === 'ink' ? ink : line;
+    if ('lines' in part) {
+      const l = part.lines;
+      for (let i = 0; i < l.length; i += 4) g.moveTo(l[i], l[i + 1]).lineTo(l[i + 2], l[i + 3]);
+      g.stroke({ width: part.width, color });
+      continue;
+    }
+    if ('poly' in part) g.poly([...part.poly]);
+    else {
+      const [x, y, w, h, r] = part.rect;
+      if (r) g.roundRect(x, y, w, h, r);
+      else g.rect(x, y, w, h);
+    }
+    g.fill(color);
+    if (!part.bare) g.stroke(stroke);
   }
 }
 

@@ -32,6 +32,8 @@ export const BOARD = {
   option: 0x1d5fa0,
   capture: 0xc0392b,
   chosen: 0xe67e22,
+  /** The keyboard focus ring (the page's `--accent`). */
+  focus: 0xe3c16f,
   corpse: 0x8a8a8a,
   corpseLine: 0x3c3c3c,
   corpseInk: 0x2a2a2a,

@@ -1,7 +1,9 @@
 /**
  * A screen-reader and keyboard twin of the canvas: a grid of labelled buttons, one per cell, in
  * the board's reading order on screen (visually hidden, focusable). Activating one is a click on
- * that cell; the arrow keys move to the nearest cell that way on screen, on any board.
+ * that cell; the arrow keys move to the nearest cell that way on screen, on any board, and only
+ * the focus (the page's history keys leave them alone). The grid stays hidden over the board: the
+ * canvas draws the focused cell (`onFocus`), so focusing it neither shows boxes nor scrolls.
  */
 import { type AnyColour, type Colour, type Controller, GEOMETRIES, type GeometryName, type PieceInfo, type SquareName } from '@djambi/shared';
 import { type BoardLayout, boardLayout, cellToward, readingOrder, seatOf } from '../game/orientation.js';
@@ -21,8 +23,16 @@ export class BoardAccess {
   /** A run of presses of one arrow: the coordinate across it that the run keeps to, and where it stands. */
   private run: { key: string; across: number; at: number } | null = null;
 
-  constructor(private readonly onSquare: (sq: SquareName) => void) {
+  constructor(
+    private readonly onSquare: (sq: SquareName) => void,
+    /** The cell holding the keyboard focus, or null when the focus left the grid. */
+    private readonly onFocus: (sq: SquareName | null) => void = () => undefined,
+  ) {
     this.element = h('div', { role: 'grid', class: 'sr-only board-access', 'aria-label': S.board.label });
+    this.element.addEventListener('focusin', (e) => this.onFocus(((e.target as HTMLElement).dataset.square ?? null) as SquareName | null));
+    this.element.addEventListener('focusout', (e) => {
+      if (!this.element.contains(e.relatedTarget as Node | null)) this.onFocus(null);
+    });
     this.relayout('square', 'R');
   }
 
@@ -93,7 +103,7 @@ export class BoardAccess {
     for (const b of this.buttons) b.tabIndex = -1;
     const next = this.buttons[cell];
     next.tabIndex = 0;
-    next.focus();
+    next.focus({ preventScroll: true });
   }
 
   private arrow(e: KeyboardEvent, cell: number): void {

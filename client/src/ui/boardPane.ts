@@ -31,6 +31,8 @@ export class BoardPane {
   private readonly host = h('div', { id: 'board', class: 'board' });
   private readonly access: BoardAccess;
   private chosenView: Colour | null = null;
+  /** The keyboard grid's focused cell, ringed on the canvas. */
+  private focused: SquareName | null = null;
   private shownPieces: readonly PieceInfo[] = [];
   /** While a new state is taken in, the board waits (so the turn can be animated). */
   private holding = false;
@@ -40,7 +42,13 @@ export class BoardPane {
     private readonly controller: GameController,
     private readonly session: GameSession,
   ) {
-    this.access = new BoardAccess(this.animation.guard((sq: SquareName) => controller.click(sq)));
+    this.access = new BoardAccess(
+      this.animation.guard((sq: SquareName) => controller.click(sq)),
+      (sq) => {
+        this.focused = sq;
+        this.board?.setFocus(sq);
+      },
+    );
     this.element = h('div', { class: 'board-wrap' }, this.host, this.access.element);
     // The choice is read before the input finishes a running animation: the redraw that ends it
     // puts the select back to the view shown so far.
@@ -73,6 +81,7 @@ export class BoardPane {
       return;
     }
     this.board = board;
+    board.setFocus(this.focused);
     this.refresh();
   }
 

@@ -83,6 +83,11 @@ export class ControlsView {
       });
     });
     showNotify();
+    // A permission granted (or revoked) in the browser's site settings shows at once, not after a reload.
+    void navigator.permissions
+      ?.query({ name: 'notifications' })
+      .then((status) => status.addEventListener('change', showNotify))
+      .catch(() => undefined);
     const keyForm = h(
       'form',
       { class: 'keyboard' },

@@ -94,7 +94,7 @@ class GamePage {
       talk: (c) => this.pressPanel.talkWith(c),
       result: () => this.result.open(),
     });
-    this.layout = new TalkLayout(this.press, this.pressPanel, this.boardCol, this.status.seats, this.live);
+    this.layout = new TalkLayout(this.press, this.pressPanel, this.status.seats, this.live);
     this.press.subscribe(() => this.controller.pactsChanged());
     this.press.subscribe(() => this.result.pressChanged(pactsOf(this.press)));
     this.conn = new GameConnection(code, {

@@ -1,6 +1,7 @@
 /**
- * Where the talk goes (a column left of the board on wide screens, under the board on phones
- * once the game is on, else after the seats), the header's talk link with its unread badge, and
+ * Where the talk goes (a column left of the board on wide screens, at the end of the side column
+ * on phones once the game is on, so that the turn, the clocks and Resign/Draw come first, else
+ * after the seats), the header's talk link with its unread badge, and
  * whether the talk is on screen (a channel counts as read only then).
  */
 import type { PressModel } from '../game/press.js';
@@ -32,8 +33,7 @@ export class TalkLayout {
   constructor(
     private readonly press: PressModel,
     private readonly panel: PressPanel,
-    /** The board column and the seats card, the talk's neighbours. */
-    private readonly boardCol: HTMLElement,
+    /** The seats card, the talk's neighbour before the start (its parent is the side column). */
     private readonly seatsBox: HTMLElement,
     /** The live region that announces new messages. */
     private readonly announce: HTMLElement,
@@ -98,7 +98,8 @@ export class TalkLayout {
     if (this.wide.matches) {
       if (card.parentElement !== this.column) this.column.appendChild(card);
     } else if (this.narrow.matches && this.started) {
-      if (card.previousElementSibling !== this.boardCol) this.boardCol.after(card);
+      const side = this.seatsBox.parentElement;
+      if (side && card !== side.lastElementChild) side.appendChild(card);
     } else if (card.previousElementSibling !== this.seatsBox) {
       this.seatsBox.after(card);
     }

@@ -10,6 +10,7 @@ import type { TimelineEntry } from '../game/timeline.js';
 import { S } from '../i18n/strings.js';
 import { h, link, replace } from './dom.js';
 import { moveText, swatch } from './panels.js';
+import { pieceIcon } from './pieceIcon.js';
 import { pref } from './prefs.js';
 
 export class MovesView {
@@ -61,13 +62,14 @@ export class MovesView {
   }
 
   /**
-   * Arrow keys step through the moves (outside text fields); Escape calls `onEscape`.
+   * Arrow keys step through the moves (outside text fields, and not when a widget took the key:
+   * the board's keyboard grid, the talk's tabs); Escape calls `onEscape`.
    * Returns the function that stops listening.
    */
   listenKeys(onEscape: () => void): () => void {
     const onKey = (e: KeyboardEvent): void => {
       const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
+      if (e.defaultPrevented || target?.closest?.('input, textarea, select, [role="grid"], [role="tablist"]')) return;
       if (e.key === 'ArrowLeft') this.step('prev');
       else if (e.key === 'ArrowRight') this.step('next');
       else if (e.key === 'Escape') onEscape();
@@ -124,13 +126,13 @@ export class MovesView {
             onclick: () => this.pick(n >= total ? null : n),
           },
           m.colour ? swatch(m.colour) : null,
-          d?.glyph && !this.notation ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, d.glyph) : null,
+          d?.kind && !this.notation ? pieceIcon(d.kind) : null,
           text,
           marks ? h('span', { class: 'marks', 'aria-hidden': 'true' }, marks) : null,
         ),
       );
     });
-    const list = h('ol', { class: this.notation ? 'moves' : 'moves told' }, ...items);
+    const list = h('ol', { class: this.notation ? 'moves numbered' : 'moves numbered told' }, ...items);
     replace(this.list, list);
     const cur = list.querySelector('.current');
     if (cur && v.historyIndex === null) this.list.scrollTop = this.list.scrollHeight;

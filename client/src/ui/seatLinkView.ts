@@ -1,7 +1,7 @@
 /**
- * "Continue on your phone": after taking a seat, a one-time notice (once per seat key, remembered
- * in localStorage) with the seat link (`/g/CODE#seat=R.KEY`, read back by `consumeSeatLink`), its
- * QR code, Copy and Close; the seat panel keeps a button that shows it again. The link grants the
+ * "Continue on your phone": a seat holder's offer, a button in the seat panel that opens a notice
+ * with the seat link (`/g/CODE#seat=R.KEY`, read back by `consumeSeatLink`), its QR code, Copy and
+ * Close. It never opens by itself (on a phone least of all). The link grants the
  * seat: it is shown to its holder only, never put in the invite nor logged. The notice is a card
  * in the side column, not a modal, so the board stays usable while it is open.
  */
@@ -69,7 +69,8 @@ export class SeatLinkView {
       this.close();
       return;
     }
-    if (takeNotice(this.storage, this.code, seat.seatKey) || !this.element.hidden) this.open(false);
+    // Offered, not pushed: the seat panel's button opens it (an open one follows the new seat).
+    if (!this.element.hidden) this.open(false);
   }
 
   /** Show the notice for the current seat (from the seat panel: scrolled into view). */
