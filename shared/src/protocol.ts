@@ -168,6 +168,8 @@ export const PactView = v.object({
   standing: colours,
   /** Normal turns left before it expires (null: no limit, or not in force). */
   turnsLeft: v.nullable(count),
+  /** Rounds left before it expires, counted up (a round: as many normal turns as players were active when it came into force; null as `turnsLeft`). */
+  roundsLeft: v.optional(v.nullable(count), null),
   /** True once a member has betrayed it. */
   broken: v.boolean(),
   proposedPly: count,

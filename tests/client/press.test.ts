@@ -51,6 +51,7 @@ const pactView = (over: Record<string, unknown> = {}) => ({
   accepted: ['R'],
   standing: [],
   turnsLeft: null,
+  roundsLeft: null,
   broken: false,
   proposedPly: 2,
   inForcePly: null,

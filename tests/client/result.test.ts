@@ -36,6 +36,7 @@ const pact = (over: Partial<PactView>): PactView => ({
   accepted: ['R', 'G'],
   standing: [],
   turnsLeft: null,
+  roundsLeft: null,
   broken: true,
   proposedPly: 0,
   inForcePly: 0,

@@ -72,7 +72,8 @@ describe('betrayal: a pact member kills a fellow member’s piece', () => {
     const id = (d[0].payload as { pact: PactView }).pact.id;
     const accepted = ok(press, inbox, 'B', 'pact_accept', { pact: id }, 0);
     expect(accepted.map((x) => [x.type, x.to, (x.payload as { event: string }).event])).toEqual([['pact', EVERYONE, 'in_force']]);
-    expect((accepted[0].payload as { pact: PactView }).pact.turnsLeft).toBe(12); // 3 rounds × 4 active players
+    // 3 rounds × 4 active players: 12 normal turns, shown as 3 rounds (one unit, issue 40 bug 12).
+    expect((accepted[0].payload as { pact: PactView }).pact).toMatchObject({ turnsLeft: 12, roundsLeft: 3 });
     inbox.clear();
     turn(press, inbox, findTurn(pos, killsColour(pos, 'B', 'e2')));
     for (const m of EVERYONE) expect(betrayalsOf(inbox, m)).toHaveLength(1);
@@ -189,7 +190,7 @@ describe('pact lifecycle', () => {
       turn(press, inbox, t);
       pos = t.after;
     }
-    expect(press.historyFor('R').pacts[0]).toMatchObject({ status: 'in_force', turnsLeft: 1 });
+    expect(press.historyFor('R').pacts[0]).toMatchObject({ status: 'in_force', turnsLeft: 1, roundsLeft: 1 });
     const last = quietTurn(pos);
     turn(press, inbox, last);
     expect(inbox.of('B')).toEqual([

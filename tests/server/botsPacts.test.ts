@@ -54,6 +54,7 @@ function inForce(id: string, members: PactView['members']): PactView {
     accepted: members,
     standing: members,
     turnsLeft: null,
+    roundsLeft: null,
     broken: false,
     proposedPly: 0,
     inForcePly: 0,

@@ -526,8 +526,8 @@ export const ar: Strings = {
     inForce: 'سارٍ',
     rounds: (n) =>
       n === null ? 'بلا حد زمني' : f.plural(n, { zero: 'لا جولات', one: 'جولة واحدة', two: 'جولتان', few: '# جولات', many: '# جولة', other: '# جولة' }),
-    turnsLeft: (n) =>
-      f.plural(n, { zero: 'لم يبق أي دور', one: 'بقي دور واحد', two: 'بقي دوران', few: 'بقيت # أدوار', many: 'بقي # دورًا', other: 'بقي # دور' }),
+    roundsLeft: (n) =>
+      f.plural(n, { zero: 'لم تبق أي جولة', one: 'بقيت جولة واحدة', two: 'بقيت جولتان', few: 'بقيت # جولات', many: 'بقيت # جولة', other: 'بقيت # جولة' }),
     announced: 'مُعلن للطاولة',
     secret: 'سري',
     broken: 'منقوض',

@@ -323,7 +323,7 @@ export const en = {
     endedCount: (n: number): string => `Ended (${n})`,
     inForce: 'in force',
     rounds: (n: number | null): string => (n === null ? 'no time limit' : f.plural(n, { one: '# round', other: '# rounds' })),
-    turnsLeft: (n: number): string => f.plural(n, { one: '# turn left', other: '# turns left' }),
+    roundsLeft: (n: number): string => f.plural(n, { one: '# round left', other: '# rounds left' }),
     announced: 'announced to the table',
     secret: 'secret',
     broken: 'broken',

@@ -493,7 +493,7 @@ export const es: Strings = {
     endedCount: (n) => `Terminados (${n})`,
     inForce: 'en vigor',
     rounds: (n) => (n === null ? 'sin límite de tiempo' : f.plural(n, { one: '# ronda', other: '# rondas' })),
-    turnsLeft: (n) => f.plural(n, { one: 'queda # turno', other: 'quedan # turnos' }),
+    roundsLeft: (n) => f.plural(n, { one: 'queda # ronda', other: 'quedan # rondas' }),
     announced: 'anunciado a la mesa',
     secret: 'secreto',
     broken: 'roto',

@@ -498,7 +498,7 @@ export const fr: Strings = {
     endedCount: (n) => `Terminés (${n})`,
     inForce: 'en vigueur',
     rounds: (n) => (n === null ? 'sans limite de durée' : f.plural(n, { one: '# tour de table', other: '# tours de table' })),
-    turnsLeft: (n) => f.plural(n, { one: 'encore # tour', other: 'encore # tours' }),
+    roundsLeft: (n) => f.plural(n, { one: 'encore # tour de table', other: 'encore # tours de table' }),
     announced: 'annoncé à la table',
     secret: 'secret',
     broken: 'rompu',

@@ -493,7 +493,7 @@ export const ko: Strings = {
     endedCount: (n) => `끝남 (${n})`,
     inForce: '유효',
     rounds: (n) => (n === null ? '기한 없음' : f.plural(n, { other: '#라운드' })),
-    turnsLeft: (n) => f.plural(n, { other: '#차례 남음' }),
+    roundsLeft: (n) => f.plural(n, { other: '#라운드 남음' }),
     announced: '테이블에 공표',
     secret: '비밀',
     broken: '깨짐',

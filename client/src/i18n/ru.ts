@@ -517,7 +517,7 @@ export const ru: Strings = {
     endedCount: (n) => `Завершённые (${n})`,
     inForce: 'действует',
     rounds: (n) => (n === null ? 'без срока' : f.plural(n, { one: '# круг', few: '# круга', many: '# кругов', other: '# круга' })),
-    turnsLeft: (n) => f.plural(n, { one: 'остался # ход', few: 'осталось # хода', many: 'осталось # ходов', other: 'осталось # хода' }),
+    roundsLeft: (n) => f.plural(n, { one: 'остался # круг', few: 'осталось # круга', many: 'осталось # кругов', other: 'осталось # круга' }),
     announced: 'объявлен столу',
     secret: 'тайный',
     broken: 'нарушен',

@@ -529,7 +529,7 @@ export class PressPanel {
     for (const p of g.inForce) {
       const bits = [
         S.pacts.inForce,
-        p.turnsLeft !== null ? S.pacts.turnsLeft(p.turnsLeft) : S.pacts.rounds(p.rounds),
+        p.roundsLeft !== null ? S.pacts.roundsLeft(p.roundsLeft) : S.pacts.rounds(p.rounds),
         p.announced ? S.pacts.announced : S.pacts.secret,
       ];
       if (p.broken) bits.push(S.pacts.broken);

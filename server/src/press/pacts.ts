@@ -336,6 +336,11 @@ export class Pacts {
       accepted: p.members.filter((c) => p.accepted.has(c)),
       standing: [...p.standing],
       turnsLeft: p.status === 'in_force' && p.turnBudget !== null ? Math.max(0, p.turnBudget - p.normalTurns) : null,
+      // In the unit the pact was made in: a round is as many normal turns as players were active when it came into force.
+      roundsLeft:
+        p.status === 'in_force' && p.turnBudget !== null && p.rounds !== null
+          ? Math.ceil(Math.max(0, p.turnBudget - p.normalTurns) / (p.turnBudget / p.rounds))
+          : null,
       broken: p.broken,
       proposedPly: p.proposedPly,
       inForcePly: p.inForcePly,
