@@ -97,11 +97,17 @@ async function crashMidGame(rules: Partial<Rules>, bots: Record<string, string>,
     const table = await seat(port, rules, bots);
     expect(table.players[0].state.seats.size).toBe(seats);
     expect(table.players[0].state.rules.board).toBe(rules.board);
-    await play(table.players, random, 3 * seats);
+    // One round and a bit: early enough that our two players are still in the game, so that a
+    // turn of theirs holds the bots (once both are out, the bots play on without a pause).
+    await play(table.players, random, seats + 2);
+    // The bots play on by themselves: wait until one of our players is to move, so the game
+    // stands still while the record and the position are read.
+    const ours = new Set(table.keys.keys());
+    await table.players[0].waitState((st) => st.phase !== 'playing' || ours.has(st.toMove), 'one of our players to move', 30_000);
     expect(table.players[0].state.phase).toBe('playing');
     const before = await record(server, table.code);
     const fen = fenOf(table.players[0].state);
-    expect(before.events.length).toBeGreaterThanOrEqual(3 * seats);
+    expect(before.events.length).toBeGreaterThanOrEqual(seats + 2);
 
     await server.kill('SIGKILL');
     await server.start();
