@@ -7,13 +7,17 @@
  */
 import type { Page } from 'playwright-core';
 import { browserFixture } from './fixture.js';
-import { describeWithBrowser, keepHostToken, postRoom, takeSeat, waitForText, waitState } from './helpers.js';
+import { describeWithBrowser, keepHostToken, postRoom, takeSeat, waitForText, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser("issue 40's names and notices in Chromium", () => {
   const fixture = browserFixture();
   const errors = fixture.errors;
+
+  /** The visible elements of `selector`. */
+  const visible = (page: Page, selector: string): Promise<number> =>
+    page.$$eval(selector, (els) => els.filter((e) => (e as HTMLElement).offsetParent !== null || getComputedStyle(e).position === 'fixed').length);
 
   test('bug 2: a pact notice sits inside the Pacts panel, in the flow, not fixed over the page', async () => {
     const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 3 } });
@@ -44,6 +48,39 @@ describeBrowser("issue 40's names and notices in Chromium", () => {
     expect(box.y).toBeGreaterThanOrEqual(panel.y - 1);
     expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width + 1);
     expect(box.y + box.height).toBeLessThanOrEqual(panel.y + panel.height + 1);
+    expect(errors).toEqual([]);
+  });
+
+  test('bug 5: the creator is told to take a seat to host, with one name field; a spectator has no player-only control', async () => {
+    const creator = await fixture.newPage();
+    await creator.goto(`${fixture.url}/`);
+    await creator.waitForSelector('#create-form');
+    await creator.check('input[name="players"][value="2"]');
+    await creator.click('#create');
+    await creator.waitForURL(/\/g\/[A-Z0-9]{6}$/);
+    const code = creator.url().split('/g/')[1];
+    await waitReady(creator);
+    await waitForText(creator.locator('#host-note'), /You created this game: take a seat to host it/);
+    expect(await creator.locator('#waiting-start').count()).toBe(0);
+    expect(await visible(creator, '#player-name, #spectator-name')).toBe(1);
+    // The options under the board are a player's: none before a seat is taken.
+    expect(await visible(creator, '#square-input, #confirm-toggle, #notify-toggle')).toBe(0);
+
+    await creator.fill('#player-name', 'Ann');
+    await creator.click('#take-seat');
+    await waitState(creator, `s.seat === 'R'`);
+    await waitForText(creator.locator('#host-note'), /You are the host/);
+    expect(await visible(creator, '#square-input, #confirm-toggle, #notify-toggle')).toBe(3);
+    const bo = await fixture.newPage();
+    await takeSeat(bo, fixture.url, code, 'Bo', 'Y');
+    await creator.click('#start');
+    const watcher = await fixture.newPage();
+    await watcher.goto(`${fixture.url}/g/${code}`);
+    await waitReady(watcher);
+    await waitState(watcher, `s.phase === 'playing'`);
+    expect(await visible(watcher, '#square-input, #confirm-toggle, #notify-toggle')).toBe(0);
+    // The sound switch is the spectator's too.
+    expect(await visible(watcher, '#sound-toggle')).toBe(1);
     expect(errors).toEqual([]);
   });
 });

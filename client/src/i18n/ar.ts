@@ -223,6 +223,7 @@ export const ar: Strings = {
     youHost: 'أنت المضيف: أنت من يبدأ المباراة، ويمكنك إزالة لاعبين قبل بدئها.',
     waitingForHost: (name) => `في انتظار أن يبدأ ${name} المباراة`,
     waitingForHostSeat: 'في انتظار أن يجلس المضيف ويبدأ المباراة',
+    youCreated: 'أنشأت هذه المباراة: اجلس في مقعد لتكون مضيفها',
     removePlayer: 'أزِل',
     removePlayerLabel: (name) => `أزِل ${name} من الطاولة`,
     removeConfirm: (name) => `إزالة ${name} من الطاولة؟ سيصبح مقعده شاغرًا.`,

@@ -106,6 +106,7 @@ export const en = {
     youHost: 'You are the host: you start the game and may remove players before it.',
     waitingForHost: (name: string): string => `Waiting for ${name} to start the game`,
     waitingForHostSeat: 'Waiting for the host to take a seat and start the game',
+    youCreated: 'You created this game: take a seat to host it',
     removePlayer: 'Remove',
     removePlayerLabel: (name: string): string => `Remove ${name} from the table`,
     removeConfirm: (name: string): string => `Remove ${name} from the table? Their seat becomes free.`,

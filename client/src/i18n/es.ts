@@ -211,6 +211,7 @@ export const es: Strings = {
     youHost: 'Eres el anfitrión: tú empiezas la partida y puedes quitar jugadores antes.',
     waitingForHost: (name) => `Esperando a que ${name} empiece la partida`,
     waitingForHostSeat: 'Esperando a que el anfitrión ocupe un puesto y empiece la partida',
+    youCreated: 'Has creado esta partida: ocupa un puesto para ser el anfitrión',
     removePlayer: 'Quitar',
     removePlayerLabel: (name) => `Quitar a ${name} de la mesa`,
     removeConfirm: (name) => `¿Quitar a ${name} de la mesa? Su puesto quedará libre.`,

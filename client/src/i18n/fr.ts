@@ -216,6 +216,7 @@ export const fr: Strings = {
     youHost: 'Vous êtes l’hôte : vous lancez la partie et pouvez retirer des joueurs avant le début.',
     waitingForHost: (name) => `En attente que ${name} lance la partie`,
     waitingForHostSeat: 'En attente que l’hôte prenne une place et lance la partie',
+    youCreated: 'Vous avez créé cette partie : prenez une place pour en être l’hôte',
     removePlayer: 'Retirer',
     removePlayerLabel: (name) => `Retirer ${name} de la table`,
     removeConfirm: (name) => `Retirer ${name} de la table ? Sa place redevient libre.`,

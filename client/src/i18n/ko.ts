@@ -214,6 +214,7 @@ export const ko: Strings = {
     youHost: '당신이 방장입니다. 대국을 시작하고, 시작 전에 플레이어를 내보낼 수 있습니다.',
     waitingForHost: (name) => `방장(${name})이 대국을 시작하기를 기다리는 중`,
     waitingForHostSeat: '방장이 자리에 앉아 대국을 시작하기를 기다리는 중',
+    youCreated: '이 대국을 만드셨습니다: 자리에 앉아 방장이 되세요',
     removePlayer: '내보내기',
     removePlayerLabel: (name) => `${name} 님을 내보내기`,
     removeConfirm: (name) => `${name} 님을 내보낼까요? 그 자리는 빈자리가 됩니다.`,

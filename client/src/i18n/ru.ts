@@ -219,6 +219,7 @@ export const ru: Strings = {
     youHost: 'Вы хозяин стола: вы начинаете партию и до начала можете убрать игроков.',
     waitingForHost: (name) => `Ждём, когда партию начнёт ${name}`,
     waitingForHostSeat: 'Ждём, когда хозяин займёт место и начнёт партию',
+    youCreated: 'Вы создали эту партию: займите место, чтобы стать хозяином',
     removePlayer: 'Убрать',
     removePlayerLabel: (name) => `Убрать из-за стола: ${name}`,
     removeConfirm: (name) => `Убрать из-за стола: ${name}? Место освободится.`,
