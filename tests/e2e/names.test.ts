@@ -5,15 +5,22 @@
  * player-only control (bug 5); a player is named one way everywhere, the name with a colour
  * swatch: the status card, the result screen and "Your games", a bot's game too (bug 11).
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { SqliteStore } from '../../server/src/store/sqlite.js';
 import { browserFixture } from './fixture.js';
 import { describeWithBrowser, keepHostToken, postRoom, takeSeat, waitForText, waitReady, waitState } from './helpers.js';
 
 const describeBrowser = describeWithBrowser();
 
 describeBrowser("issue 40's names and notices in Chromium", () => {
-  const fixture = browserFixture();
+  // A stored game is listed under "Your games" by its summary: the real default store.
+  const store = SqliteStore.open(path.join(mkdtempSync(path.join(os.tmpdir(), 'djambi-e2e-')), 'names.sqlite'));
+  const fixture = browserFixture({ store });
   const errors = fixture.errors;
+  afterAll(() => store.close());
 
   /** The visible elements of `selector`. */
   const visible = (page: Page, selector: string): Promise<number> =>
@@ -81,6 +88,51 @@ describeBrowser("issue 40's names and notices in Chromium", () => {
     expect(await visible(watcher, '#square-input, #confirm-toggle, #notify-toggle')).toBe(0);
     // The sound switch is the spectator's too.
     expect(await visible(watcher, '#sound-toggle')).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  test('bug 11: the winner by name with a colour swatch in the status card, the result screen and "Your games"', async () => {
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });
+    const ann = await fixture.newPage();
+    await keepHostToken(ann, code, hostToken);
+    await takeSeat(ann, fixture.url, code, 'Ann', 'R');
+    const bo = await fixture.newPage();
+    await takeSeat(bo, fixture.url, code, 'Bo', 'Y');
+    await ann.click('#start');
+    await waitState(bo, `s.phase === 'playing'`);
+    await bo.click('#resign');
+    await bo.click('#resign-yes');
+    for (const p of [ann, bo]) {
+      await waitState(p, `s.phase === 'over'`);
+      await p.waitForSelector('#result-screen', { state: 'visible' });
+      expect(await p.textContent('#result-headline')).toBe('Ann wins');
+      expect(await p.locator('#result-headline .swatch.c-R').count()).toBe(1);
+      await waitForText(p.locator('#result'), /^Ann wins$/);
+      expect(await p.locator('#result .swatch.c-R').count()).toBe(1);
+    }
+    await bo.goto(`${fixture.url}/`);
+    const item = bo.locator(`#your-games li[data-code="${code}"]`);
+    await waitForText(item, /Ann wins/);
+    expect(await item.textContent()).not.toMatch(/Red/);
+    expect(await item.locator('.swatch.c-R').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  test('bug 11: a bot that wins is named once ("Yellow (bot, easy) wins"), not with its colour again', async () => {
+    const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 }, bots: { Y: 'easy' } });
+    const ann = await fixture.newPage();
+    await keepHostToken(ann, code, hostToken);
+    await takeSeat(ann, fixture.url, code, 'Ann', 'R');
+    await ann.click('#start');
+    await waitState(ann, `s.phase === 'playing'`);
+    await ann.click('#resign');
+    await ann.click('#resign-yes');
+    await waitState(ann, `s.phase === 'over'`);
+    await ann.waitForSelector('#result-screen', { state: 'visible' });
+    const headline = (await ann.textContent('#result-headline')) ?? '';
+    expect(headline).toMatch(/^Yellow \(bot, easy\) wins$/);
+    expect(await ann.locator('#result-headline .swatch.c-Y').count()).toBe(1);
+    await waitForText(ann.locator('#result'), /^Yellow \(bot, easy\) wins$/);
     expect(errors).toEqual([]);
   });
 });

@@ -157,7 +157,7 @@ export const en = {
     /** A player whose clock ran out (the engine records it as a resignation). */
     eliminatedOnTime: (c: Colour): string => `${COLOUR_NAMES[c]} (out of time)`,
     clocks: 'Clocks',
-    resultWin: (c: Colour): string => `${COLOUR_NAMES[c]} wins`,
+    resultWin: (name: string): string => `${name} wins`,
     resultDraw: (reason: DrawReason): string => `Draw: ${DRAW_REASONS[reason]}`,
     ranking: 'Ranking',
     notStarted: 'Not started',
