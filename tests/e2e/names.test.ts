@@ -91,7 +91,7 @@ describeBrowser("issue 40's names and notices in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
-  test('bug 11: the winner by name with a colour swatch in the status card, the result screen and "Your games"', async () => {
+  test('bug 11: the players by name with a colour swatch: the turn, the prompt, the out list, the winner on the status card, the result screen and "Your games"', async () => {
     const { code, hostToken } = await postRoom(fixture.url, { rules: { players: 2 } });
     const ann = await fixture.newPage();
     await keepHostToken(ann, code, hostToken);
@@ -100,8 +100,13 @@ describeBrowser("issue 40's names and notices in Chromium", () => {
     await takeSeat(bo, fixture.url, code, 'Bo', 'Y');
     await ann.click('#start');
     await waitState(bo, `s.phase === 'playing'`);
+    // Whose turn it is, on the status card and in the prompt: the name, with its swatch.
+    await waitForText(bo.locator('#turn-line'), /^Ann to move$/);
+    expect(await bo.locator('#turn-line .swatch.c-R').count()).toBe(1);
+    await waitForText(bo.locator('#prompt'), /^Waiting for Ann\.$/);
     await bo.click('#resign');
     await bo.click('#resign-yes');
+    await waitForText(ann.locator('#status .out'), /^Bo \(resigned\)$/);
     for (const p of [ann, bo]) {
       await waitState(p, `s.phase === 'over'`);
       await p.waitForSelector('#result-screen', { state: 'visible' });

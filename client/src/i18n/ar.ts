@@ -258,7 +258,7 @@ export const ar: Strings = {
 
   status: {
     title: 'الحالة',
-    toMove: (c, extra) => `دور ${COLOUR_NAMES[c]}${extra ? ' (دور إضافي للحاكم)' : ''}`,
+    toMove: (name, extra) => `دور ${name}${extra ? ' (دور إضافي للحاكم)' : ''}`,
     yourTurn: 'دورك',
     yourTurnExtra: 'دورك (دور إضافي بصفتك الحاكم)',
     ruler: 'الحاكم',
@@ -269,8 +269,8 @@ export const ar: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: رهينة`,
     gone: (army) => `${COLOUR_NAMES[army]}: لا قطع`,
     eliminated: 'خارج اللعب',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` على يد ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (نفد الوقت)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` على يد ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (نفد الوقت)`,
     clocks: 'الساعات',
     resultWin: (name) => `فاز ${name}`,
     resultDraw: (reason) => `تعادل: ${DRAW_REASONS[reason]}`,
@@ -282,7 +282,7 @@ export const ar: Strings = {
 
   prompt: {
     spectator: 'تشاهد.',
-    notYourTurn: (c) => `في انتظار ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `في انتظار ${name}.`,
     piece: 'دورك: اختر قطعة.',
     destination: 'اختر وجهة (أو قطعة أخرى).',
     placement: 'ضع الضحية: اختر مربعًا فارغًا.',

@@ -246,7 +246,7 @@ export const es: Strings = {
 
   status: {
     title: 'Estado',
-    toMove: (c, extra) => `Juega ${COLOUR_NAMES[c]}${extra ? ' (turno extra del gobernante)' : ''}`,
+    toMove: (name, extra) => `Juega ${name}${extra ? ' (turno extra del gobernante)' : ''}`,
     yourTurn: 'Tu turno',
     yourTurnExtra: 'Tu turno (turno extra como gobernante)',
     ruler: 'Gobernante',
@@ -257,8 +257,8 @@ export const es: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: rehén`,
     gone: (army) => `${COLOUR_NAMES[army]}: sin piezas`,
     eliminated: 'Fuera',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` por ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (sin tiempo)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` por ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (sin tiempo)`,
     clocks: 'Relojes',
     resultWin: (name) => `Gana ${name}`,
     resultDraw: (reason) => `Tablas: ${DRAW_REASONS[reason]}`,
@@ -270,7 +270,7 @@ export const es: Strings = {
 
   prompt: {
     spectator: 'Mirando.',
-    notYourTurn: (c) => `Esperando a ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `Esperando a ${name}.`,
     piece: 'Tu turno: elige una pieza.',
     destination: 'Elige un destino (u otra pieza).',
     placement: 'Coloca a la víctima: elige una casilla vacía.',

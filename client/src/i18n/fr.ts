@@ -251,7 +251,7 @@ export const fr: Strings = {
 
   status: {
     title: 'État',
-    toMove: (c, extra) => `Au tour de ${COLOUR_NAMES[c]}${extra ? ' (tour supplémentaire du régent)' : ''}`,
+    toMove: (name, extra) => `Au tour de ${name}${extra ? ' (tour supplémentaire du régent)' : ''}`,
     yourTurn: 'À vous de jouer',
     yourTurnExtra: 'À vous de jouer (tour supplémentaire de régent)',
     ruler: 'Régent',
@@ -262,8 +262,8 @@ export const fr: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]} : otage`,
     gone: (army) => `${COLOUR_NAMES[army]} : plus aucune pièce`,
     eliminated: 'Éliminés',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` par ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (temps écoulé)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` par ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (temps écoulé)`,
     clocks: 'Pendules',
     resultWin: (name) => `${name} gagne`,
     resultDraw: (reason) => `Nulle : ${DRAW_REASONS[reason]}`,
@@ -275,7 +275,7 @@ export const fr: Strings = {
 
   prompt: {
     spectator: 'Vous regardez.',
-    notYourTurn: (c) => `En attente de ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `En attente de ${name}.`,
     piece: 'À vous : choisissez une pièce.',
     destination: 'Choisissez une destination (ou une autre pièce).',
     placement: 'Placez la victime : choisissez une case vide.',

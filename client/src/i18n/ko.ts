@@ -249,7 +249,7 @@ export const ko: Strings = {
 
   status: {
     title: '상황',
-    toMove: (c, extra) => `${COLOUR_NAMES[c]} 차례${extra ? ' (지배자의 추가 차례)' : ''}`,
+    toMove: (name, extra) => `${name} 차례${extra ? ' (지배자의 추가 차례)' : ''}`,
     yourTurn: '내 차례',
     yourTurnExtra: '내 차례 (지배자의 추가 차례)',
     ruler: '지배자',
@@ -260,8 +260,8 @@ export const ko: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: 인질`,
     gone: (army) => `${COLOUR_NAMES[army]}: 말 없음`,
     eliminated: '탈락',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? `, ${COLOUR_NAMES[by]}에 의해` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (시간 초과)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? `, ${by}에 의해` : ''})`,
+    eliminatedOnTime: (name) => `${name} (시간 초과)`,
     clocks: '시계',
     resultWin: (name) => `${name} 승리`,
     resultDraw: (reason) => `무승부: ${DRAW_REASONS[reason]}`,
@@ -273,7 +273,7 @@ export const ko: Strings = {
 
   prompt: {
     spectator: '관전 중.',
-    notYourTurn: (c) => `${COLOUR_NAMES[c]} 차례를 기다리는 중.`,
+    notYourTurn: (name) => `${name} 차례를 기다리는 중.`,
     piece: '내 차례: 말을 고르세요.',
     destination: '갈 곳을 고르세요 (또는 다른 말).',
     placement: '희생된 말을 놓으세요: 빈칸을 고르세요.',

@@ -254,7 +254,7 @@ export const ru: Strings = {
 
   status: {
     title: 'Положение',
-    toMove: (c, extra) => `Ходит: ${COLOUR_NAMES[c]}${extra ? ' (дополнительный ход правителя)' : ''}`,
+    toMove: (name, extra) => `Ходит: ${name}${extra ? ' (дополнительный ход правителя)' : ''}`,
     yourTurn: 'Ваш ход',
     yourTurnExtra: 'Ваш ход (дополнительный ход правителя)',
     ruler: 'Правитель',
@@ -265,8 +265,8 @@ export const ru: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: заложник`,
     gone: (army) => `${COLOUR_NAMES[army]}: фигур нет`,
     eliminated: 'Выбыли',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? `; это сделал ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (время вышло)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? `; это сделал ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (время вышло)`,
     clocks: 'Часы',
     resultWin: (name) => `Победа: ${name}`,
     resultDraw: (reason) => `Ничья: ${DRAW_REASONS[reason]}`,
@@ -278,7 +278,7 @@ export const ru: Strings = {
 
   prompt: {
     spectator: 'Вы смотрите.',
-    notYourTurn: (c) => `Ходит ${COLOUR_NAMES[c]}, ждём.`,
+    notYourTurn: (name) => `Ходит ${name}, ждём.`,
     piece: 'Ваш ход: выберите фигуру.',
     destination: 'Выберите, куда идти (или другую фигуру).',
     placement: 'Поставьте жертву: выберите пустую клетку.',

@@ -124,7 +124,7 @@ export class ControlsView {
     let text: string;
     switch (p.key) {
       case 'notYourTurn':
-        text = S.prompt.notYourTurn(p.colour ?? 'R');
+        text = S.prompt.notYourTurn(seatName(p.colour ?? 'R'));
         break;
       case 'breaksPact':
         text = S.prompt.breaksPact((p.partners ?? []).map(seatName));

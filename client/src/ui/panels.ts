@@ -68,7 +68,11 @@ export function renderStatus(
         'p',
         { class: `turn${mine ? ' mine' : ''}`, id: 'turn-line' },
         swatch(pos.toMove),
-        mine ? (pos.turnKind === 'extra' ? S.status.yourTurnExtra : S.status.yourTurn) : S.status.toMove(pos.toMove, pos.turnKind === 'extra'),
+        mine
+          ? pos.turnKind === 'extra'
+            ? S.status.yourTurnExtra
+            : S.status.yourTurn
+          : S.status.toMove(playerName(snap, pos.toMove), pos.turnKind === 'extra'),
       ),
     );
   }
@@ -129,8 +133,12 @@ export function renderStatus(
                 {},
                 swatch(e.colour as Colour),
                 e.cause === 'resigned' && onTime.has(e.colour as Colour)
-                  ? S.status.eliminatedOnTime(e.colour as Colour)
-                  : S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null),
+                  ? S.status.eliminatedOnTime(playerName(snap, e.colour as Colour))
+                  : S.status.eliminatedEntry(
+                      playerName(snap, e.colour as Colour),
+                      e.cause as EliminationCause,
+                      e.by && e.by !== e.colour ? playerName(snap, e.by as Colour) : null,
+                    ),
               ),
             ),
           ),
