@@ -59,7 +59,9 @@ test('the winner, and the ranking with how and when each player went out', () =>
   ]);
   expect(resultEn.how('killed', 'Di', 4)).toBe('chief killed by Di on move 4');
   expect(resultEn.how('time', null, 2)).toBe('out of time on move 2');
-  expect(resultEn.win('Di', 'Green')).toBe('Di (Green) wins');
+  // The winner is named once: the colour is the swatch beside the name, not a second name (issue 40, bug 11).
+  expect(resultEn.win('Di')).toBe('Di wins');
+  expect(resultEn.win('Green (bot, hard)')).toBe('Green (bot, hard) wins');
 });
 
 test('nothing while the game goes on; a draw says why', () => {

@@ -220,8 +220,8 @@ describeBrowser('clocks and the your-turn signal in Chromium', () => {
       for (const [colour, page] of game.pages) {
         const state = await pageState(page);
         expect(state.moves).toBe(2);
-        await waitForText(page.locator('#result'), /^Red wins$/);
-        await waitForText(page.locator('#status'), /Out.*Yellow \(out of time\)/s);
+        await waitForText(page.locator('#result'), /^Player R wins$/);
+        await waitForText(page.locator('#status'), /Out.*Player Y \(out of time\)/s);
         // The move list: Red's move, then Yellow's time-out.
         await waitForCount(page.locator('#moves li'), 2);
         expect(await page.locator('#moves li').nth(0).textContent()).toMatch(/a7-a5/);

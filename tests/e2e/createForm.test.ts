@@ -103,6 +103,27 @@ describeBrowser('the create form offers the hex boards', () => {
     expect(fixture.errors).toEqual([]);
   });
 
+  test('2 players: only the Red and Yellow bot seats are offered, and the request carries exactly the chosen bots (issue 40, bug 10)', async () => {
+    const page = await home();
+    await page.click('#bot-seats summary');
+    expect(await botSeats(page)).toEqual(['R', 'B', 'Y', 'G']);
+    // Bots chosen for Blue and Green in a four-player game, then the game made a two-player one.
+    await page.selectOption('#bot-seat-B', 'hard');
+    await page.selectOption('#bot-seat-G', 'easy');
+    await page.check('input[name="players"][value="2"]');
+    expect(await botSeats(page)).toEqual(['R', 'Y']);
+    await page.selectOption('#bot-seat-Y', 'normal');
+    const body = await submitted(page);
+    expect(body.rules).toMatchObject({ players: 2 });
+    expect(body.bots).toEqual({ Y: 'normal' });
+    // Back to four players: the Blue and Green bots are offered again, and sent again.
+    await page.check('input[name="players"][value="4"]');
+    expect(await botSeats(page)).toEqual(['R', 'B', 'Y', 'G']);
+    const four = await submitted(page);
+    expect(four.bots).toEqual({ B: 'hard', Y: 'normal', G: 'easy' });
+    expect(fixture.errors).toEqual([]);
+  });
+
   test('square still creates a game for real', async () => {
     const page = await home();
     await page.check('input[name="players"][value="3"]');

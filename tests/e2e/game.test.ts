@@ -285,7 +285,7 @@ describeBrowser('four players and a spectator in Chromium', () => {
     expected = res.value.position;
     played++;
     for (const p of [...pages.values(), watcher]) await waitState(p, `s.moves === ${played}`);
-    await waitForText(pages.get('R')!.locator('#status'), /Out.*Yellow \(resigned\)/s);
+    await waitForText(pages.get('R')!.locator('#status'), /Out.*Player Y \(resigned\)/s);
     await pages.get('R')!.click('#draw-offer-btn');
     for (const c of ['B', 'G'] as Colour[]) {
       const p = pages.get(c)!;

@@ -181,7 +181,7 @@ describeBrowser('a hex3 game in Chromium', () => {
     }
     for (const p of everyPage()) {
       await waitState(p, "s.phase === 'over'");
-      await waitForText(p.locator('#result'), /Red wins/);
+      await waitForText(p.locator('#result'), /Player R wins/);
     }
     await watcher!.screenshot({ path: outputFile('e2e-hex3-result.png') });
     expect(fixture.errors).toEqual([]);

@@ -208,7 +208,7 @@ describeBrowser('intents are never lost in Chromium', () => {
     await red.selectOption('#view-from', 'R');
     expect((await hookState(red)).view).toBe('R');
     await waitState(yellow, "s.seat === 'Y'");
-    await waitForText(yellow.locator('#prompt'), /Waiting for Red/);
+    await waitForText(yellow.locator('#prompt'), /Waiting for Player R/);
     expect(await yellow.locator('#prompt').textContent()).not.toMatch(/refused/i);
     // Both play on: Red answers, Yellow can pick a piece again.
     await playNext(ANSWER);

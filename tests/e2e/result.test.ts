@@ -36,7 +36,7 @@ describeBrowser('the result screen and the rematch in Chromium', () => {
     for (const p of [ann, bo, watcher]) {
       await waitState(p, `s.phase === 'over'`);
       await p.waitForSelector('#result-screen', { state: 'visible' });
-      expect(await p.textContent('#result-headline')).toBe('Ann (Red) wins');
+      expect(await p.textContent('#result-headline')).toBe('Ann wins');
       const ranking = await p.locator('#result-ranking li').allTextContents();
       expect(ranking).toHaveLength(2);
       expect(ranking[0]).toMatch(/1\..*Ann.*winner/);

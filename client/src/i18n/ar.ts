@@ -223,6 +223,7 @@ export const ar: Strings = {
     youHost: 'أنت المضيف: أنت من يبدأ المباراة، ويمكنك إزالة لاعبين قبل بدئها.',
     waitingForHost: (name) => `في انتظار أن يبدأ ${name} المباراة`,
     waitingForHostSeat: 'في انتظار أن يجلس المضيف ويبدأ المباراة',
+    youCreated: 'أنشأت هذه المباراة: اجلس في مقعد لتكون مضيفها',
     removePlayer: 'أزِل',
     removePlayerLabel: (name) => `أزِل ${name} من الطاولة`,
     removeConfirm: (name) => `إزالة ${name} من الطاولة؟ سيصبح مقعده شاغرًا.`,
@@ -257,7 +258,7 @@ export const ar: Strings = {
 
   status: {
     title: 'الحالة',
-    toMove: (c, extra) => `دور ${COLOUR_NAMES[c]}${extra ? ' (دور إضافي للحاكم)' : ''}`,
+    toMove: (name, extra) => `دور ${name}${extra ? ' (دور إضافي للحاكم)' : ''}`,
     yourTurn: 'دورك',
     yourTurnExtra: 'دورك (دور إضافي بصفتك الحاكم)',
     ruler: 'الحاكم',
@@ -268,10 +269,10 @@ export const ar: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: رهينة`,
     gone: (army) => `${COLOUR_NAMES[army]}: لا قطع`,
     eliminated: 'خارج اللعب',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` على يد ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (نفد الوقت)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` على يد ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (نفد الوقت)`,
     clocks: 'الساعات',
-    resultWin: (c) => `فاز ${COLOUR_NAMES[c]}`,
+    resultWin: (name) => `فاز ${name}`,
     resultDraw: (reason) => `تعادل: ${DRAW_REASONS[reason]}`,
     ranking: 'الترتيب',
     notStarted: 'لم تبدأ',
@@ -281,7 +282,7 @@ export const ar: Strings = {
 
   prompt: {
     spectator: 'تشاهد.',
-    notYourTurn: (c) => `في انتظار ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `في انتظار ${name}.`,
     piece: 'دورك: اختر قطعة.',
     destination: 'اختر وجهة (أو قطعة أخرى).',
     placement: 'ضع الضحية: اختر مربعًا فارغًا.',
@@ -697,7 +698,7 @@ export const ar: Strings = {
     close: 'إغلاق',
     show: 'النتيجة',
     showHint: 'اعرض شاشة النتيجة مجددًا',
-    win: (name, colour) => `فاز ${name} (${colour})`,
+    win: (name) => `فاز ${name}`,
     draw: (reason) => `تعادل: ${RESULT_DRAWS[reason] ?? reason}`,
     ranking: 'الترتيب',
     rank: (n) => `${n}.`,

@@ -106,6 +106,7 @@ export const en = {
     youHost: 'You are the host: you start the game and may remove players before it.',
     waitingForHost: (name: string): string => `Waiting for ${name} to start the game`,
     waitingForHostSeat: 'Waiting for the host to take a seat and start the game',
+    youCreated: 'You created this game: take a seat to host it',
     removePlayer: 'Remove',
     removePlayerLabel: (name: string): string => `Remove ${name} from the table`,
     removeConfirm: (name: string): string => `Remove ${name} from the table? Their seat becomes free.`,
@@ -140,7 +141,7 @@ export const en = {
 
   status: {
     title: 'Status',
-    toMove: (c: Colour, extra: boolean): string => `${COLOUR_NAMES[c]} to move${extra ? ' (ruler’s extra turn)' : ''}`,
+    toMove: (name: string, extra: boolean): string => `${name} to move${extra ? ' (ruler’s extra turn)' : ''}`,
     yourTurn: 'Your turn',
     yourTurnExtra: 'Your turn (extra turn as ruler)',
     ruler: 'Ruler',
@@ -151,12 +152,11 @@ export const en = {
     hostage: (army: Colour): string => `${COLOUR_NAMES[army]}: hostage`,
     gone: (army: Colour): string => `${COLOUR_NAMES[army]}: no pieces`,
     eliminated: 'Out',
-    eliminatedEntry: (c: Colour, cause: EliminationCause, by: Colour | null): string =>
-      `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` by ${COLOUR_NAMES[by]}` : ''})`,
+    eliminatedEntry: (name: string, cause: EliminationCause, by: string | null): string => `${name} (${CAUSES[cause]}${by ? ` by ${by}` : ''})`,
     /** A player whose clock ran out (the engine records it as a resignation). */
-    eliminatedOnTime: (c: Colour): string => `${COLOUR_NAMES[c]} (out of time)`,
+    eliminatedOnTime: (name: string): string => `${name} (out of time)`,
     clocks: 'Clocks',
-    resultWin: (c: Colour): string => `${COLOUR_NAMES[c]} wins`,
+    resultWin: (name: string): string => `${name} wins`,
     resultDraw: (reason: DrawReason): string => `Draw: ${DRAW_REASONS[reason]}`,
     ranking: 'Ranking',
     notStarted: 'Not started',
@@ -166,7 +166,7 @@ export const en = {
 
   prompt: {
     spectator: 'Watching.',
-    notYourTurn: (c: Colour): string => `Waiting for ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name: string): string => `Waiting for ${name}.`,
     piece: 'Your turn: pick a piece.',
     destination: 'Pick a destination (or another piece).',
     placement: 'Place the victim: pick an empty square.',

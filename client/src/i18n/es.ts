@@ -211,6 +211,7 @@ export const es: Strings = {
     youHost: 'Eres el anfitrión: tú empiezas la partida y puedes quitar jugadores antes.',
     waitingForHost: (name) => `Esperando a que ${name} empiece la partida`,
     waitingForHostSeat: 'Esperando a que el anfitrión ocupe un puesto y empiece la partida',
+    youCreated: 'Has creado esta partida: ocupa un puesto para ser el anfitrión',
     removePlayer: 'Quitar',
     removePlayerLabel: (name) => `Quitar a ${name} de la mesa`,
     removeConfirm: (name) => `¿Quitar a ${name} de la mesa? Su puesto quedará libre.`,
@@ -245,7 +246,7 @@ export const es: Strings = {
 
   status: {
     title: 'Estado',
-    toMove: (c, extra) => `Juega ${COLOUR_NAMES[c]}${extra ? ' (turno extra del gobernante)' : ''}`,
+    toMove: (name, extra) => `Juega ${name}${extra ? ' (turno extra del gobernante)' : ''}`,
     yourTurn: 'Tu turno',
     yourTurnExtra: 'Tu turno (turno extra como gobernante)',
     ruler: 'Gobernante',
@@ -256,10 +257,10 @@ export const es: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: rehén`,
     gone: (army) => `${COLOUR_NAMES[army]}: sin piezas`,
     eliminated: 'Fuera',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` por ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (sin tiempo)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` por ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (sin tiempo)`,
     clocks: 'Relojes',
-    resultWin: (c) => `Gana ${COLOUR_NAMES[c]}`,
+    resultWin: (name) => `Gana ${name}`,
     resultDraw: (reason) => `Tablas: ${DRAW_REASONS[reason]}`,
     ranking: 'Clasificación',
     notStarted: 'Sin empezar',
@@ -269,7 +270,7 @@ export const es: Strings = {
 
   prompt: {
     spectator: 'Mirando.',
-    notYourTurn: (c) => `Esperando a ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `Esperando a ${name}.`,
     piece: 'Tu turno: elige una pieza.',
     destination: 'Elige un destino (u otra pieza).',
     placement: 'Coloca a la víctima: elige una casilla vacía.',
@@ -664,7 +665,7 @@ export const es: Strings = {
     close: 'Cerrar',
     show: 'Resultado',
     showHint: 'Volver a mostrar la pantalla de resultado',
-    win: (name, colour) => `Gana ${name} (${colour})`,
+    win: (name) => `Gana ${name}`,
     draw: (reason) => `Tablas: ${RESULT_DRAWS[reason] ?? reason}`,
     ranking: 'Clasificación',
     rank: (n) => `${n}.º`,

@@ -216,6 +216,7 @@ export const fr: Strings = {
     youHost: 'Vous êtes l’hôte : vous lancez la partie et pouvez retirer des joueurs avant le début.',
     waitingForHost: (name) => `En attente que ${name} lance la partie`,
     waitingForHostSeat: 'En attente que l’hôte prenne une place et lance la partie',
+    youCreated: 'Vous avez créé cette partie : prenez une place pour en être l’hôte',
     removePlayer: 'Retirer',
     removePlayerLabel: (name) => `Retirer ${name} de la table`,
     removeConfirm: (name) => `Retirer ${name} de la table ? Sa place redevient libre.`,
@@ -250,7 +251,7 @@ export const fr: Strings = {
 
   status: {
     title: 'État',
-    toMove: (c, extra) => `Au tour de ${COLOUR_NAMES[c]}${extra ? ' (tour supplémentaire du régent)' : ''}`,
+    toMove: (name, extra) => `Au tour de ${name}${extra ? ' (tour supplémentaire du régent)' : ''}`,
     yourTurn: 'À vous de jouer',
     yourTurnExtra: 'À vous de jouer (tour supplémentaire de régent)',
     ruler: 'Régent',
@@ -261,10 +262,10 @@ export const fr: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]} : otage`,
     gone: (army) => `${COLOUR_NAMES[army]} : plus aucune pièce`,
     eliminated: 'Éliminés',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? ` par ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (temps écoulé)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? ` par ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (temps écoulé)`,
     clocks: 'Pendules',
-    resultWin: (c) => `${COLOUR_NAMES[c]} gagne`,
+    resultWin: (name) => `${name} gagne`,
     resultDraw: (reason) => `Nulle : ${DRAW_REASONS[reason]}`,
     ranking: 'Classement',
     notStarted: 'Pas commencée',
@@ -274,7 +275,7 @@ export const fr: Strings = {
 
   prompt: {
     spectator: 'Vous regardez.',
-    notYourTurn: (c) => `En attente de ${COLOUR_NAMES[c]}.`,
+    notYourTurn: (name) => `En attente de ${name}.`,
     piece: 'À vous : choisissez une pièce.',
     destination: 'Choisissez une destination (ou une autre pièce).',
     placement: 'Placez la victime : choisissez une case vide.',
@@ -669,7 +670,7 @@ export const fr: Strings = {
     close: 'Fermer',
     show: 'Résultat',
     showHint: 'Afficher à nouveau l’écran de résultat',
-    win: (name, colour) => `${name} (${colour}) gagne`,
+    win: (name) => `${name} gagne`,
     draw: (reason) => `Nulle : ${RESULT_DRAWS[reason] ?? reason}`,
     ranking: 'Classement',
     rank: (n) => (n === 1 ? '1er' : `${n}e`),

@@ -214,6 +214,7 @@ export const ko: Strings = {
     youHost: '당신이 방장입니다. 대국을 시작하고, 시작 전에 플레이어를 내보낼 수 있습니다.',
     waitingForHost: (name) => `방장(${name})이 대국을 시작하기를 기다리는 중`,
     waitingForHostSeat: '방장이 자리에 앉아 대국을 시작하기를 기다리는 중',
+    youCreated: '이 대국을 만드셨습니다: 자리에 앉아 방장이 되세요',
     removePlayer: '내보내기',
     removePlayerLabel: (name) => `${name} 님을 내보내기`,
     removeConfirm: (name) => `${name} 님을 내보낼까요? 그 자리는 빈자리가 됩니다.`,
@@ -248,7 +249,7 @@ export const ko: Strings = {
 
   status: {
     title: '상황',
-    toMove: (c, extra) => `${COLOUR_NAMES[c]} 차례${extra ? ' (지배자의 추가 차례)' : ''}`,
+    toMove: (name, extra) => `${name} 차례${extra ? ' (지배자의 추가 차례)' : ''}`,
     yourTurn: '내 차례',
     yourTurnExtra: '내 차례 (지배자의 추가 차례)',
     ruler: '지배자',
@@ -259,10 +260,10 @@ export const ko: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: 인질`,
     gone: (army) => `${COLOUR_NAMES[army]}: 말 없음`,
     eliminated: '탈락',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? `, ${COLOUR_NAMES[by]}에 의해` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (시간 초과)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? `, ${by}에 의해` : ''})`,
+    eliminatedOnTime: (name) => `${name} (시간 초과)`,
     clocks: '시계',
-    resultWin: (c) => `${COLOUR_NAMES[c]} 승리`,
+    resultWin: (name) => `${name} 승리`,
     resultDraw: (reason) => `무승부: ${DRAW_REASONS[reason]}`,
     ranking: '순위',
     notStarted: '시작 전',
@@ -272,7 +273,7 @@ export const ko: Strings = {
 
   prompt: {
     spectator: '관전 중.',
-    notYourTurn: (c) => `${COLOUR_NAMES[c]} 차례를 기다리는 중.`,
+    notYourTurn: (name) => `${name} 차례를 기다리는 중.`,
     piece: '내 차례: 말을 고르세요.',
     destination: '갈 곳을 고르세요 (또는 다른 말).',
     placement: '희생된 말을 놓으세요: 빈칸을 고르세요.',
@@ -663,7 +664,7 @@ export const ko: Strings = {
     close: '닫기',
     show: '결과',
     showHint: '결과 화면 다시 보기',
-    win: (name, colour) => `${name} (${colour}) 승리`,
+    win: (name) => `${name} 승리`,
     draw: (reason) => `무승부: ${RESULT_DRAWS[reason] ?? reason}`,
     ranking: '순위',
     rank: (n) => `${n}위`,

@@ -30,7 +30,8 @@ export const resultEn = {
   close: 'Close',
   show: 'Result',
   showHint: 'Show the result screen again',
-  win: (name: string, colour: string): string => `${name} (${colour}) wins`,
+  /** The winner's name (its colour is a swatch beside it). */
+  win: (name: string): string => `${name} wins`,
   draw: (reason: DrawReason): string => `Draw: ${DRAWS[reason] ?? reason}`,
   ranking: 'Ranking',
   rank: (n: number): string => `${n}.`,

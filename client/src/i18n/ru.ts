@@ -219,6 +219,7 @@ export const ru: Strings = {
     youHost: 'Вы хозяин стола: вы начинаете партию и до начала можете убрать игроков.',
     waitingForHost: (name) => `Ждём, когда партию начнёт ${name}`,
     waitingForHostSeat: 'Ждём, когда хозяин займёт место и начнёт партию',
+    youCreated: 'Вы создали эту партию: займите место, чтобы стать хозяином',
     removePlayer: 'Убрать',
     removePlayerLabel: (name) => `Убрать из-за стола: ${name}`,
     removeConfirm: (name) => `Убрать из-за стола: ${name}? Место освободится.`,
@@ -253,7 +254,7 @@ export const ru: Strings = {
 
   status: {
     title: 'Положение',
-    toMove: (c, extra) => `Ходит: ${COLOUR_NAMES[c]}${extra ? ' (дополнительный ход правителя)' : ''}`,
+    toMove: (name, extra) => `Ходит: ${name}${extra ? ' (дополнительный ход правителя)' : ''}`,
     yourTurn: 'Ваш ход',
     yourTurnExtra: 'Ваш ход (дополнительный ход правителя)',
     ruler: 'Правитель',
@@ -264,10 +265,10 @@ export const ru: Strings = {
     hostage: (army) => `${COLOUR_NAMES[army]}: заложник`,
     gone: (army) => `${COLOUR_NAMES[army]}: фигур нет`,
     eliminated: 'Выбыли',
-    eliminatedEntry: (c, cause, by) => `${COLOUR_NAMES[c]} (${CAUSES[cause]}${by && by !== c ? `; это сделал ${COLOUR_NAMES[by]}` : ''})`,
-    eliminatedOnTime: (c) => `${COLOUR_NAMES[c]} (время вышло)`,
+    eliminatedEntry: (name, cause, by) => `${name} (${CAUSES[cause]}${by ? `; это сделал ${by}` : ''})`,
+    eliminatedOnTime: (name) => `${name} (время вышло)`,
     clocks: 'Часы',
-    resultWin: (c) => `Победа: ${COLOUR_NAMES[c]}`,
+    resultWin: (name) => `Победа: ${name}`,
     resultDraw: (reason) => `Ничья: ${DRAW_REASONS[reason]}`,
     ranking: 'Итоги',
     notStarted: 'Не начата',
@@ -277,7 +278,7 @@ export const ru: Strings = {
 
   prompt: {
     spectator: 'Вы смотрите.',
-    notYourTurn: (c) => `Ходит ${COLOUR_NAMES[c]}, ждём.`,
+    notYourTurn: (name) => `Ходит ${name}, ждём.`,
     piece: 'Ваш ход: выберите фигуру.',
     destination: 'Выберите, куда идти (или другую фигуру).',
     placement: 'Поставьте жертву: выберите пустую клетку.',
@@ -687,7 +688,7 @@ export const ru: Strings = {
     close: 'Закрыть',
     show: 'Итоги',
     showHint: 'Снова показать итоги партии',
-    win: (name, colour) => `Победа: ${name} (${colour})`,
+    win: (name) => `Победа: ${name}`,
     draw: (reason) => `Ничья: ${RESULT_DRAWS[reason] ?? reason}`,
     ranking: 'Итоговые места',
     rank: (n) => `${n}.`,

@@ -24,6 +24,8 @@ export class ControlsView {
     noKill: h('button', { type: 'button', id: 'no-kill' }, S.controls.noKill),
     confirm: h('button', { type: 'button', id: 'confirm', class: 'primary' }, S.controls.confirm),
   };
+  /** The options of a seat holder (type a square, confirm turns, notify), hidden from a spectator. */
+  private readonly playerOnly: HTMLElement[];
   private readonly keyInput = h('input', {
     id: 'square-input',
     autocomplete: 'off',
@@ -111,14 +113,9 @@ export class ControlsView {
       }),
     );
     this.promptBar = h('div', { class: 'prompt-bar' }, this.prompt, h('div', { class: 'turn-buttons' }, b.noKill, b.undo, b.cancel, b.confirm));
-    this.optionsRow = h(
-      'div',
-      { class: 'options-row' },
-      keyForm,
-      h('label', {}, confirmBox, ' ', S.controls.confirmToggle),
-      h('label', {}, soundBox, ' ', S.controls.sound),
-      notify,
-    );
+    const confirmLabel = h('label', {}, confirmBox, ' ', S.controls.confirmToggle);
+    this.playerOnly = [keyForm, confirmLabel, notify];
+    this.optionsRow = h('div', { class: 'options-row' }, keyForm, confirmLabel, h('label', {}, soundBox, ' ', S.controls.sound), notify);
   }
 
   render(v: ControllerView, seatName: (c: Colour) => string): void {
@@ -127,7 +124,7 @@ export class ControlsView {
     let text: string;
     switch (p.key) {
       case 'notYourTurn':
-        text = S.prompt.notYourTurn(p.colour ?? 'R');
+        text = S.prompt.notYourTurn(seatName(p.colour ?? 'R'));
         break;
       case 'breaksPact':
         text = S.prompt.breaksPact((p.partners ?? []).map(seatName));
@@ -145,5 +142,6 @@ export class ControlsView {
     this.buttons.noKill.hidden = !v.canSkipKill;
     this.buttons.confirm.hidden = !(v.pending && !v.sending);
     this.keyInput.disabled = !v.interactive && !v.pending;
+    for (const el of this.playerOnly) el.hidden = v.seat === null;
   }
 }

@@ -398,11 +398,14 @@ function showRooms(list: HTMLElement, rooms: readonly RoomInfo[]): void {
   );
 }
 
-/** A result in a few words. */
-function resultText(g: GameListItem): string {
+/** A result in a few words: the winner by name, its colour as a swatch. */
+function resultText(g: GameListItem): string | (string | HTMLElement)[] {
   const r = g.summary?.result;
   if (!r) return g.status === 'finished' ? P.replay.finishedShort : P.replay.inProgressShort;
-  if (r.kind === 'win' && r.winner && (COLOURS as readonly string[]).includes(r.winner)) return S.status.resultWin(r.winner as (typeof COLOURS)[number]);
+  if (r.kind === 'win' && r.winner && (COLOURS as readonly string[]).includes(r.winner)) {
+    const c = r.winner as (typeof COLOURS)[number];
+    return [h('span', { class: `swatch c-${c}`, 'aria-hidden': 'true' }), S.status.resultWin(g.summary?.players[c] || S.colour(c))];
+  }
   if (r.kind === 'draw' && r.reason) return S.status.resultDraw(r.reason as Parameters<typeof S.status.resultDraw>[0]);
   return P.replay.finishedShort;
 }

@@ -8,7 +8,7 @@ import type { Colour } from '@djambi/shared';
 import type { SessionView } from '../game/session.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { S } from '../i18n/strings.js';
-import { type StoredSeat, saveSeat } from '../net/seatStore.js';
+import { loadHostToken, type StoredSeat, saveSeat } from '../net/seatStore.js';
 import { h, link, replace } from './dom.js';
 import { saveName, savedName } from './prefs.js';
 import { qrSvg } from './qr.js';
@@ -121,10 +121,12 @@ export class LobbyView {
       items.push(h('div', { class: 'qr-wrap' }, qrSvg(invite, S.game.qrLabel)));
       const host = hostName(snap);
       const hosting = mySeat !== null && snap.host === mySeat;
-      items.push(h('p', { id: 'host-note' }, hosting ? S.game.youHost : host ? S.game.hostIs(host) : S.game.waitingForHostSeat));
+      // The creator holds the host token until it takes a seat: it hosts, it waits for nobody.
+      const creator = !mySeat && loadHostToken(this.code) !== null;
+      items.push(h('p', { id: 'host-note' }, hosting ? S.game.youHost : host ? S.game.hostIs(host) : creator ? S.game.youCreated : S.game.waitingForHostSeat));
       if (free > 0) items.push(h('p', { class: 'muted', id: 'waiting-note' }, S.game.waitingForPlayers(free)));
       else if (hosting) items.push(h('button', { type: 'button', id: 'start', class: 'primary', onclick: () => this.actions.start() }, S.game.start));
-      else items.push(h('p', { class: 'muted', id: 'waiting-start' }, host ? S.game.waitingForHost(host) : S.game.waitingForHostSeat));
+      else if (!creator) items.push(h('p', { class: 'muted', id: 'waiting-start' }, host ? S.game.waitingForHost(host) : S.game.waitingForHostSeat));
       const send = this.actions.send;
       if (hosting && send) {
         const others = snap.seats.filter((s) => s.taken && s.colour !== mySeat);
@@ -160,7 +162,9 @@ export class LobbyView {
         }
       }
     }
-    if (!mySeat && snap.phase !== 'over' && this.actions.send) items.push(this.spectatorName());
+    // While the join form asks for a name (a free seat before the start), no second name field.
+    const joining = snap.phase === 'waiting' && free > 0;
+    if (!mySeat && !joining && snap.phase !== 'over' && this.actions.send) items.push(this.spectatorName());
     if (mySeat && v.seat && snap.phase !== 'over') {
       const seatLink = `${invite}#seat=${v.seat.colour}.${v.seat.seatKey}`;
       const copied = h('span', { class: 'muted', 'aria-live': 'polite' });

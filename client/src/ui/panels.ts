@@ -10,6 +10,12 @@ export function swatch(c: Colour): HTMLElement {
   return h('span', { class: `swatch c-${c}`, 'aria-hidden': 'true' });
 }
 
+/** A seat's player: its name (a bot's too), else its colour; shown with its colour as a swatch. */
+export function playerName(snap: GameSnapshot, c: Colour): string {
+  const seat = snap.seats.find((s) => s.colour === c);
+  return seat?.taken && seat.name ? seat.name : S.colour(c);
+}
+
 /** "3 s", "2 min", "1 h" since a server time. */
 export function since(ms: number, now: number): string {
   const s = Math.max(0, Math.round((now - ms) / 1000));
@@ -62,7 +68,11 @@ export function renderStatus(
         'p',
         { class: `turn${mine ? ' mine' : ''}`, id: 'turn-line' },
         swatch(pos.toMove),
-        mine ? (pos.turnKind === 'extra' ? S.status.yourTurnExtra : S.status.yourTurn) : S.status.toMove(pos.toMove, pos.turnKind === 'extra'),
+        mine
+          ? pos.turnKind === 'extra'
+            ? S.status.yourTurnExtra
+            : S.status.yourTurn
+          : S.status.toMove(playerName(snap, pos.toMove), pos.turnKind === 'extra'),
       ),
     );
   }
@@ -72,7 +82,9 @@ export function renderStatus(
       h(
         'p',
         { class: 'result', id: 'result' },
-        r.kind === 'win' && r.winner ? S.status.resultWin(r.winner) : S.status.resultDraw((r.reason || 'agreement') as DrawReason),
+        r.kind === 'win' && r.winner
+          ? [swatch(r.winner), S.status.resultWin(playerName(snap, r.winner))]
+          : S.status.resultDraw((r.reason || 'agreement') as DrawReason),
       ),
     );
     if (r.ranking.length)
@@ -84,7 +96,7 @@ export function renderStatus(
             .map((g) =>
               g
                 .split('')
-                .map((c) => S.colour(c as Colour))
+                .map((c) => playerName(snap, c as Colour))
                 .join(' = '),
             )
             .join(' › ')}`,
@@ -121,8 +133,12 @@ export function renderStatus(
                 {},
                 swatch(e.colour as Colour),
                 e.cause === 'resigned' && onTime.has(e.colour as Colour)
-                  ? S.status.eliminatedOnTime(e.colour as Colour)
-                  : S.status.eliminatedEntry(e.colour as Colour, e.cause as EliminationCause, (e.by || null) as Colour | null),
+                  ? S.status.eliminatedOnTime(playerName(snap, e.colour as Colour))
+                  : S.status.eliminatedEntry(
+                      playerName(snap, e.colour as Colour),
+                      e.cause as EliminationCause,
+                      e.by && e.by !== e.colour ? playerName(snap, e.by as Colour) : null,
+                    ),
               ),
             ),
           ),

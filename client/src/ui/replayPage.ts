@@ -286,7 +286,7 @@ class ReplayViewer {
     const r = end?.result ?? null;
     const text = r
       ? r.kind === 'win'
-        ? S.status.resultWin(r.winner)
+        ? [swatch(r.winner), S.status.resultWin(this.name(r.winner))]
         : S.status.resultDraw(r.reason)
       : this.opts.finished
         ? P.replay.noResult

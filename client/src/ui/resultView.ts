@@ -14,7 +14,7 @@ import type { ResultHow } from '../i18n/result.js';
 import { S } from '../i18n/strings.js';
 import { loadSeat, saveSeat } from '../net/seatStore.js';
 import { h, link, navigate, replace } from './dom.js';
-import { swatch } from './panels.js';
+import { playerName as seatName, swatch } from './panels.js';
 
 /** One line of the ranking. */
 export interface RankLine {
@@ -95,12 +95,6 @@ function choiceOf(snap: GameSnapshot, mySeat: Colour | null, rematch: RematchSta
   if (!rematch || rematch.status === 'cancelled' || rematch.status === 'failed') return 'offer';
   if (rematch.status !== 'open') return rematch.accepted.includes(mySeat) ? 'accepted' : 'none';
   return rematch.accepted.includes(mySeat) ? 'accepted' : 'answer';
-}
-
-/** A seat's player name, else its colour. */
-function seatName(snap: GameSnapshot, c: Colour): string {
-  const seat = snap.seats.find((s) => s.colour === c);
-  return seat?.taken && seat.name ? seat.name : S.colour(c);
 }
 
 /** What the view asks of its page. */
@@ -188,7 +182,7 @@ export class ResultView {
     const name = (c: Colour) => seatName(snap, c);
     const names = (cs: readonly Colour[]) => cs.map(name).join(', ');
     const t = S.result;
-    const headline = model.winner ? t.win(name(model.winner), S.colour(model.winner)) : t.draw(model.draw ?? 'agreement');
+    const headline = model.winner ? t.win(name(model.winner)) : t.draw(model.draw ?? 'agreement');
     const rank = (l: RankLine) => [
       h('span', { class: 'rank' }, t.rank(l.rank)),
       swatch(l.colour),
