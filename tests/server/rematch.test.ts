@@ -194,3 +194,23 @@ test('when nobody accepts, the offer is cancelled and may be made again', async 
 test('a client cannot create a room with pre-claimed seats or a rematch option', async () => {
   await expect(sdk(server).create('djambi', { rules: { players: 2 }, rematch: { seats: ['R'] } })).rejects.toThrow(/bad_options/);
 });
+
+test('a hex5 rematch: the same board and options, five accepters each one seat further in turn order (White the hostage)', async () => {
+  const room = await finished({ rules: { board: 'hex5', vertex_step: 'either_flank_blocks' } });
+  expect(room.players.map((p) => p.seat!.colour)).toEqual(['R', 'B', 'Y', 'G', 'P']);
+  await resignAllBut(room, 'G');
+  const [first, ...rest] = room.players;
+  first.room.send('rematch', { action: 'offer' });
+  await first.waitMessage('rematch_state');
+  for (const p of rest) p.room.send('rematch', { action: 'accept' });
+  await waitClients(room.all, () => room.all.every((c) => rematchState(c)?.status === 'created'), 'created, seen by all');
+  const code = rematchState(room.spectators[0]).code as string;
+  const seats = await Promise.all(room.players.map((p) => p.waitMessage('rematch_seat')));
+  // Each accepter moves one seat on among the game's five seats: P wraps round to R.
+  expect(seats.map((s) => s.colour)).toEqual(['B', 'Y', 'G', 'P', 'R']);
+  const next = await join(server, code, { seatKey: seats[0].seatKey });
+  const s = next.state;
+  expect(s.rules.toJSON()).toMatchObject({ board: 'hex5', players: 5, vertex_step: 'either_flank_blocks', hostage_seat: 6 });
+  expect([...s.seats.keys()].sort()).toEqual(['B', 'G', 'P', 'R', 'Y']);
+  await leaveAll([...room.all, next]);
+});
