@@ -15,6 +15,8 @@ export interface BrowserFixture {
   readonly errors: string[];
   /** A page in a fresh context of the fixture's viewport; `options` adds to the context's (a `locale`, say). */
   newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** Closes every page opened so far (a test's pages, so they do not linger into the next tests). */
+  closePages(): Promise<void>;
 }
 
 /** The server with `config` (defaults: loopback, a free port, the built client, 5 s grace) and pages of `viewport`. */
@@ -49,6 +51,9 @@ export function browserFixture(config: Partial<ServerConfig> = {}, viewport = { 
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(e.message));
       return page;
+    },
+    async closePages() {
+      await Promise.all(opened.splice(0).map((c) => c.close().catch(() => undefined)));
     },
   };
 }

@@ -21,6 +21,9 @@ describeBrowser("issue 40's names and notices in Chromium", () => {
   const fixture = browserFixture({ store });
   const errors = fixture.errors;
   afterAll(() => store.close());
+  // Each test's pages close with it: seven pages left open until the server's shutdown kept it
+  // from finishing (their rooms' reconnections), past the hook's minute.
+  afterEach(() => fixture.closePages());
 
   /** The visible elements of `selector`. */
   const visible = (page: Page, selector: string): Promise<number> =>
