@@ -93,6 +93,7 @@ function limitsFromEnv(): HttpLimitsInput {
 }
 
 const origins = env.ALLOWED_ORIGINS?.trim();
+const delay = botDelay();
 const config: ServerConfig = {
   port,
   host,
@@ -120,7 +121,7 @@ const config: ServerConfig = {
   })(),
   rooms: {
     ...Object.fromEntries(Object.entries({ maxRooms: int('MAX_ROOMS'), unjoinedSeconds: int('UNJOINED_SECONDS') }).filter(([, v]) => v !== undefined)),
-    ...(botDelay() ? { bots: { ...DEFAULT_BOT_SETTINGS, ...botDelay() } } : {}),
+    ...(delay ? { bots: { ...DEFAULT_BOT_SETTINGS, ...delay } } : {}),
     quota: Object.fromEntries(
       Object.entries({
         unseatedPerAddress: int('UNJOINED_PER_ADDRESS'),

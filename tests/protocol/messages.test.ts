@@ -4,6 +4,9 @@
  * the path of the bad field.
  */
 import {
+  rulesOfState,
+  DEFAULT_RULES,
+  parseRules,
   check,
   ClockOptions,
   CreateOptions,
@@ -347,5 +350,17 @@ describe('every client message is bounded', () => {
   test('the payload byte limit of each message type', () => {
     for (const type of PRESS_CLIENT_MESSAGES) expect(maxPayloadBytes(type)).toBe(MAX_PRESS_PAYLOAD_BYTES);
     for (const type of ['turn', 'name', 'rematch', 'nope', 7, 'toString']) expect(maxPayloadBytes(type)).toBe(MAX_PAYLOAD_BYTES);
+  });
+});
+
+describe("the state's RulesState read back as rule options", () => {
+  test('rulesOfState drops the board fields the state writes empty, keeps the set ones, ignores other keys; parseRules reads the result', () => {
+    const square = { ...DEFAULT_RULES, board: '', vertex_step: '', hostage_seat: 0, extra: 1 };
+    expect(rulesOfState(square)).toEqual({ ...DEFAULT_RULES });
+    const hex5 = { ...DEFAULT_RULES, players: 5, board: 'hex5', vertex_step: 'free', hostage_seat: 3 };
+    expect(rulesOfState(hex5)).toMatchObject({ board: 'hex5', vertex_step: 'free', hostage_seat: 3 });
+    expect(parseRules(rulesOfState(hex5))).toMatchObject({ ok: true, value: { board: 'hex5', hostage_seat: 3 } });
+    expect(parseRules(rulesOfState(square))).toMatchObject({ ok: true });
+    expect(rulesOfState('junk')).toEqual({});
   });
 });

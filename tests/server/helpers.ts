@@ -12,6 +12,7 @@ import {
   randomTurn,
   type RecordEvent,
   replayRecord,
+  rulesOfState,
   type Colour,
   type Position,
   type Rules,
@@ -262,9 +263,7 @@ export async function join(server: RunningServer, code: string, options: Record<
 
 /** Rules as the room publishes them. */
 export function rulesOf(state: State): Rules {
-  // The board's own options are '' or 0 in the state on the boards without them.
-  const json = Object.entries(state.rules.toJSON() as Record<string, unknown>).filter(([k, v]) => v !== '' && !(k === 'hostage_seat' && v === 0));
-  const r = parseRules(Object.fromEntries(json));
+  const r = parseRules(rulesOfState(state.rules.toJSON()));
   if (!r.ok) throw new Error(`room rules do not parse: ${r.error.message}`);
   return r.value;
 }

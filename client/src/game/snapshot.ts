@@ -3,7 +3,7 @@
  * the UI and the controller never touch Colyseus objects. `readSnapshot` builds it from the
  * decoded state's `toJSON()` and tolerates missing fields.
  */
-import { COLOURS, DEFAULT_RULES, isRecord, type Colour, type Rules } from '@djambi/shared';
+import { COLOURS, DEFAULT_RULES, isRecord, rulesOfState, type Colour, type Rules } from '@djambi/shared';
 
 /** A seat that takes turns. */
 export interface SeatSnapshot {
@@ -79,14 +79,7 @@ const colour = (v: unknown): Colour | '' => (typeof v === 'string' && (COLOURS a
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v as Json) : []);
 
 function readRules(v: unknown): Rules {
-  const r = obj(v);
-  const out: Record<string, unknown> = { ...DEFAULT_RULES };
-  // The board's own options are absent from the defaults (and '' or 0 in the state) on the square board.
-  for (const key of [...Object.keys(DEFAULT_RULES), 'board', 'vertex_step', 'hostage_seat']) {
-    const value = r[key];
-    if (value !== undefined && value !== '' && value !== null && !(key === 'hostage_seat' && value === 0)) out[key] = value;
-  }
-  return out as unknown as Rules;
+  return { ...DEFAULT_RULES, ...rulesOfState(v) } as Rules;
 }
 
 /** Build a snapshot from a decoded state's `toJSON()`. */

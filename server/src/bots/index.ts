@@ -28,7 +28,6 @@ export {
   shouldLeavePact,
   tableMessage,
   trustOf,
-  COLOUR_NAMES,
   PACT_THRESHOLD,
   MAX_ACCEPTED_ROUNDS,
   MIN_TRUST,

@@ -283,9 +283,6 @@ export function leaveMessage(me: Colour, partners: readonly Colour[]): string {
   return `${COLOUR_NAMES[me]} leaves the pact with ${partners.map((q) => COLOUR_NAMES[q]).join(' and ')}`;
 }
 
-/** Colour names as the table reads them. */
-export { COLOUR_NAMES };
-
 /**
  * One short table line about what `mover`'s turn did ("Blue takes the maze"), from the
  * position before it and the turn's effects; null for a quiet move.

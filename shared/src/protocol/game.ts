@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { parseRules, seatsOf } from '../position.js';
-import { type Colour, COLOURS, type Rules, type TurnInput } from '../types.js';
+import { type Colour, COLOURS, DEFAULT_RULES, type Rules, type TurnInput } from '../types.js';
 import { isPlainObject, isRecord, message, type Output } from './schema.js';
 
 // ---- limits -----------------------------------------------------------------------------------
@@ -445,3 +445,23 @@ export type CreatedRoom = Output<typeof CreatedRoom>;
 export const HttpErrorBody = v.object({ error: v.object({ code: v.string(), message: v.string() }) });
 /** An HTTP API error body. */
 export type HttpErrorBody = Output<typeof HttpErrorBody>;
+
+// ---- the synced state ---------------------------------------------------------------------------
+
+/** The fields of the state's `RulesState`: the rule options, and the board's own (empty on other boards). */
+const RULES_STATE_KEYS: readonly string[] = [...Object.keys(DEFAULT_RULES), 'board', 'vertex_step', 'hostage_seat'];
+
+/**
+ * The rule options a room's `RulesState` (its `toJSON()`) holds: its fields, but the board's own
+ * options where the state writes them empty (`board` and `vertex_step` `''`, `hostage_seat` `0`),
+ * so that `parseRules` reads the result. Not checked: the caller parses it.
+ */
+export function rulesOfState(state: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isRecord(state)) return out;
+  for (const key of RULES_STATE_KEYS) {
+    const value = state[key];
+    if (value !== undefined && value !== null && value !== '' && !(key === 'hostage_seat' && value === 0)) out[key] = value;
+  }
+  return out;
+}
